@@ -1,0 +1,266 @@
+/* The PTX module IR: what the parser builds and the decoder reads.
+ *
+ * Names are resolved as far as the parser can: registers to indices in the
+ * function's register table (nested { } scopes renamed), labels to
+ * instruction indices.  Variables, parameters and functions stay names; the
+ * decoder resolves them against the function and the module.  Every
+ * instruction keeps its source position for error messages and traces. */
+#ifndef WARPSIM_PTX_IR_H
+#define WARPSIM_PTX_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum ptx_opcode {
+#define X(name, mnemonic, pipe) PTX_OP_##name,
+#include "ptx_opcodes.def"
+#undef X
+    PTX_OP_COUNT
+} ptx_opcode;
+
+typedef enum ptx_pipe {
+    PTX_PIPE_INT, PTX_PIPE_FP32, PTX_PIPE_FP64, PTX_PIPE_SFU,
+    PTX_PIPE_TENSOR, PTX_PIPE_LSU, PTX_PIPE_BRANCH, PTX_PIPE_COUNT
+} ptx_pipe;
+
+typedef enum ptx_type {
+    PTX_T_NONE = 0,
+    PTX_T_PRED,
+    PTX_T_B8, PTX_T_B16, PTX_T_B32, PTX_T_B64, PTX_T_B128,
+    PTX_T_U8, PTX_T_U16, PTX_T_U32, PTX_T_U64,
+    PTX_T_S8, PTX_T_S16, PTX_T_S32, PTX_T_S64,
+    PTX_T_F16, PTX_T_F16X2, PTX_T_BF16, PTX_T_BF16X2, PTX_T_TF32,
+    PTX_T_F32, PTX_T_F64,
+    PTX_T_COUNT
+} ptx_type;
+
+typedef enum ptx_space {
+    PTX_SPACE_NONE = 0,     /* generic addressing (ld without a space) */
+    PTX_SPACE_REG, PTX_SPACE_GLOBAL, PTX_SPACE_SHARED, PTX_SPACE_LOCAL,
+    PTX_SPACE_CONST, PTX_SPACE_PARAM, PTX_SPACE_COUNT
+} ptx_space;
+
+typedef enum ptx_rounding {
+    PTX_RND_NONE = 0,
+    PTX_RND_RN, PTX_RND_RZ, PTX_RND_RM, PTX_RND_RP,       /* float result */
+    PTX_RND_RNI, PTX_RND_RZI, PTX_RND_RMI, PTX_RND_RPI,   /* integer result */
+    PTX_RND_RNA
+} ptx_rounding;
+
+typedef enum ptx_cmp {
+    PTX_CMP_NONE = 0,
+    PTX_CMP_EQ, PTX_CMP_NE, PTX_CMP_LT, PTX_CMP_LE, PTX_CMP_GT, PTX_CMP_GE,
+    PTX_CMP_LO, PTX_CMP_LS, PTX_CMP_HI, PTX_CMP_HS,
+    PTX_CMP_EQU, PTX_CMP_NEU, PTX_CMP_LTU, PTX_CMP_LEU, PTX_CMP_GTU, PTX_CMP_GEU,
+    PTX_CMP_NUM, PTX_CMP_NAN
+} ptx_cmp;
+
+typedef enum ptx_boolop { PTX_BOOL_NONE = 0, PTX_BOOL_AND, PTX_BOOL_OR, PTX_BOOL_XOR } ptx_boolop;
+
+/* The one sub-operation an opcode has, where it has one. */
+typedef enum ptx_subop {
+    PTX_SUB_NONE = 0,
+    /* shfl */
+    PTX_SUB_SHFL_UP, PTX_SUB_SHFL_DOWN, PTX_SUB_SHFL_BFLY, PTX_SUB_SHFL_IDX,
+    /* vote */
+    PTX_SUB_VOTE_ALL, PTX_SUB_VOTE_ANY, PTX_SUB_VOTE_UNI, PTX_SUB_VOTE_BALLOT,
+    /* atom, red */
+    PTX_SUB_ATOM_ADD, PTX_SUB_ATOM_MIN, PTX_SUB_ATOM_MAX, PTX_SUB_ATOM_EXCH,
+    PTX_SUB_ATOM_CAS, PTX_SUB_ATOM_INC, PTX_SUB_ATOM_DEC, PTX_SUB_ATOM_AND,
+    PTX_SUB_ATOM_OR, PTX_SUB_ATOM_XOR,
+    /* bar, barrier */
+    PTX_SUB_BAR_SYNC, PTX_SUB_BAR_ARRIVE, PTX_SUB_BAR_RED, PTX_SUB_BAR_WARP_SYNC,
+    /* prmt modes (none = generic selector) */
+    PTX_SUB_PRMT_F4E, PTX_SUB_PRMT_B4E, PTX_SUB_PRMT_RC8, PTX_SUB_PRMT_ECL,
+    PTX_SUB_PRMT_ECR, PTX_SUB_PRMT_RC16,
+    /* shf */
+    PTX_SUB_SHF_L, PTX_SUB_SHF_R,
+    /* wmma */
+    PTX_SUB_WMMA_LOAD_A, PTX_SUB_WMMA_LOAD_B, PTX_SUB_WMMA_LOAD_C,
+    PTX_SUB_WMMA_STORE_D, PTX_SUB_WMMA_MMA,
+    /* testp */
+    PTX_SUB_TESTP_FINITE, PTX_SUB_TESTP_INFINITE, PTX_SUB_TESTP_NUMBER,
+    PTX_SUB_TESTP_NOTANUMBER, PTX_SUB_TESTP_NORMAL, PTX_SUB_TESTP_SUBNORMAL,
+    PTX_SUB_COUNT
+} ptx_subop;
+
+/* Flags: modifiers that are either there or not. */
+enum {
+    PTX_F_FTZ      = 1u << 0,
+    PTX_F_SAT      = 1u << 1,
+    PTX_F_APPROX   = 1u << 2,
+    PTX_F_FULL     = 1u << 3,
+    PTX_F_WIDE     = 1u << 4,   /* mul.wide, mad.wide */
+    PTX_F_HI       = 1u << 5,   /* mul.hi, mad.hi, mul24.hi */
+    PTX_F_LO       = 1u << 6,
+    PTX_F_UNI      = 1u << 7,   /* bra.uni, call.uni */
+    PTX_F_VOLATILE = 1u << 8,
+    PTX_F_NC       = 1u << 9,   /* ld.global.nc */
+    PTX_F_SYNC     = 1u << 10,
+    PTX_F_ALIGNED  = 1u << 11,
+    PTX_F_CC       = 1u << 12,  /* add.cc, sub.cc, mad.cc: writes the carry flag */
+    PTX_F_TO       = 1u << 13,  /* cvta.to.SPACE: generic -> SPACE */
+    PTX_F_WRAP     = 1u << 14,  /* shf.wrap */
+    PTX_F_CLAMP    = 1u << 15,  /* shf.clamp */
+    PTX_F_SHIFTAMT = 1u << 16,  /* bfind.shiftamt */
+    PTX_F_NAN      = 1u << 17,  /* min.NaN, max.NaN */
+    PTX_F_RELU     = 1u << 18,  /* cvt .relu, fma .relu */
+    PTX_F_ROW_A    = 1u << 19,  /* wmma layouts: A row-major (else col) */
+    PTX_F_ROW_B    = 1u << 20,  /* wmma layouts: B row-major (else col) */
+    PTX_F_SATFINITE= 1u << 21
+};
+
+/* Everything the mnemonic says besides the opcode.  types[] holds the type
+ * modifiers in the order written: cvt.f32.s32 -> {F32, S32}; set.lt.u32.f32
+ * -> {U32, F32}; slct.f32.s32 -> {F32, S32}; wmma.mma...f32.f32 -> {F32, F32}
+ * (d type, c type); wmma.load.a...f16 -> {F16}. */
+typedef struct ptx_mods {
+    ptx_opcode op;
+    ptx_type types[2];
+    uint8_t ntypes;
+    uint8_t space;          /* ptx_space */
+    uint8_t rounding;       /* ptx_rounding */
+    uint8_t cmp;            /* ptx_cmp */
+    uint8_t boolop;         /* ptx_boolop */
+    uint8_t subop;          /* ptx_subop */
+    uint8_t vec;            /* 0 or 1 = scalar, 2 = .v2, 4 = .v4 */
+    uint8_t wmma_shape;     /* 0 = none, 1 = m16n16k16, 2 = m32n8k16, 3 = m8n32k16 */
+    uint32_t flags;         /* PTX_F_* */
+} ptx_mods;
+
+typedef enum ptx_sreg {
+    PTX_SREG_TID, PTX_SREG_NTID, PTX_SREG_CTAID, PTX_SREG_NCTAID,
+    PTX_SREG_LANEID, PTX_SREG_WARPID, PTX_SREG_NWARPID,
+    PTX_SREG_SMID, PTX_SREG_NSMID, PTX_SREG_GRIDID,
+    PTX_SREG_CLOCK, PTX_SREG_CLOCK_HI, PTX_SREG_CLOCK64, PTX_SREG_GLOBALTIMER,
+    PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_LT,
+    PTX_SREG_LANEMASK_GE, PTX_SREG_LANEMASK_GT,
+    PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
+    PTX_SREG_COUNT
+} ptx_sreg;
+
+typedef enum ptx_operand_kind {
+    PTX_OPND_NONE = 0,
+    PTX_OPND_REG,       /* reg (+ reg2 for the "d|p" pair of setp/shfl) */
+    PTX_OPND_IMM_INT,   /* i: as written (a negative literal is sign-extended) */
+    PTX_OPND_IMM_F32,   /* f32_bits: 0fXXXXXXXX */
+    PTX_OPND_IMM_F64,   /* f64: 0dXXXXXXXXXXXXXXXX or a decimal literal */
+    PTX_OPND_SREG,      /* sreg, component (0..2 = x, y, z; 0 where none) */
+    PTX_OPND_SYMBOL,    /* name: a variable, parameter or function */
+    PTX_OPND_LABEL,     /* target: instruction index in the same function */
+    PTX_OPND_ADDR,      /* [base + offset] */
+    PTX_OPND_VEC,       /* {e0, e1, ...}: elems[0..nelems) */
+    PTX_OPND_SINK       /* _ */
+} ptx_operand_kind;
+
+typedef enum ptx_addr_base {
+    PTX_ADDR_NONE = 0,  /* [imm] */
+    PTX_ADDR_REG,       /* [%r + imm] */
+    PTX_ADDR_SYMBOL     /* [name + imm] */
+} ptx_addr_base;
+
+typedef struct ptx_operand ptx_operand;
+struct ptx_operand {
+    uint8_t kind;       /* ptx_operand_kind */
+    bool neg;           /* !%p */
+    int32_t reg;        /* PTX_OPND_REG, PTX_OPND_ADDR with REG base */
+    int32_t reg2;       /* second register of "d|p", else -1 */
+    union {
+        int64_t i;
+        uint32_t f32_bits;
+        double f64;
+        struct { uint8_t sreg; uint8_t component; } s;
+        int32_t target;
+    } v;
+    const char *name;   /* PTX_OPND_SYMBOL; PTX_OPND_ADDR with SYMBOL base */
+    uint8_t addr_base;  /* ptx_addr_base */
+    int64_t offset;     /* PTX_OPND_ADDR */
+    ptx_operand *elems; /* PTX_OPND_VEC */
+    int32_t nelems;
+};
+
+#define PTX_MAX_OPERANDS 6
+
+typedef struct ptx_srcloc {
+    int32_t line, col;      /* in the .ptx file, 1-based */
+    int32_t cu_file;        /* .loc file index, 0 if none */
+    int32_t cu_line;        /* .loc line, 0 if none */
+} ptx_srcloc;
+
+typedef struct ptx_insn {
+    ptx_mods m;
+    int32_t guard;          /* predicate register, or -1 */
+    bool guard_neg;         /* @!%p */
+    uint8_t nops;
+    ptx_operand ops[PTX_MAX_OPERANDS];
+    /* call only: ops[0] = VEC of return params (may be empty), ops[1] =
+     * SYMBOL callee (or REG for an indirect call), ops[2] = VEC of argument
+     * params, ops[3] = SYMBOL prototype label when written. */
+    ptx_srcloc loc;
+} ptx_insn;
+
+typedef struct ptx_reg {
+    const char *name;       /* "%r12", "%p3", as written */
+    ptx_type type;
+    uint8_t vec;            /* .reg .v4 .f32: 4, else 1 (rare) */
+} ptx_reg;
+
+/* A variable in some state space: module-level .global/.const/.shared,
+ * function-level .local/.shared/.reg-less arrays, and .param entries. */
+typedef struct ptx_var {
+    const char *name;
+    ptx_space space;
+    ptx_type type;
+    uint32_t align;         /* bytes; 0 = natural alignment of type */
+    uint8_t vec;            /* .v2/.v4 element vector, else 1 */
+    uint64_t count;         /* array elements (1 for a scalar); 0 for extern unsized [] */
+    bool is_extern;         /* extern .shared .b8 dyn[] */
+    bool ptr_attr;          /* .param .u64 .ptr.global... */
+    uint8_t *init;          /* initializer as little-endian bytes, or NULL */
+    uint64_t init_size;
+    const char **init_syms; /* initializers that name a symbol (generic address of it), else NULL */
+    ptx_srcloc loc;
+} ptx_var;
+
+typedef struct ptx_label {
+    const char *name;
+    int32_t insn;           /* index of the instruction that follows the label */
+} ptx_label;
+
+typedef struct ptx_function {
+    const char *name;
+    bool is_entry;          /* .entry (kernel) vs .func */
+    bool is_extern;         /* .extern .func vprintf(...) */
+    bool is_decl;           /* prototype only, no body */
+    ptx_var *params; int32_t nparams;       /* kernel / function parameters */
+    ptx_var *rets; int32_t nrets;           /* .func return parameters */
+    ptx_reg *regs; int32_t nregs;
+    ptx_var *locals; int32_t nlocals;       /* .local, .shared, .param inside the body */
+    ptx_insn *insns; int32_t ninsns;
+    ptx_label *labels; int32_t nlabels;
+    /* performance directives, 0 when absent */
+    uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg;
+    ptx_srcloc loc;
+} ptx_function;
+
+typedef struct ptx_module {
+    const char *path;               /* file name used in messages */
+    uint32_t version_major, version_minor;
+    char target[32];                /* "sm_80" */
+    uint32_t address_size;          /* 64 */
+    ptx_var *globals; int32_t nglobals;     /* .global .const .shared at module scope */
+    ptx_function *funcs; int32_t nfuncs;
+    const char **files; int32_t nfiles;     /* .file index -> path; files[0] unused */
+    void *arena;                    /* owns every string and array above */
+} ptx_module;
+
+/* Static facts about the tables; implemented in ptx_tables.c. */
+const char *ptx_opcode_name(ptx_opcode op);
+ptx_pipe ptx_opcode_pipe(ptx_opcode op);
+const char *ptx_type_name(ptx_type t);      /* ".f32" */
+uint32_t ptx_type_size(ptx_type t);         /* bytes; PRED -> 1 */
+bool ptx_type_is_float(ptx_type t);
+bool ptx_type_is_signed(ptx_type t);        /* S8..S64 */
+
+#endif

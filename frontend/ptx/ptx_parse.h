@@ -1,0 +1,31 @@
+/* Parsing PTX text into a ptx_module. */
+#ifndef WARPSIM_PTX_PARSE_H
+#define WARPSIM_PTX_PARSE_H
+
+#include <stddef.h>
+#include "ptx_ir.h"
+
+typedef struct ptx_error {
+    char file[256];
+    int line, col;          /* 1-based; 0 when the error has no position */
+    char msg[512];          /* without the "file:line:col: error: " prefix */
+} ptx_error;
+
+/* Parses text (length len, need not be NUL-terminated).  path names the
+ * source in messages.  On success returns a module the caller frees with
+ * ptx_module_free; on failure returns NULL and fills *err.  Anything the
+ * parser does not support (an unknown instruction, modifier or directive)
+ * is an error naming it, never skipped.  Reentrant: no global state. */
+ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_error *err);
+ptx_module *ptx_parse_file(const char *path, ptx_error *err);
+void ptx_module_free(ptx_module *m);
+
+/* Formats err as "file:line:col: error: msg" into buf. */
+void ptx_error_format(const ptx_error *err, char *buf, size_t size);
+
+/* Finds a kernel (.entry) by its mangled name or its demangled name
+ * ("vecAdd" matches "_Z6vecAddPfS_S_i", as does "vecAdd(float*, float*, float*, int)").
+ * Returns NULL when none or more than one match. */
+const ptx_function *ptx_find_kernel(const ptx_module *m, const char *name);
+
+#endif

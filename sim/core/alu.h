@@ -1,0 +1,41 @@
+/* Lane-wise instruction semantics: one call executes one ALU-class
+ * instruction for the active lanes of a warp.
+ *
+ * Register values are canonical: a value of a W-bit type is held in the low
+ * W bits of a uint64_t with the rest zero (f16 in 16 bits, f32 as its bit
+ * pattern in 32, predicates as 0 or 1).  Operands follow the PTX operand
+ * order: dst[0] is the first destination (dst[1] the second predicate of
+ * "setp ... p|q", else NULL); src[i] is the i-th source.  Each row holds 32
+ * lanes; the caller broadcasts immediates and special registers into rows
+ * and has already applied "!" to negated predicate sources.  A NULL dst row
+ * is a sink ("_").  cc is the per-lane carry flag used by .cc, addc, subc,
+ * madc (NULL when the instruction does not touch it).
+ *
+ * Opcodes handled here: abs add addc and bfe bfi bfind brev clz cnot
+ * copysign cos cvt div dp4a ex2 fma lg2 lop3 mad mad24 madc max min mov
+ * (scalar) mul mul24 neg not or popc prmt rcp rem rsqrt sad selp set setp shf
+ * shl shr sin slct sqrt sub subc tanh testp xor.  Results are bit-exact with
+ * the GPU where PTX defines them exactly; .approx functions are within the
+ * PTX ISA's documented bounds. */
+#ifndef WARPSIM_ALU_H
+#define WARPSIM_ALU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../../frontend/ptx/ptx_ir.h"
+
+#define WS_WARP_SIZE 32
+
+/* True when ws_alu_exec handles this opcode with these modifiers; else
+ * false with a one-line reason ("cvt.rn.f16.f64 is not supported") in why. */
+bool ws_alu_supports(const ptx_mods *m, char *why, size_t why_size);
+
+/* True when the opcode is one this module executes (whatever modifiers). */
+bool ws_alu_handles(ptx_opcode op);
+
+void ws_alu_exec(const ptx_mods *m, uint32_t mask,
+                 uint64_t *const dst[2], const uint64_t *const src[4],
+                 uint64_t *cc);
+
+#endif

@@ -1,0 +1,66 @@
+/* Loading a PTX module and launching its kernels: the interface the
+ * command line and the runtime library use. */
+#ifndef WARPSIM_SIM_H
+#define WARPSIM_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "../../frontend/ptx/ptx_ir.h"
+#include "../mem/device_memory.h"
+
+typedef struct ws_dim3 { uint32_t x, y, z; } ws_dim3;
+
+/* What went wrong, formatted for the user: a load error names the PTX
+ * file:line:col; a kernel fault names kernel, block, thread, PC and source
+ * line, in the manner of compute-sanitizer. */
+typedef struct ws_error {
+    char msg[1024];
+} ws_error;
+
+typedef struct ws_program ws_program;   /* a module decoded and placed in device memory */
+typedef struct ws_kernel ws_kernel;     /* one decoded .entry */
+
+/* Decodes every function of m and allocates and initializes its module-level
+ * .global and .const variables in mem.  m must outlive the program.  NULL
+ * with *err filled when something in m cannot be executed. */
+ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err);
+void ws_program_free(ws_program *p);
+
+/* The kernel named name (mangled or demangled), or NULL. */
+const ws_kernel *ws_program_kernel(const ws_program *p, const char *name);
+const ptx_function *ws_kernel_function(const ws_kernel *k);
+
+/* The device address of a module-level variable, or 0. */
+uint64_t ws_program_symbol(const ws_program *p, const char *name, uint64_t *size);
+
+typedef struct ws_launch {
+    ws_dim3 grid, block;
+    uint32_t dynamic_smem;      /* bytes of extern .shared */
+    const uint8_t *params;      /* packed as the kernel's .param list lays them out */
+    size_t params_size;
+    FILE *printf_out;           /* device printf goes here; NULL = stdout */
+    uint64_t max_warp_insts;    /* 0 = no limit; past it the launch faults */
+} ws_launch;
+
+typedef struct ws_launch_stats {
+    uint64_t warp_insts;        /* warp-level instructions issued (smsp__inst_executed.sum) */
+    uint64_t thread_insts;      /* sum of active lanes over those (smsp__thread_inst_executed.sum) */
+    uint64_t branches, divergent_branches;
+    uint64_t blocks, warps;
+} ws_launch_stats;
+
+/* Runs the kernel to completion.  Returns true on success; on a fault
+ * returns false with the fault described in *err (memory written before the
+ * fault stays written, as on a GPU). */
+bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
+                      ws_launch_stats *stats, ws_error *err);
+
+/* Parameter layout of a kernel: byte offset and size of parameter i, and the
+ * total size of the packed parameter buffer. */
+uint32_t ws_param_offset(const ptx_function *f, int i);
+uint32_t ws_param_size(const ptx_function *f, int i);
+uint32_t ws_params_total_size(const ptx_function *f);
+
+#endif

@@ -1,0 +1,60 @@
+/* Device (global) memory: sparse and allocation-aware.
+ *
+ * Allocations get addresses in a device address range; backing pages are
+ * created on first write, so a 4 GB allocation that touches 1 MB costs about
+ * 1 MB.  Reads of never-written bytes inside an allocation return zero.
+ * Any access outside every live allocation is a fault the caller reports.
+ *
+ * Generic addresses (what a kernel's ld/st without a state space sees):
+ *   [WS_SHARED_WINDOW, +WS_WINDOW_SIZE)  -> the block's shared memory
+ *   [WS_LOCAL_WINDOW,  +WS_WINDOW_SIZE)  -> the thread's local memory
+ *   anything else                         -> global memory
+ * Constant variables live in global memory; ld.const reads them there. */
+#ifndef WARPSIM_DEVICE_MEMORY_H
+#define WARPSIM_DEVICE_MEMORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WS_GLOBAL_BASE    UINT64_C(0x00007f0000000000)
+#define WS_SHARED_WINDOW  UINT64_C(0x0000100000000000)
+#define WS_LOCAL_WINDOW   UINT64_C(0x0000200000000000)
+#define WS_WINDOW_SIZE    UINT64_C(0x0000000100000000)
+
+typedef struct ws_devmem ws_devmem;
+
+ws_devmem *ws_devmem_create(void);
+void ws_devmem_destroy(ws_devmem *m);
+
+/* Returns the device address of a new zeroed allocation of size bytes
+ * (size 0 allowed), aligned to 256 bytes, or 0 when the device address
+ * range is exhausted. */
+uint64_t ws_devmem_alloc(ws_devmem *m, uint64_t size);
+/* Frees the allocation starting at addr; false if addr starts none. */
+bool ws_devmem_free(ws_devmem *m, uint64_t addr);
+
+/* True when [addr, addr+size) lies inside one live allocation. */
+bool ws_devmem_valid(const ws_devmem *m, uint64_t addr, uint64_t size);
+
+/* Copies between host and device; false (and nothing copied) when the
+ * range is not inside one live allocation. */
+bool ws_devmem_write(ws_devmem *m, uint64_t addr, const void *src, uint64_t size);
+bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size);
+bool ws_devmem_fill(ws_devmem *m, uint64_t addr, uint8_t byte, uint64_t size);
+
+/* Bytes of backing pages actually created (for the sparseness test and
+ * for reports). */
+uint64_t ws_devmem_resident_bytes(const ws_devmem *m);
+
+/* Which space a generic address falls in, and its offset there. */
+typedef enum ws_generic_space { WS_GEN_GLOBAL, WS_GEN_SHARED, WS_GEN_LOCAL } ws_generic_space;
+static inline ws_generic_space ws_generic_classify(uint64_t addr, uint64_t *offset)
+{
+    if (addr - WS_SHARED_WINDOW < WS_WINDOW_SIZE) { *offset = addr - WS_SHARED_WINDOW; return WS_GEN_SHARED; }
+    if (addr - WS_LOCAL_WINDOW < WS_WINDOW_SIZE)  { *offset = addr - WS_LOCAL_WINDOW;  return WS_GEN_LOCAL; }
+    *offset = addr;
+    return WS_GEN_GLOBAL;
+}
+
+#endif
