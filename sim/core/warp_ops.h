@@ -1,0 +1,58 @@
+/* Warp-wide operations and memory-operation helpers the executor calls:
+ * shuffles, votes, atomic read-modify-write, wmma fragments, device printf.
+ * Rows are 32 lanes of canonical register values (see alu.h). */
+#ifndef WARPSIM_WARP_OPS_H
+#define WARPSIM_WARP_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "../../frontend/ptx/ptx_ir.h"
+
+/* shfl.sync.MODE.b32 d|p, a, b, c, membermask, for the lanes in exec_mask.
+ * A lane whose source lane is out of range or not in exec_mask gets its own
+ * a (and p = 0), as the PTX ISA specifies.  p may be NULL (no "|p"). */
+void ws_shfl_exec(ptx_subop mode, uint32_t exec_mask, const uint64_t a[32],
+                  const uint64_t b[32], const uint64_t c[32],
+                  uint64_t d[32], uint64_t p[32]);
+
+/* vote.sync.MODE: pred holds each lane's (already negated) predicate.
+ * ballot writes the 32-bit mask of active lanes whose pred is 1 into d;
+ * all/any/uni write 0/1 predicates into d for the lanes in exec_mask. */
+void ws_vote_exec(ptx_subop mode, uint32_t exec_mask, const uint64_t pred[32],
+                  uint64_t d[32]);
+
+/* One atomic read-modify-write: given the old memory value, returns the new
+ * one for atom/red with modifiers m (m->types[0] is the operand type; subop
+ * the operation; b the operand, c the CAS new value).  Values canonical. */
+uint64_t ws_atom_apply(const ptx_mods *m, uint64_t old, uint64_t b, uint64_t c);
+
+/* Memory access callbacks for operations that touch memory on their own. */
+typedef bool (*ws_read_fn)(void *ctx, uint64_t addr, void *dst, uint32_t size);
+typedef bool (*ws_write_fn)(void *ctx, uint64_t addr, const void *src, uint32_t size);
+
+/* wmma.load.{a,b,c} / wmma.store.d / wmma.mma for the m16n16k16 shape with
+ * f16 A/B and f16 or f32 C/D.  frag[r][lane] is fragment register r of a
+ * lane (the PTX vector operand's r-th element).  The whole warp takes part.
+ * base is the matrix address in space addressing of ptr (the caller passes
+ * addresses to its read/write callbacks unchanged); stride is the leading
+ * dimension in elements.  Returns false (with why filled) on a memory fault
+ * or an unsupported form. */
+int ws_wmma_fragment_regs(const ptx_mods *m);   /* registers in the fragment operand */
+bool ws_wmma_load(const ptx_mods *m, uint64_t base, uint32_t stride,
+                  ws_read_fn rd, void *ctx, uint64_t *frag[], char *why, size_t why_size);
+bool ws_wmma_store(const ptx_mods *m, uint64_t base, uint32_t stride,
+                   ws_write_fn wr, void *ctx, uint64_t *const frag[], char *why, size_t why_size);
+void ws_wmma_mma(const ptx_mods *m, uint64_t *d[], uint64_t *const a[],
+                 uint64_t *const b[], uint64_t *const c[]);
+
+/* Device printf (vprintf): fmt_addr is the device address of the format
+ * string, args the packed argument buffer as nvcc lays it out (each argument
+ * at its natural alignment; float promoted to double).  %s arguments are
+ * device addresses read through rd.  Writes the formatted text to out.
+ * Returns the number of characters, or -1 on a fault (why filled). */
+int ws_device_printf(FILE *out, uint64_t fmt_addr, const uint8_t *args, size_t args_size,
+                     ws_read_fn rd, void *ctx, char *why, size_t why_size);
+
+#endif
