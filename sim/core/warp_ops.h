@@ -40,6 +40,9 @@ typedef bool (*ws_write_fn)(void *ctx, uint64_t addr, const void *src, uint32_t 
  * dimension in elements.  Returns false (with why filled) on a memory fault
  * or an unsupported form. */
 int ws_wmma_fragment_regs(const ptx_mods *m);   /* registers in the fragment operand */
+/* wmma.mma only: registers in operand 0 = d, 1 = a, 2 = b, 3 = c (-1 when
+ * the form is not supported).  ws_wmma_fragment_regs gives d's for mma. */
+int ws_wmma_mma_regs(const ptx_mods *m, int operand);
 bool ws_wmma_load(const ptx_mods *m, uint64_t base, uint32_t stride,
                   ws_read_fn rd, void *ctx, uint64_t *frag[], char *why, size_t why_size);
 bool ws_wmma_store(const ptx_mods *m, uint64_t base, uint32_t stride,
