@@ -1,0 +1,209 @@
+/* Static shared memory from PTX; registers from ptxas -v. */
+#include "occupancy_ptx.h"
+
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define MAX_NAMES 256
+
+typedef struct name_set {
+    const char *names[MAX_NAMES];
+    int n;
+} name_set;
+
+static bool set_add(name_set *s, const char *name)
+{
+    for (int i = 0; i < s->n; i++)
+        if (!strcmp(s->names[i], name))
+            return false;
+    if (s->n < MAX_NAMES)
+        s->names[s->n++] = name;
+    return true;
+}
+
+static const ptx_function *find_func(const ptx_module *m, const char *name)
+{
+    for (int32_t i = 0; i < m->nfuncs; i++)
+        if (!strcmp(m->funcs[i].name, name) && !m->funcs[i].is_decl)
+            return &m->funcs[i];
+    return NULL;
+}
+
+static void collect_operand(const ptx_module *m, const ptx_operand *o, name_set *syms, name_set *funcs);
+
+/* Every symbol a function names, and, through calls, its callees'. */
+static void collect_function(const ptx_module *m, const ptx_function *f, name_set *syms, name_set *funcs)
+{
+    for (int32_t i = 0; i < f->ninsns; i++)
+        for (int k = 0; k < f->insns[i].nops; k++)
+            collect_operand(m, &f->insns[i].ops[k], syms, funcs);
+}
+
+static void collect_operand(const ptx_module *m, const ptx_operand *o, name_set *syms, name_set *funcs)
+{
+    if (o->kind == PTX_OPND_VEC) {
+        for (int32_t i = 0; i < o->nelems; i++)
+            collect_operand(m, &o->elems[i], syms, funcs);
+        return;
+    }
+    if (!o->name || (o->kind != PTX_OPND_SYMBOL && o->kind != PTX_OPND_ADDR))
+        return;
+    set_add(syms, o->name);
+    const ptx_function *callee = find_func(m, o->name);
+    if (callee && set_add(funcs, callee->name))
+        collect_function(m, callee, syms, funcs);
+}
+
+static uint64_t place(uint64_t offset, const ptx_var *v)
+{
+    if (v->space != PTX_SPACE_SHARED || v->is_extern || v->count == 0)
+        return offset;
+    uint64_t elem = (uint64_t)ptx_type_size(v->type) * (v->vec > 1 ? v->vec : 1);
+    uint64_t align = v->align ? v->align : (elem ? elem : 1);
+    offset = (offset + align - 1) / align * align;
+    return offset + elem * v->count;
+}
+
+uint64_t ws_ptx_static_smem(const ptx_module *m, const ptx_function *kernel)
+{
+    static const name_set empty;
+    name_set syms = empty, funcs = empty;
+    set_add(&funcs, kernel->name);
+    collect_function(m, kernel, &syms, &funcs);
+    uint64_t offset = 0;
+    for (int32_t i = 0; i < kernel->nlocals; i++)
+        offset = place(offset, &kernel->locals[i]);
+    /* .shared declared in a called .func is a block-wide variable too. */
+    for (int i = 1; i < funcs.n; i++) {
+        const ptx_function *f = find_func(m, funcs.names[i]);
+        for (int32_t k = 0; f && k < f->nlocals; k++)
+            offset = place(offset, &f->locals[k]);
+    }
+    for (int32_t i = 0; i < m->nglobals; i++) {
+        const ptx_var *v = &m->globals[i];
+        for (int k = 0; k < syms.n; k++)
+            if (!strcmp(syms.names[k], v->name)) {
+                offset = place(offset, v);
+                break;
+            }
+    }
+    return offset;
+}
+
+static bool executable(const char *path)
+{
+    return access(path, X_OK) == 0;
+}
+
+int ws_find_ptxas(char *path, size_t size)
+{
+    const char *env = getenv("PATH");
+    if (env) {
+        const char *p = env;
+        while (*p) {
+            size_t len = strcspn(p, ":");
+            if (len > 0 && (size_t)snprintf(path, size, "%.*s/ptxas", (int)len, p) < size &&
+                executable(path))
+                return 0;
+            p += len;
+            if (*p == ':')
+                p++;
+        }
+    }
+    const char *home = getenv("CUDA_HOME");
+    if (home && (size_t)snprintf(path, size, "%s/bin/ptxas", home) < size && executable(path))
+        return 0;
+    if ((size_t)snprintf(path, size, "/usr/local/cuda/bin/ptxas") < size && executable(path))
+        return 0;
+    return -1;
+}
+
+/* Runs argv with stdout and stderr into one buffer.  Returns the exit
+ * status, or -1 when it could not run. */
+static int run_capture(char *const argv[], char *out, size_t size)
+{
+    int fds[2];
+    if (pipe(fds))
+        return -1;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    pid_t pid;
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    if (rc) {
+        close(fds[0]);
+        return -1;
+    }
+    size_t len = 0;
+    char chunk[4096];
+    ssize_t n;
+    while ((n = read(fds[0], chunk, sizeof chunk)) > 0) {
+        size_t take = (size_t)n < size - 1 - len ? (size_t)n : size - 1 - len;
+        memcpy(out + len, chunk, take);
+        len += take;
+    }
+    out[len] = '\0';
+    close(fds[0]);
+    int status;
+    if (waitpid(pid, &status, 0) < 0)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int ws_ptxas_registers(const char *ptxas, const char *ptx_path, const char *mangled,
+                       int32_t major, int32_t minor, int32_t *regs, uint64_t *smem,
+                       char *err, size_t errsize)
+{
+    char arch[32];
+    snprintf(arch, sizeof arch, "-arch=sm_%d%d", major, minor);
+    char *argv[] = {(char *)ptxas, "-v", arch, "-o", "/dev/null", (char *)ptx_path, NULL};
+    size_t cap = 1 << 20;
+    char *out = malloc(cap);
+    if (!out) {
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    int status = run_capture(argv, out, cap);
+    if (status != 0) {
+        size_t len = strlen(out);
+        while (len && out[len - 1] == '\n')
+            out[--len] = '\0';
+        snprintf(err, errsize, "%s %s failed%s%s", ptxas, arch, *out ? ":\n" : "", out);
+        free(out);
+        return -1;
+    }
+    /* "Compiling entry function 'NAME' for 'sm_80'", then "Used N registers". */
+    char marker[1100];
+    snprintf(marker, sizeof marker, "entry function '%s'", mangled);
+    char *at = strstr(out, marker);
+    char *next = at ? strstr(at + 1, "Compiling entry function") : NULL;
+    char *used = at ? strstr(at, "Used ") : NULL;
+    if (!used || (next && used > next)) {
+        snprintf(err, errsize, "%s printed no register count for '%s'", ptxas, mangled);
+        free(out);
+        return -1;
+    }
+    *regs = (int32_t)strtol(used + 5, NULL, 10);
+    *smem = 0;
+    char *eol = strchr(used, '\n');
+    char *sm = strstr(used, " bytes smem");
+    if (sm && (!eol || sm < eol)) {
+        char *p = sm;
+        while (p > used && p[-1] >= '0' && p[-1] <= '9')
+            p--;
+        *smem = strtoull(p, NULL, 10);
+    }
+    free(out);
+    return 0;
+}
