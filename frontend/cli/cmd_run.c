@@ -1,9 +1,253 @@
-/* PLACEHOLDER until the owning work lands in this session. */
+/* warpsim run: runs one kernel of a PTX file with arguments given on the
+ * command line, then dumps or prints buffers and summarizes the launch.
+ * Exit status: 0 success, 1 PTX error or kernel fault, 2 usage error. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "commands.h"
+#include "run_args.h"
+#include "frontend/ptx/ptx_parse.h"
+#include "sim/core/sim.h"
+
+#define RUN_EXIT_FAULT 1
+#define RUN_EXIT_USAGE 2
+
+typedef struct run_state {
+    runarg_options opts;
+    ptx_module *module;
+    ws_devmem *mem;
+    ws_program *prog;
+    uint64_t *addrs;        /* device address of each buffer argument, 0 for scalars */
+    uint8_t *params;
+} run_state;
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("warpsim run: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return RUN_EXIT_USAGE;
+}
+
+static void list_kernels(const ptx_module *m)
+{
+    int n = 0;
+    for (int i = 0; i < m->nfuncs; i++)
+        if (m->funcs[i].is_entry && !m->funcs[i].is_decl)
+            n++;
+    if (n == 0) {
+        fprintf(stderr, "  (%s has no kernels)\n", m->path);
+        return;
+    }
+    fprintf(stderr, "kernels in %s:\n", m->path);
+    for (int i = 0; i < m->nfuncs; i++)
+        if (m->funcs[i].is_entry && !m->funcs[i].is_decl)
+            fprintf(stderr, "  %s\n", m->funcs[i].name);
+}
+
+static void list_params(const ptx_function *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        const ptx_var *p = &f->params[i];
+        fprintf(stderr, "  %d: %s%s %s", i, p->vec > 1 ? (p->vec == 2 ? ".v2" : ".v4") : "",
+                ptx_type_name(p->type), p->name);
+        if (p->count > 1)
+            fprintf(stderr, "[%" PRIu64 "]", p->count);
+        fprintf(stderr, "  (%u bytes)\n", ws_param_size(f, i));
+    }
+}
+
+/* Matches the --arg list against the kernel's parameters and packs the
+ * parameter buffer; allocates and fills the buffers. */
+static int prepare_args(run_state *s, const ptx_function *f)
+{
+    const runarg_options *o = &s->opts;
+    if (o->nargs != f->nparams) {
+        usage_error("kernel %s takes %d parameter%s but %d --arg %s given", f->name, f->nparams,
+                    f->nparams == 1 ? "" : "s", o->nargs, o->nargs == 1 ? "was" : "were");
+        if (f->nparams)
+            list_params(f);
+        return RUN_EXIT_USAGE;
+    }
+    for (int i = 0; i < o->nargs; i++) {
+        uint32_t want = ws_param_size(f, i), have = runarg_param_bytes(&o->args[i]);
+        if (want != have) {
+            usage_error("argument %d '%s' is %u bytes (%s) but parameter %d (%s) is %u bytes",
+                        i, o->args[i].spec, have, o->args[i].is_buffer ? "a device pointer" : "a scalar",
+                        i, f->params[i].name, want);
+            list_params(f);
+            return RUN_EXIT_USAGE;
+        }
+    }
+    uint32_t total = ws_params_total_size(f);
+    s->params = calloc(total ? total : 1, 1);
+    s->addrs = calloc(o->nargs ? (size_t)o->nargs : 1, sizeof *s->addrs);
+    if (!s->params || !s->addrs)
+        return usage_error("out of memory");
+    for (int i = 0; i < o->nargs; i++) {
+        const runarg *a = &o->args[i];
+        uint8_t *dst = s->params + ws_param_offset(f, i);
+        if (!a->is_buffer) {
+            runarg_store(a->type, a->bits, dst);
+            continue;
+        }
+        uint64_t bytes = runarg_buffer_bytes(a);
+        uint64_t addr = ws_devmem_alloc(s->mem, bytes);
+        if (!addr)
+            return usage_error("argument %d '%s': cannot allocate %" PRIu64 " bytes of device memory",
+                               i, a->spec, bytes);
+        char msg[512];
+        if (!runarg_init_buffer(a, s->mem, addr, msg, sizeof msg))
+            return usage_error("argument %d: %s", i, msg);
+        s->addrs[i] = addr;
+        runarg_store(RUNARG_U64, addr, dst);
+    }
+    return 0;
+}
+
+static int dump_buffer(const run_state *s, const runarg_dump *d)
+{
+    const runarg *a = &s->opts.args[d->arg];
+    FILE *f = fopen(d->path, "wb");
+    if (!f)
+        return usage_error("--dump %d: cannot write '%s': %s", d->arg, d->path, strerror(errno));
+    uint8_t buf[64 * 1024];
+    uint64_t total = runarg_buffer_bytes(a);
+    bool ok = true;
+    for (uint64_t done = 0; ok && done < total;) {
+        size_t n = total - done < sizeof buf ? (size_t)(total - done) : sizeof buf;
+        ok = ws_devmem_read(s->mem, s->addrs[d->arg] + done, buf, n) && fwrite(buf, 1, n, f) == n;
+        done += n;
+    }
+    if (fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        return usage_error("--dump %d: cannot write '%s'", d->arg, d->path);
+    return 0;
+}
+
+static void print_buffer(const run_state *s, const runarg_print *p)
+{
+    const runarg *a = &s->opts.args[p->arg];
+    uint64_t n = p->count < a->count ? p->count : a->count;
+    uint32_t es = runarg_type_size(a->type);
+    printf("arg %d %s: first %" PRIu64 " of %" PRIu64 " elements\n", p->arg, a->spec, n, a->count);
+    for (uint64_t i = 0; i < n; i++) {
+        uint8_t elem[8];
+        char text[64];
+        if (!ws_devmem_read(s->mem, s->addrs[p->arg] + i * es, elem, es))
+            memset(elem, 0, sizeof elem);
+        runarg_format(a->type, elem, text, sizeof text);
+        if (i % 8 == 0)
+            printf("  [%" PRIu64 "]", i);
+        printf(" %s", text);
+        if (i % 8 == 7 || i + 1 == n)
+            putchar('\n');
+    }
+}
+
+static int run(run_state *s)
+{
+    const runarg_options *o = &s->opts;
+    FILE *probe = fopen(o->ptx_path, "r");
+    if (!probe)
+        return usage_error("cannot read '%s': %s", o->ptx_path, strerror(errno));
+    struct stat sb;
+    bool is_dir = fstat(fileno(probe), &sb) == 0 && S_ISDIR(sb.st_mode);
+    fclose(probe);
+    if (is_dir)
+        return usage_error("cannot read '%s': it is a directory", o->ptx_path);
+
+    ptx_error perr;
+    s->module = ptx_parse_file(o->ptx_path, &perr);
+    if (!s->module) {
+        char buf[1024];
+        ptx_error_format(&perr, buf, sizeof buf);
+        fprintf(stderr, "%s\n", buf);
+        return RUN_EXIT_FAULT;
+    }
+    s->mem = ws_devmem_create();
+    if (!s->mem)
+        return usage_error("out of memory");
+    ws_error err;
+    s->prog = ws_program_load(s->module, s->mem, &err);
+    if (!s->prog) {
+        fprintf(stderr, "%s\n", err.msg);
+        return RUN_EXIT_FAULT;
+    }
+    const ws_kernel *k = ws_program_kernel(s->prog, o->kernel);
+    if (!k) {
+        usage_error("no kernel named '%s' in %s", o->kernel, o->ptx_path);
+        list_kernels(s->module);
+        return RUN_EXIT_USAGE;
+    }
+    const ptx_function *f = ws_kernel_function(k);
+    int rc = prepare_args(s, f);
+    if (rc)
+        return rc;
+
+    ws_launch l = {
+        .grid = o->grid, .block = o->block, .dynamic_smem = o->smem,
+        .params = s->params, .params_size = ws_params_total_size(f),
+        .printf_out = stdout, .max_warp_insts = o->max_warp_insts,
+    };
+    ws_launch_stats st;
+    memset(&st, 0, sizeof st);
+    fflush(stdout);
+    if (!ws_launch_kernel(s->prog, k, &l, &st, &err)) {
+        fflush(stdout);
+        fprintf(stderr, "%s\n", err.msg);
+        return RUN_EXIT_FAULT;
+    }
+    for (int i = 0; i < o->ndumps; i++)
+        if ((rc = dump_buffer(s, &o->dumps[i])) != 0)
+            return rc;
+    for (int i = 0; i < o->nprints; i++)
+        print_buffer(s, &o->prints[i]);
+    fflush(stdout);
+    fprintf(stderr,
+            "kernel               %s\n"
+            "grid                 %u,%u,%u\n"
+            "block                %u,%u,%u\n"
+            "warp_instructions    %" PRIu64 "\n"
+            "thread_instructions  %" PRIu64 "\n",
+            f->name, o->grid.x, o->grid.y, o->grid.z, o->block.x, o->block.y, o->block.z,
+            st.warp_insts, st.thread_insts);
+    return 0;
+}
+
 int cli_run(int argc, char **argv)
 {
-    (void)argc; (void)argv;
-    fprintf(stderr, "warpsim: error: 'run' is not built yet\n");
-    return 2;
+    run_state s;
+    memset(&s, 0, sizeof s);
+    char err[1024];
+    switch (runarg_parse_cmdline(argc, argv, &s.opts, err, sizeof err)) {
+    case RUNARG_HELP:
+        runarg_print_help(stdout);
+        return 0;
+    case RUNARG_ERROR:
+        return usage_error("%s", err);
+    case RUNARG_OK:
+        break;
+    }
+    int rc = run(&s);
+    free(s.params);
+    free(s.addrs);
+    if (s.prog)
+        ws_program_free(s.prog);
+    if (s.mem)
+        ws_devmem_destroy(s.mem);
+    if (s.module)
+        ptx_module_free(s.module);
+    runarg_options_free(&s.opts);
+    return rc;
 }

@@ -1,0 +1,642 @@
+/* Parsing and checking the arguments of `warpsim run`; making buffer
+ * contents.  See run_args.h. */
+#include "run_args.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool fail(char *err, size_t errsize, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errsize, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* ---- types ---- */
+
+static const struct { const char *name; uint32_t size; bool is_float, is_signed; } type_info[] = {
+    [RUNARG_I8] = {"i8", 1, false, true},   [RUNARG_U8] = {"u8", 1, false, false},
+    [RUNARG_I32] = {"i32", 4, false, true}, [RUNARG_U32] = {"u32", 4, false, false},
+    [RUNARG_I64] = {"i64", 8, false, true}, [RUNARG_U64] = {"u64", 8, false, false},
+    [RUNARG_F32] = {"f32", 4, true, true},  [RUNARG_F64] = {"f64", 8, true, true},
+};
+
+bool runarg_parse_type(const char *s, size_t len, runarg_type *t)
+{
+    for (int i = 0; i < RUNARG_TYPE_COUNT; i++) {
+        if (strlen(type_info[i].name) == len && !strncmp(s, type_info[i].name, len)) {
+            *t = (runarg_type)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *runarg_type_name(runarg_type t) { return type_info[t].name; }
+uint32_t runarg_type_size(runarg_type t) { return type_info[t].size; }
+bool runarg_type_is_float(runarg_type t) { return type_info[t].is_float; }
+bool runarg_type_is_signed(runarg_type t) { return type_info[t].is_signed; }
+
+void runarg_store(runarg_type t, uint64_t bits, uint8_t *out)
+{
+    for (uint32_t i = 0; i < type_info[t].size; i++)
+        out[i] = (uint8_t)(bits >> (8 * i));
+}
+
+uint64_t runarg_load(runarg_type t, const uint8_t *in)
+{
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < type_info[t].size; i++)
+        v |= (uint64_t)in[i] << (8 * i);
+    return v;
+}
+
+static uint64_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static uint64_t f64_bits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+static float bits_f32(uint64_t b) { uint32_t u = (uint32_t)b; float f; memcpy(&f, &u, 4); return f; }
+static double bits_f64(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
+
+/* ---- numbers ---- */
+
+/* Unsigned decimal or 0x hex, the whole string, no sign.  Leading zeros are
+ * decimal, not octal. */
+static bool parse_u64(const char *s, uint64_t *v, bool *hex)
+{
+    int base = 10;
+    *hex = false;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+        *hex = true;
+    }
+    if (!*s)
+        return false;
+    uint64_t r = 0;
+    for (; *s; s++) {
+        int d;
+        if (*s >= '0' && *s <= '9') d = *s - '0';
+        else if (base == 16 && *s >= 'a' && *s <= 'f') d = *s - 'a' + 10;
+        else if (base == 16 && *s >= 'A' && *s <= 'F') d = *s - 'A' + 10;
+        else return false;
+        if (r > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+            return false;   /* overflow */
+        r = r * (uint64_t)base + (uint64_t)d;
+    }
+    *v = r;
+    return true;
+}
+
+static bool parse_hex_exact(const char *s, size_t ndigits, uint64_t *v)
+{
+    if (strlen(s) != ndigits)
+        return false;
+    bool hex;
+    char tmp[24];
+    snprintf(tmp, sizeof tmp, "0x%s", s);
+    return parse_u64(tmp, v, &hex);
+}
+
+bool runarg_parse_value(runarg_type t, const char *s, uint64_t *bits, char *err, size_t errsize)
+{
+    const char *tn = type_info[t].name;
+    if (!*s)
+        return fail(err, errsize, "missing %s value", tn);
+    if (t == RUNARG_F32 || t == RUNARG_F64) {
+        if (s[0] == '0' && (s[1] == 'f' || s[1] == 'd')) {
+            bool want_f = t == RUNARG_F32;
+            if ((s[1] == 'f') != want_f || !parse_hex_exact(s + 2, want_f ? 8 : 16, bits))
+                return fail(err, errsize, "bad %s value '%s' (bit patterns are 0f + 8 hex digits "
+                            "for f32, 0d + 16 hex digits for f64)", tn, s);
+            return true;
+        }
+        char *end;
+        errno = 0;
+        if (t == RUNARG_F32) {
+            float f = strtof(s, &end);
+            if (end == s || *end)
+                return fail(err, errsize, "bad f32 value '%s'", s);
+            if (errno == ERANGE && isinf(f))
+                return fail(err, errsize, "f32 value '%s' is out of range", s);
+            *bits = f32_bits(f);
+        } else {
+            double d = strtod(s, &end);
+            if (end == s || *end)
+                return fail(err, errsize, "bad f64 value '%s'", s);
+            if (errno == ERANGE && isinf(d))
+                return fail(err, errsize, "f64 value '%s' is out of range", s);
+            *bits = f64_bits(d);
+        }
+        return true;
+    }
+    bool neg = s[0] == '-';
+    uint64_t mag;
+    bool hex;
+    if (!parse_u64(s + (neg || s[0] == '+'), &mag, &hex))
+        return fail(err, errsize, "bad %s value '%s' (want a decimal or 0x hex integer)", tn, s);
+    uint32_t width = type_info[t].size * 8;
+    uint64_t umax = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+    uint64_t smax = umax >> 1;
+    if (!type_info[t].is_signed) {
+        if (neg && mag != 0)
+            return fail(err, errsize, "%s value '%s' is negative (use an i type or a hex bit pattern)", tn, s);
+        if (mag > umax)
+            return fail(err, errsize, "%s value '%s' is out of range [0, %" PRIu64 "]", tn, s, umax);
+        *bits = mag;
+        return true;
+    }
+    if (neg) {
+        if (mag > smax + 1)
+            return fail(err, errsize, "%s value '%s' is out of range", tn, s);
+        *bits = (0 - mag) & umax;
+    } else {
+        /* a hex literal is a bit pattern, so it may fill the whole width */
+        if (mag > (hex ? umax : smax))
+            return fail(err, errsize, "%s value '%s' is out of range", tn, s);
+        *bits = mag;
+    }
+    return true;
+}
+
+/* ---- dimensions ---- */
+
+bool runarg_parse_dim3(const char *s, ws_dim3 *d, char *err, size_t errsize)
+{
+    uint32_t v[3] = {1, 1, 1};
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        if (n == 3)
+            return fail(err, errsize, "bad dimensions '%s': at most 3 components X,Y,Z", s);
+        uint64_t x = 0;
+        const char *start = p;
+        while (*p >= '0' && *p <= '9') {
+            x = x * 10 + (uint64_t)(*p - '0');
+            if (x > UINT32_MAX)
+                return fail(err, errsize, "bad dimensions '%s': component too large", s);
+            p++;
+        }
+        if (p == start)
+            return fail(err, errsize, "bad dimensions '%s': want X[,Y[,Z]] with positive integers", s);
+        if (x == 0)
+            return fail(err, errsize, "bad dimensions '%s': a dimension is zero", s);
+        v[n++] = (uint32_t)x;
+        if (*p == '\0')
+            break;
+        if (*p != ',')
+            return fail(err, errsize, "bad dimensions '%s': want X[,Y[,Z]] with positive integers", s);
+        p++;
+    }
+    d->x = v[0];
+    d->y = v[1];
+    d->z = v[2];
+    return true;
+}
+
+bool runarg_check_block(ws_dim3 d, char *err, size_t errsize)
+{
+    if (d.x > 1024 || d.y > 1024 || d.z > 64)
+        return fail(err, errsize, "block (%u,%u,%u) exceeds the limits x <= 1024, y <= 1024, z <= 64",
+                    d.x, d.y, d.z);
+    uint64_t n = (uint64_t)d.x * d.y * d.z;
+    if (n > 1024)
+        return fail(err, errsize, "block (%u,%u,%u) has %" PRIu64 " threads; at most 1024 are allowed",
+                    d.x, d.y, d.z, n);
+    return true;
+}
+
+bool runarg_check_grid(ws_dim3 d, char *err, size_t errsize)
+{
+    if (d.x > INT32_MAX || d.y > 65535 || d.z > 65535)
+        return fail(err, errsize, "grid (%u,%u,%u) exceeds the limits x < 2^31, y <= 65535, z <= 65535",
+                    d.x, d.y, d.z);
+    return true;
+}
+
+/* ---- argument specs ---- */
+
+bool runarg_parse_spec(const char *spec, runarg *a, char *err, size_t errsize)
+{
+    memset(a, 0, sizeof *a);
+    a->spec = spec;
+    const char *colon = strchr(spec, ':');
+    if (!colon)
+        return fail(err, errsize, "bad argument '%s': want TYPE:VALUE or buf:TYPE:COUNT:INIT", spec);
+    size_t klen = (size_t)(colon - spec);
+    if (klen == 3 && !strncmp(spec, "buf", 3)) {
+        a->is_buffer = true;
+        const char *tp = colon + 1, *c2 = strchr(tp, ':');
+        if (!c2 || !runarg_parse_type(tp, (size_t)(c2 - tp), &a->type))
+            return fail(err, errsize, "bad buffer '%s': want buf:TYPE:COUNT:INIT with TYPE one of "
+                        "i8 u8 i32 u32 i64 u64 f32 f64", spec);
+        const char *cp = c2 + 1, *c3 = strchr(cp, ':');
+        char cnt[32];
+        bool hex;
+        if (!c3 || (size_t)(c3 - cp) >= sizeof cnt)
+            return fail(err, errsize, "bad buffer '%s': want buf:TYPE:COUNT:INIT", spec);
+        memcpy(cnt, cp, (size_t)(c3 - cp));
+        cnt[c3 - cp] = '\0';
+        if (!parse_u64(cnt, &a->count, &hex))
+            return fail(err, errsize, "bad buffer '%s': COUNT '%s' is not a number", spec, cnt);
+        if (a->count > UINT64_MAX / runarg_type_size(a->type))
+            return fail(err, errsize, "bad buffer '%s': COUNT is too large", spec);
+        const char *init = c3 + 1;
+        if (!strcmp(init, "zero")) {
+            a->init = RUNARG_INIT_ZERO;
+        } else if (!strcmp(init, "iota")) {
+            a->init = RUNARG_INIT_IOTA;
+        } else if (!strncmp(init, "fill=", 5)) {
+            a->init = RUNARG_INIT_FILL;
+            char msg[256];
+            if (!runarg_parse_value(a->type, init + 5, &a->bits, msg, sizeof msg))
+                return fail(err, errsize, "bad buffer '%s': %s", spec, msg);
+        } else if (!strncmp(init, "rand=", 5)) {
+            a->init = RUNARG_INIT_RAND;
+            if (!parse_u64(init + 5, &a->seed, &hex))
+                return fail(err, errsize, "bad buffer '%s': SEED must be an unsigned integer", spec);
+        } else if (!strncmp(init, "file=", 5) && init[5]) {
+            a->init = RUNARG_INIT_FILE;
+            a->path = init + 5;
+        } else {
+            return fail(err, errsize, "bad buffer '%s': INIT '%s' is not one of zero, iota, fill=V, "
+                        "rand=SEED, file=PATH", spec, init);
+        }
+        return true;
+    }
+    if (!runarg_parse_type(spec, klen, &a->type) || a->type == RUNARG_I8 || a->type == RUNARG_U8)
+        return fail(err, errsize, "bad argument '%s': the type must be one of i32 u32 i64 u64 f32 f64, "
+                    "or buf for a buffer", spec);
+    char msg[256];
+    if (!runarg_parse_value(a->type, colon + 1, &a->bits, msg, sizeof msg))
+        return fail(err, errsize, "bad argument '%s': %s", spec, msg);
+    return true;
+}
+
+uint32_t runarg_param_bytes(const runarg *a)
+{
+    return a->is_buffer ? 8 : runarg_type_size(a->type);
+}
+
+uint64_t runarg_buffer_bytes(const runarg *a)
+{
+    return a->count * runarg_type_size(a->type);
+}
+
+/* ---- buffer contents ---- */
+
+/* The i-th output (0-based) of splitmix64 started at seed. */
+static uint64_t splitmix64_at(uint64_t seed, uint64_t i)
+{
+    uint64_t z = seed + (i + 1) * UINT64_C(0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static uint64_t rand_bits(runarg_type t, uint64_t r)
+{
+    switch (t) {
+    case RUNARG_F32:    /* 24 random bits: k/2^23 - 1, exact in float */
+        return f32_bits((float)((int32_t)(r >> 40) - (1 << 23)) * 0x1p-23f);
+    case RUNARG_F64:
+        return f64_bits((double)((int64_t)(r >> 11) - (INT64_C(1) << 52)) * 0x1p-52);
+    default:
+        if (type_info[t].is_signed)
+            return (uint64_t)((int64_t)(r % (2 * RUNARG_RAND_INT_MAX + 1)) - RUNARG_RAND_INT_MAX);
+        return r % (RUNARG_RAND_INT_MAX + 1);
+    }
+}
+
+static uint64_t iota_bits(runarg_type t, uint64_t i)
+{
+    if (t == RUNARG_F32)
+        return f32_bits((float)i);
+    if (t == RUNARG_F64)
+        return f64_bits((double)i);
+    return i;   /* wraps in the type when stored */
+}
+
+void runarg_generate(const runarg *a, uint64_t first, uint64_t n, uint8_t *out)
+{
+    uint32_t es = runarg_type_size(a->type);
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t i = first + k, bits = 0;
+        switch (a->init) {
+        case RUNARG_INIT_IOTA: bits = iota_bits(a->type, i); break;
+        case RUNARG_INIT_FILL: bits = a->bits; break;
+        case RUNARG_INIT_RAND: bits = rand_bits(a->type, splitmix64_at(a->seed, i)); break;
+        default: break;
+        }
+        runarg_store(a->type, bits, out + k * es);
+    }
+}
+
+#define RUNARG_CHUNK (64 * 1024)
+
+static bool init_from_file(const runarg *a, ws_devmem *mem, uint64_t addr, char *err, size_t errsize)
+{
+    FILE *f = fopen(a->path, "rb");
+    if (!f)
+        return fail(err, errsize, "cannot read '%s' for '%s': %s", a->path, a->spec, strerror(errno));
+    uint64_t want = runarg_buffer_bytes(a);
+    bool ok = true;
+    if (fseeko(f, 0, SEEK_END) != 0) {
+        ok = fail(err, errsize, "cannot read '%s' for '%s': not a regular file", a->path, a->spec);
+    } else {
+        off_t size = ftello(f);
+        if (size < 0 || (uint64_t)size != want)
+            ok = fail(err, errsize, "'%s' holds %lld bytes but '%s' needs %" PRIu64 " (%" PRIu64 " x %u)",
+                      a->path, (long long)size, a->spec, want, a->count, runarg_type_size(a->type));
+    }
+    if (ok)
+        rewind(f);
+    uint8_t *buf = ok ? malloc(RUNARG_CHUNK) : NULL;
+    if (ok && !buf)
+        ok = fail(err, errsize, "out of memory");
+    for (uint64_t done = 0; ok && done < want;) {
+        size_t n = want - done < RUNARG_CHUNK ? (size_t)(want - done) : RUNARG_CHUNK;
+        if (fread(buf, 1, n, f) != n)
+            ok = fail(err, errsize, "cannot read '%s': short read", a->path);
+        else if (!ws_devmem_write(mem, addr + done, buf, n))
+            ok = fail(err, errsize, "cannot write '%s' into device memory", a->spec);
+        done += n;
+    }
+    free(buf);
+    fclose(f);
+    return ok;
+}
+
+bool runarg_init_buffer(const runarg *a, ws_devmem *mem, uint64_t addr, char *err, size_t errsize)
+{
+    if (a->init == RUNARG_INIT_FILE)
+        return init_from_file(a, mem, addr, err, errsize);
+    if (a->init == RUNARG_INIT_ZERO)
+        return true;    /* a new allocation reads as zero */
+    uint32_t es = runarg_type_size(a->type);
+    uint64_t per = RUNARG_CHUNK / es;
+    uint8_t *buf = malloc(RUNARG_CHUNK);
+    if (!buf)
+        return fail(err, errsize, "out of memory");
+    bool ok = true;
+    for (uint64_t i = 0; ok && i < a->count; i += per) {
+        uint64_t n = a->count - i < per ? a->count - i : per;
+        runarg_generate(a, i, n, buf);
+        if (!ws_devmem_write(mem, addr + i * es, buf, n * es))
+            ok = fail(err, errsize, "cannot write '%s' into device memory", a->spec);
+    }
+    free(buf);
+    return ok;
+}
+
+/* Shortest %g precision that reads back as v (max_digits always does);
+ * integral values below 10^max_digits are written out, not as 1e+02. */
+static void format_real(double v, bool is_f32, char *buf, size_t size)
+{
+    int max_digits = is_f32 ? 9 : 17, p = 1;
+    for (; p < max_digits; p++) {
+        snprintf(buf, size, "%.*g", p, v);
+        if (isnan(v) || (is_f32 ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v))
+            break;
+    }
+    if (isfinite(v) && v != 0) {
+        int e = (int)floor(log10(fabs(v)));
+        if (e >= p && e < max_digits)
+            p = e + 1;
+    }
+    snprintf(buf, size, "%.*g", p, v);
+}
+
+void runarg_format(runarg_type t, const uint8_t *elem, char *buf, size_t size)
+{
+    uint64_t b = runarg_load(t, elem);
+    switch (t) {
+    case RUNARG_I8:  snprintf(buf, size, "%d", (int8_t)b); break;
+    case RUNARG_I32: snprintf(buf, size, "%" PRId32, (int32_t)b); break;
+    case RUNARG_I64: snprintf(buf, size, "%" PRId64, (int64_t)b); break;
+    case RUNARG_F32: format_real((double)bits_f32(b), true, buf, size); break;
+    case RUNARG_F64: format_real(bits_f64(b), false, buf, size); break;
+    default: snprintf(buf, size, "%" PRIu64, b); break;
+    }
+}
+
+/* ---- the command line ---- */
+
+void runarg_print_help(FILE *out)
+{
+    fprintf(out,
+"usage: warpsim run FILE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
+"                   [--smem BYTES] --arg SPEC ... [--dump I=PATH] [--print I[:COUNT]]\n"
+"\n"
+"Runs one kernel of FILE.ptx in the simulator and shows what it computed.\n"
+"\n"
+"  --kernel NAME       the kernel, by its mangled or demangled name\n"
+"  --grid X[,Y[,Z]]    blocks in the grid (x < 2^31, y and z <= 65535)\n"
+"  --block X[,Y[,Z]]   threads per block (x, y <= 1024, z <= 64, at most 1024 in all)\n"
+"  --smem BYTES        dynamic shared memory (extern .shared) per block; default 0\n"
+"  --arg SPEC          one per kernel parameter, in the order of the parameters:\n"
+"                        i32:V u32:V i64:V u64:V f32:V f64:V   a scalar\n"
+"                        buf:TYPE:COUNT:INIT                   a device buffer of COUNT\n"
+"                          elements, passed as a pointer (the parameter must be 8 bytes)\n"
+"                      integers are decimal or 0x hex (hex is a bit pattern; negative\n"
+"                      values only for i types); floats are decimal, hex float, inf, nan,\n"
+"                      or bit patterns 0fXXXXXXXX (f32) and 0dXXXXXXXXXXXXXXXX (f64)\n"
+"                      TYPE: i8 u8 i32 u32 i64 u64 f32 f64\n"
+"                      INIT: zero        all zero\n"
+"                            iota        0, 1, 2, ... converted to TYPE (integers wrap)\n"
+"                            fill=V      every element V\n"
+"                            rand=SEED   deterministic pseudo-random values: integers\n"
+"                                        uniform in [-%d, %d] (signed) or [0, %d]\n"
+"                                        (unsigned), floats uniform in [-1, 1); element i\n"
+"                                        comes from the i-th output of splitmix64(SEED)\n"
+"                            file=PATH   raw little-endian elements; the file must hold\n"
+"                                        exactly COUNT elements\n"
+"  --dump I=PATH       after the kernel, write buffer argument I (0-based position in\n"
+"                      the --arg list) to PATH as raw little-endian bytes\n"
+"  --print I[:COUNT]   after the kernel, print the first COUNT (default %d) elements\n"
+"                      of buffer argument I\n"
+"  --max-warp-insts N  fault when the kernel issues more than N warp instructions\n"
+"                      (0, the default, is no limit)\n"
+"  -h, --help          this text\n"
+"\n"
+"A summary (kernel, grid, block, instructions) goes to stderr.  Exit status:\n"
+"0 success, 1 PTX error or kernel fault, 2 usage error.\n"
+"\n"
+"example:\n"
+"  warpsim run vecadd.ptx --kernel vecAdd --grid 4 --block 256 \\\n"
+"      --arg buf:f32:1000:iota --arg buf:f32:1000:fill=2 --arg buf:f32:1000:zero \\\n"
+"      --arg i32:1000 --print 2:8\n",
+            RUNARG_RAND_INT_MAX, RUNARG_RAND_INT_MAX, RUNARG_RAND_INT_MAX, RUNARG_PRINT_DEFAULT);
+}
+
+/* Parses a non-negative index "I" at the start of s; returns a pointer
+ * past it, or NULL. */
+static const char *parse_index(const char *s, int *idx)
+{
+    uint64_t v = 0;
+    const char *p = s;
+    while (*p >= '0' && *p <= '9' && v <= INT32_MAX)
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    if (p == s || v > INT32_MAX)
+        return NULL;
+    *idx = (int)v;
+    return p;
+}
+
+static bool parse_dump(const char *s, runarg_dump *d, char *err, size_t errsize)
+{
+    const char *p = parse_index(s, &d->arg);
+    if (!p || *p != '=' || !p[1])
+        return fail(err, errsize, "bad --dump '%s': want I=PATH", s);
+    d->path = p + 1;
+    return true;
+}
+
+static bool parse_print(const char *s, runarg_print *pr, char *err, size_t errsize)
+{
+    const char *p = parse_index(s, &pr->arg);
+    pr->count = RUNARG_PRINT_DEFAULT;
+    bool hex;
+    if (!p || (*p && (*p != ':' || !parse_u64(p + 1, &pr->count, &hex))))
+        return fail(err, errsize, "bad --print '%s': want I or I:COUNT", s);
+    return true;
+}
+
+static bool check_buffer_index(const runarg_options *o, const char *opt, int idx,
+                               char *err, size_t errsize)
+{
+    if (idx >= o->nargs)
+        return fail(err, errsize, "%s %d: there are only %d --arg arguments (numbered from 0)",
+                    opt, idx, o->nargs);
+    if (!o->args[idx].is_buffer)
+        return fail(err, errsize, "%s %d: argument %d ('%s') is not a buffer", opt, idx, idx,
+                    o->args[idx].spec);
+    return true;
+}
+
+runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
+                                   char *err, size_t errsize)
+{
+    memset(o, 0, sizeof *o);
+    size_t cap = argc > 0 ? (size_t)argc : 1;
+    o->args = calloc(cap, sizeof *o->args);
+    o->dumps = calloc(cap, sizeof *o->dumps);
+    o->prints = calloc(cap, sizeof *o->prints);
+    const char *grid = NULL, *block = NULL, *smem = NULL, *maxi = NULL;
+    runarg_status st = RUNARG_ERROR;
+    if (!o->args || !o->dumps || !o->prints) {
+        fail(err, errsize, "out of memory");
+        goto out;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            st = RUNARG_HELP;
+            goto out;
+        }
+        if (a[0] != '-' || a[1] == '\0') {
+            if (o->ptx_path) {
+                fail(err, errsize, "more than one PTX file: '%s' and '%s'", o->ptx_path, a);
+                goto out;
+            }
+            o->ptx_path = a;
+            continue;
+        }
+        /* --opt VALUE or --opt=VALUE */
+        static const char *const with_value[] = {
+            "--kernel", "--grid", "--block", "--smem", "--arg", "--dump", "--print", "--max-warp-insts"};
+        const char *eq = strchr(a, '=');
+        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
+        int which = -1;
+        for (int k = 0; k < (int)(sizeof with_value / sizeof with_value[0]); k++)
+            if (strlen(with_value[k]) == nlen && !strncmp(a, with_value[k], nlen))
+                which = k;
+        if (which < 0) {
+            fail(err, errsize, "unknown option '%.*s' (see 'warpsim run --help')", (int)nlen, a);
+            goto out;
+        }
+        const char *val = eq ? eq + 1 : NULL;
+        if (!val) {
+            if (i + 1 >= argc) {
+                fail(err, errsize, "%s needs a value", a);
+                goto out;
+            }
+            val = argv[++i];
+        }
+        const char **single[] = {&o->kernel, &grid, &block, &smem, NULL, NULL, NULL, &maxi};
+        if (single[which]) {
+            if (*single[which]) {
+                fail(err, errsize, "%s given twice", with_value[which]);
+                goto out;
+            }
+            if (!*val) {
+                fail(err, errsize, "%s needs a value", with_value[which]);
+                goto out;
+            }
+            *single[which] = val;
+        } else if (which == 4) {
+            if (!runarg_parse_spec(val, &o->args[o->nargs], err, errsize))
+                goto out;
+            o->nargs++;
+        } else if (which == 5) {
+            if (!parse_dump(val, &o->dumps[o->ndumps], err, errsize))
+                goto out;
+            o->ndumps++;
+        } else {
+            if (!parse_print(val, &o->prints[o->nprints], err, errsize))
+                goto out;
+            o->nprints++;
+        }
+    }
+    if (!o->ptx_path) { fail(err, errsize, "no PTX file given"); goto out; }
+    if (!o->kernel) { fail(err, errsize, "missing --kernel NAME"); goto out; }
+    if (!grid) { fail(err, errsize, "missing --grid X[,Y[,Z]]"); goto out; }
+    if (!block) { fail(err, errsize, "missing --block X[,Y[,Z]]"); goto out; }
+    char msg[256];
+    if (!runarg_parse_dim3(grid, &o->grid, msg, sizeof msg) ||
+        !runarg_check_grid(o->grid, msg, sizeof msg)) {
+        fail(err, errsize, "--grid: %s", msg);
+        goto out;
+    }
+    if (!runarg_parse_dim3(block, &o->block, msg, sizeof msg) ||
+        !runarg_check_block(o->block, msg, sizeof msg)) {
+        fail(err, errsize, "--block: %s", msg);
+        goto out;
+    }
+    bool hex;
+    uint64_t v;
+    if (smem) {
+        if (!parse_u64(smem, &v, &hex) || v > UINT32_MAX) {
+            fail(err, errsize, "bad --smem '%s': want a byte count", smem);
+            goto out;
+        }
+        o->smem = (uint32_t)v;
+    }
+    if (maxi && !parse_u64(maxi, &o->max_warp_insts, &hex)) {
+        fail(err, errsize, "bad --max-warp-insts '%s': want a count", maxi);
+        goto out;
+    }
+    for (int k = 0; k < o->ndumps; k++)
+        if (!check_buffer_index(o, "--dump", o->dumps[k].arg, err, errsize))
+            goto out;
+    for (int k = 0; k < o->nprints; k++)
+        if (!check_buffer_index(o, "--print", o->prints[k].arg, err, errsize))
+            goto out;
+    return RUNARG_OK;
+out:
+    runarg_options_free(o);
+    return st;
+}
+
+void runarg_options_free(runarg_options *o)
+{
+    free(o->args);
+    free(o->dumps);
+    free(o->prints);
+    memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,107 @@
+/* The arguments of `warpsim run`: dimensions, kernel argument specs and
+ * buffer contents.  Pure functions (plus buffer initialization into device
+ * memory), so that tests can check them without running a kernel.
+ *
+ * Every function that can fail writes a message without any prefix into
+ * err (size errsize) and returns false. */
+#ifndef WARPSIM_RUN_ARGS_H
+#define WARPSIM_RUN_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "sim/core/sim.h"
+
+typedef enum runarg_type {
+    RUNARG_I8, RUNARG_U8, RUNARG_I32, RUNARG_U32,
+    RUNARG_I64, RUNARG_U64, RUNARG_F32, RUNARG_F64, RUNARG_TYPE_COUNT
+} runarg_type;
+
+typedef enum runarg_init {
+    RUNARG_INIT_ZERO, RUNARG_INIT_IOTA, RUNARG_INIT_FILL, RUNARG_INIT_RAND, RUNARG_INIT_FILE
+} runarg_init;
+
+/* Range of rand=SEED values: integers uniform in [-100, 100] (signed types)
+ * or [0, 100] (unsigned); floats uniform in [-1, 1).  Element i is made from
+ * the i-th output of splitmix64 seeded with SEED, so it does not depend on
+ * how the buffer is generated in pieces. */
+#define RUNARG_RAND_INT_MAX 100
+
+typedef struct runarg {
+    const char *spec;       /* as written */
+    bool is_buffer;
+    runarg_type type;       /* scalar type, or the buffer's element type */
+    uint64_t bits;          /* scalar value / fill=V value, as the type's bits */
+    uint64_t count;         /* buffer elements */
+    runarg_init init;
+    uint64_t seed;          /* rand=SEED */
+    const char *path;       /* file=PATH (points into spec) */
+} runarg;
+
+typedef struct runarg_dump { int arg; const char *path; } runarg_dump;
+typedef struct runarg_print { int arg; uint64_t count; } runarg_print;
+
+#define RUNARG_PRINT_DEFAULT 16
+
+typedef struct runarg_options {
+    const char *ptx_path, *kernel;
+    ws_dim3 grid, block;
+    uint32_t smem;
+    uint64_t max_warp_insts;            /* 0 = no limit */
+    runarg *args; int nargs;
+    runarg_dump *dumps; int ndumps;
+    runarg_print *prints; int nprints;
+} runarg_options;
+
+typedef enum runarg_status { RUNARG_OK, RUNARG_HELP, RUNARG_ERROR } runarg_status;
+
+/* Parses `run`'s argv (argv[0] = "run").  On RUNARG_OK the caller frees
+ * opts with runarg_options_free; on RUNARG_HELP and RUNARG_ERROR nothing
+ * needs freeing.  Checks everything that does not need the PTX: dims and
+ * their limits, arg specs, that --dump/--print name buffer arguments. */
+runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *opts,
+                                   char *err, size_t errsize);
+void runarg_options_free(runarg_options *opts);
+void runarg_print_help(FILE *out);
+
+bool runarg_parse_type(const char *s, size_t len, runarg_type *t);
+const char *runarg_type_name(runarg_type t);
+uint32_t runarg_type_size(runarg_type t);
+bool runarg_type_is_float(runarg_type t);
+bool runarg_type_is_signed(runarg_type t);
+
+/* A value of type t: decimal or 0x hex integers (negative only for signed
+ * types; hex gives the bit pattern); floats as decimal, hex float, inf, nan,
+ * or PTX bit patterns 0fXXXXXXXX (f32) / 0dXXXXXXXXXXXXXXXX (f64). */
+bool runarg_parse_value(runarg_type t, const char *s, uint64_t *bits, char *err, size_t errsize);
+
+/* "X[,Y[,Z]]", each a positive decimal; missing components are 1. */
+bool runarg_parse_dim3(const char *s, ws_dim3 *d, char *err, size_t errsize);
+bool runarg_check_block(ws_dim3 d, char *err, size_t errsize);
+bool runarg_check_grid(ws_dim3 d, char *err, size_t errsize);
+
+/* One --arg SPEC; spec must outlive a. */
+bool runarg_parse_spec(const char *spec, runarg *a, char *err, size_t errsize);
+
+/* Bytes a kernel parameter receives for a: the scalar's size, or 8 for a
+ * device pointer. */
+uint32_t runarg_param_bytes(const runarg *a);
+uint64_t runarg_buffer_bytes(const runarg *a);
+
+/* Elements [first, first+n) of a zero/iota/fill/rand buffer, little-endian. */
+void runarg_generate(const runarg *a, uint64_t first, uint64_t n, uint8_t *out);
+
+/* Writes a buffer's initial contents at addr (which must hold
+ * runarg_buffer_bytes(a) zeroed bytes); for file=PATH checks that the file
+ * holds exactly COUNT elements. */
+bool runarg_init_buffer(const runarg *a, ws_devmem *mem, uint64_t addr, char *err, size_t errsize);
+
+/* Formats one little-endian element for people: integers in decimal,
+ * floats in the shortest form that reads back to the same value. */
+void runarg_format(runarg_type t, const uint8_t *elem, char *buf, size_t size);
+
+/* Stores the low runarg_type_size(t) bytes of bits little-endian. */
+void runarg_store(runarg_type t, uint64_t bits, uint8_t *out);
+uint64_t runarg_load(runarg_type t, const uint8_t *in);
+
+#endif

@@ -1,0 +1,294 @@
+/* One step of a warp: fetch, guard, dispatch; register-only instructions. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alu.h"
+#include "warp.h"
+#include "warp_ops.h"
+
+#define FOR_LANES(mask, lane) \
+    for (uint32_t _m = (mask); _m; _m &= _m - 1) \
+        for (int lane = __builtin_ctz(_m), _once = 1; _once; _once = 0)
+
+void ws_thread_of(const ws_exec *x, const ws_warp *w, int lane, ws_dim3 *tid)
+{
+    uint32_t t = w->index * WS_WARP_SIZE + (uint32_t)lane;
+    ws_dim3 bd = x->l->block;
+    tid->x = t % bd.x;
+    tid->y = (t / bd.x) % bd.y;
+    tid->z = t / (bd.x * bd.y);
+}
+
+void ws_fault(ws_exec *x, const ws_block *b, const ws_warp *w, int lane, int32_t pc,
+              const char *fmt, ...)
+{
+    char *s = x->err->msg;
+    size_t cap = sizeof x->err->msg, n;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s, cap, fmt, ap);
+    va_end(ap);
+    n = strlen(s);
+    if (lane >= 0) {
+        ws_dim3 t;
+        ws_thread_of(x, w, lane, &t);
+        n += (size_t)snprintf(s + n, cap - n, " by thread (%u,%u,%u)", t.x, t.y, t.z);
+    } else if (w) {
+        n += (size_t)snprintf(s + n, cap - n, " by warp %u", w->index);
+    }
+    if (n >= cap) return;
+    n += (size_t)snprintf(s + n, cap - n, " in block (%u,%u,%u) of kernel %s",
+                          b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].f->name);
+    if (n >= cap || pc < 0) return;
+    const ws_insn *in = &x->p->code[pc];
+    char mn[96];
+    if (in->cls == WS_I_FEND) snprintf(mn, sizeof mn, "end of %s", x->p->funcs[in->func].f->name);
+    else ws_insn_mnemonic(&in->m, mn, sizeof mn);
+    n += (size_t)snprintf(s + n, cap - n, " at pc %d (%s", pc, mn);
+    if (n < cap && in->src) {
+        const ptx_module *m = x->p->m;
+        n += (size_t)snprintf(s + n, cap - n, ", %s:%d:%d", m->path ? m->path : "<ptx>",
+                              in->src->loc.line, in->src->loc.col);
+        int32_t cf = in->src->loc.cu_file;
+        if (n < cap && in->src->loc.cu_line > 0)
+            n += (size_t)snprintf(s + n, cap - n, ", %s:%d",
+                                  cf > 0 && cf < m->nfiles && m->files[cf] ? m->files[cf] : "?",
+                                  in->src->loc.cu_line);
+    }
+    if (n < cap) snprintf(s + n, cap - n, ")");
+}
+
+bool ws_warp_start(ws_exec *x, ws_warp *w, uint32_t index, uint32_t lanes)
+{
+    w->index = index;
+    w->lanes = lanes;
+    w->exited = 0;
+    w->state = WS_WARP_READY;
+    w->nframes = 0;
+    w->insts = 0;
+    memset(w->cc, 0, sizeof w->cc);
+    return ws_stack_init(&w->stack, x->p->funcs[x->k->func].start, lanes);
+}
+
+void ws_warp_free(ws_warp *w)
+{
+    ws_stack_free(&w->stack);
+    free(w->frames);
+    w->frames = NULL;
+}
+
+/* ---- operands ----------------------------------------------------------- */
+
+static uint64_t sreg_value(const ws_exec *x, const ws_block *b, const ws_warp *w,
+                           uint8_t sreg, uint8_t comp, int lane)
+{
+    const ws_launch *l = x->l;
+    ws_dim3 t;
+    uint32_t lt = (uint32_t)(UINT64_C(1) << lane) - 1, le = (uint32_t)((UINT64_C(2) << lane) - 1);
+#define DIM(d) (comp == 0 ? (d).x : comp == 1 ? (d).y : (d).z)
+    switch (sreg) {
+    case PTX_SREG_TID: ws_thread_of(x, w, lane, &t); return DIM(t);
+    case PTX_SREG_NTID: return DIM(l->block);
+    case PTX_SREG_CTAID: return DIM(b->idx);
+    case PTX_SREG_NCTAID: return DIM(l->grid);
+    case PTX_SREG_LANEID: return (uint64_t)lane;
+    case PTX_SREG_WARPID: return w->index;
+    case PTX_SREG_NWARPID: return 64;
+    case PTX_SREG_SMID: return 0;
+    case PTX_SREG_NSMID: return 1;
+    case PTX_SREG_GRIDID: return 1;
+    /* Functional mode has no cycles: the clock counts warp steps. */
+    case PTX_SREG_CLOCK: return (uint32_t)x->clock;
+    case PTX_SREG_CLOCK_HI: return (uint32_t)(x->clock >> 32);
+    case PTX_SREG_CLOCK64: return x->clock;
+    case PTX_SREG_GLOBALTIMER: return x->clock * 1000;
+    case PTX_SREG_LANEMASK_EQ: return UINT32_C(1) << lane;
+    case PTX_SREG_LANEMASK_LE: return le;
+    case PTX_SREG_LANEMASK_LT: return lt;
+    case PTX_SREG_LANEMASK_GE: return (uint32_t)~lt;
+    case PTX_SREG_LANEMASK_GT: return (uint32_t)~le;
+    case PTX_SREG_DYNAMIC_SMEM_SIZE: return l->dynamic_smem;
+    case PTX_SREG_TOTAL_SMEM_SIZE: return (uint64_t)x->k->dyn_off + l->dynamic_smem;
+    default: return 0;
+    }
+#undef DIM
+}
+
+uint64_t ws_opnd_lane(const ws_exec *x, const ws_block *b, const ws_warp *w,
+                      const ws_opnd *o, int lane)
+{
+    switch (o->kind) {
+    case WS_OK_REG: return o->neg ? !w->regs[o->reg][lane] : w->regs[o->reg][lane];
+    case WS_OK_IMM: return o->imm + (o->sym >= 0 ? x->k->shared_off[o->sym] : 0);
+    case WS_OK_SREG: return sreg_value(x, b, w, o->sreg, o->comp, lane);
+    default: return 0;
+    }
+}
+
+const uint64_t *ws_opnd_row(const ws_exec *x, const ws_block *b, const ws_warp *w,
+                            const ws_opnd *o, uint64_t scratch[WS_WARP_SIZE])
+{
+    if (o->kind == WS_OK_REG && !o->neg) return w->regs[o->reg];
+    if (o->kind == WS_OK_IMM) {
+        uint64_t v = ws_opnd_lane(x, b, w, o, 0);
+        for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = v;
+        return scratch;
+    }
+    for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = ws_opnd_lane(x, b, w, o, i);
+    return scratch;
+}
+
+static uint64_t type_mask(ptx_type t)
+{
+    uint32_t s = ptx_type_size(t);
+    if (t == PTX_T_PRED) return 1;
+    return s >= 8 || s == 0 ? UINT64_MAX : (UINT64_C(1) << (8 * s)) - 1;
+}
+
+static uint64_t reg_mask(const ws_program *p, int32_t reg)
+{
+    uint32_t s = p->reg_width[reg];
+    return s >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * s)) - 1;
+}
+
+/* ---- register-only classes --------------------------------------------- */
+
+static void exec_alu(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    uint64_t scratch[4][WS_WARP_SIZE];
+    const uint64_t *src[4] = {NULL, NULL, NULL, NULL};
+    uint64_t *dst[2] = {NULL, NULL};
+    for (int i = 1; i < in->nops && i <= 4; i++)
+        src[i - 1] = ws_opnd_row(x, b, w, &in->ops[i], scratch[i - 1]);
+    if (in->ops[0].kind == WS_OK_REG) {
+        dst[0] = w->regs[in->ops[0].reg];
+        if (in->ops[0].reg2 >= 0) dst[1] = w->regs[in->ops[0].reg2];
+    }
+    bool uses_cc = (in->m.flags & PTX_F_CC) || in->m.op == PTX_OP_ADDC ||
+                   in->m.op == PTX_OP_SUBC || in->m.op == PTX_OP_MADC;
+    ws_alu_exec(&in->m, mask, dst, src, uses_cc ? w->cc : NULL);
+}
+
+static void exec_mov(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    if (in->ops[0].kind != WS_OK_REG) return;
+    uint64_t *d = w->regs[in->ops[0].reg];
+    uint64_t m = type_mask(in->m.types[0]);
+    const ws_opnd *s = &in->ops[1];
+    if (s->kind == WS_OK_REG && !s->neg) {
+        const uint64_t *r = w->regs[s->reg];
+        FOR_LANES(mask, lane) d[lane] = r[lane] & m;
+    } else {
+        FOR_LANES(mask, lane) d[lane] = ws_opnd_lane(x, b, w, s, lane) & m;
+    }
+}
+
+/* mov d, {a, b, ...} and mov {a, b, ...}, d: elements of equal width. */
+static void exec_pack(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask, bool pack)
+{
+    const ws_opnd *v = &in->ops[pack ? 1 : 0], *s = &in->ops[pack ? 0 : 1];
+    uint32_t bits = ptx_type_size(in->m.types[0]) * 8 / (v->nelems ? v->nelems : 1);
+    uint64_t em = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+    const ws_opnd *el = &x->p->vec[v->elem0];
+    FOR_LANES(mask, lane) {
+        if (pack) {
+            uint64_t r = 0;
+            for (int k = 0; k < v->nelems; k++)
+                r |= (ws_opnd_lane(x, b, w, &el[k], lane) & em) << (k * bits);
+            if (s->kind == WS_OK_REG) w->regs[s->reg][lane] = r & reg_mask(x->p, s->reg);
+        } else {
+            uint64_t r = ws_opnd_lane(x, b, w, s, lane);
+            for (int k = 0; k < v->nelems; k++)
+                if (el[k].kind == WS_OK_REG)
+                    w->regs[el[k].reg][lane] = (r >> (k * bits)) & em;
+        }
+    }
+}
+
+static void exec_shfl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    uint64_t s[3][WS_WARP_SIZE], d[WS_WARP_SIZE] = {0}, p[WS_WARP_SIZE] = {0};
+    const uint64_t *a = ws_opnd_row(x, b, w, &in->ops[1], s[0]);
+    const uint64_t *bb = ws_opnd_row(x, b, w, &in->ops[2], s[1]);
+    const uint64_t *c = ws_opnd_row(x, b, w, &in->ops[3], s[2]);
+    ws_shfl_exec((ptx_subop)in->m.subop, mask, a, bb, c, d, in->ops[0].reg2 >= 0 ? p : NULL);
+    FOR_LANES(mask, lane) {
+        if (in->ops[0].kind == WS_OK_REG) w->regs[in->ops[0].reg][lane] = d[lane];
+        if (in->ops[0].reg2 >= 0) w->regs[in->ops[0].reg2][lane] = p[lane];
+    }
+}
+
+static void exec_vote(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    uint64_t s[WS_WARP_SIZE], d[WS_WARP_SIZE] = {0};
+    const uint64_t *pred = ws_opnd_row(x, b, w, &in->ops[1], s);
+    ws_vote_exec((ptx_subop)in->m.subop, mask, pred, d);
+    if (in->ops[0].kind == WS_OK_REG)
+        FOR_LANES(mask, lane) w->regs[in->ops[0].reg][lane] = d[lane];
+}
+
+/* ---- the step ----------------------------------------------------------- */
+
+ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *info)
+{
+    if (w->state == WS_WARP_DONE) return WS_STEP_DONE;
+    if (w->state == WS_WARP_BARRIER) return WS_STEP_BLOCKED;
+    if (!ws_stack_settle(&w->stack)) { w->state = WS_WARP_DONE; return WS_STEP_DONE; }
+    ws_stack_entry *top = ws_stack_top(&w->stack);
+    int32_t pc = top->pc;
+    uint32_t active = top->mask;
+    const ws_insn *in = &x->p->code[pc];
+
+    if (x->l->max_warp_insts && x->stats->warp_insts >= x->l->max_warp_insts) {
+        ws_fault(x, b, w, -1, pc, "instruction limit exceeded (%llu warp instructions)",
+                 (unsigned long long)x->l->max_warp_insts);
+        return WS_STEP_FAULT;
+    }
+    x->stats->warp_insts++;
+    x->stats->thread_insts += (uint64_t)__builtin_popcount(active);
+    x->clock++;
+    w->insts++;
+
+    uint32_t mask = active;
+    if (in->guard >= 0) {
+        const uint64_t *g = w->regs[in->guard];
+        uint32_t gm = 0;
+        FOR_LANES(active, lane) gm |= (uint32_t)((g[lane] != 0) != in->guard_neg) << lane;
+        mask = gm;
+    }
+    if (info) {
+        info->pc = pc;
+        info->active = active;
+        info->mask = mask;
+        info->mem = false;
+    }
+
+    bool ok = true;
+    switch (in->cls) {
+    case WS_I_ALU: exec_alu(x, b, w, in, mask); break;
+    case WS_I_MOV: exec_mov(x, b, w, in, mask); break;
+    case WS_I_PACK: exec_pack(x, b, w, in, mask, true); break;
+    case WS_I_UNPACK: exec_pack(x, b, w, in, mask, false); break;
+    case WS_I_CVTA: ok = ws_exec_cvta(x, b, w, in, mask); break;
+    case WS_I_LD: ok = ws_exec_ld(x, b, w, in, pc, mask, info); break;
+    case WS_I_ST: ok = ws_exec_st(x, b, w, in, pc, mask, info); break;
+    case WS_I_ATOM: ok = ws_exec_atom(x, b, w, in, pc, mask, info); break;
+    case WS_I_WMMA: ok = ws_exec_wmma(x, b, w, in, pc, mask); break;
+    case WS_I_NOP: break;
+    case WS_I_SHFL: exec_shfl(x, b, w, in, mask); break;
+    case WS_I_VOTE: exec_vote(x, b, w, in, mask); break;
+    case WS_I_ACTIVEMASK:
+        if (in->ops[0].kind == WS_OK_REG)
+            FOR_LANES(mask, lane) w->regs[in->ops[0].reg][lane] = mask;
+        break;
+    default: {
+        ws_step_result r = ws_exec_ctrl(x, b, w, in, pc, active, mask);
+        if (r == WS_STEP_FAULT) return r;
+        if (!ws_stack_settle(&w->stack)) { w->state = WS_WARP_DONE; return WS_STEP_DONE; }
+        return r;
+    }
+    }
+    if (!ok) return WS_STEP_FAULT;
+    top->pc = pc + 1;
+    return WS_STEP_OK;
+}

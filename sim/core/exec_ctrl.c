@@ -1,0 +1,235 @@
+/* Control flow: branches, calls, returns, exits, barriers, traps, and the
+ * calls the runtime provides (vprintf, __assertfail). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "warp.h"
+#include "warp_ops.h"
+
+#define FOR_LANES(mask, lane) \
+    for (uint32_t _m = (mask); _m; _m &= _m - 1) \
+        for (int lane = __builtin_ctz(_m), _once = 1; _once; _once = 0)
+
+static uint8_t *tparam_of(ws_block *b, const ws_program *p, const ws_warp *w, int lane)
+{
+    return b->tparam + (size_t)(w->index * WS_WARP_SIZE + (uint32_t)lane) * p->tparam_size;
+}
+
+static uint64_t tparam_u64(ws_block *b, const ws_program *p, const ws_warp *w, int lane, uint32_t off)
+{
+    uint64_t v;
+    memcpy(&v, tparam_of(b, p, w, lane) + off, 8);
+    return v;
+}
+
+/* Lanes leave for good: out of every path. */
+static void exit_lanes(ws_warp *w, uint32_t lanes)
+{
+    w->exited |= lanes;
+    ws_stack_remove_lanes(&w->stack, lanes);
+}
+
+static bool do_call(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask)
+{
+    const ws_program *p = x->p;
+    const ws_call *c = &p->calls[in->aux];
+    if (w->nframes == w->framecap) {
+        int32_t cap = w->framecap ? w->framecap * 2 : 4;
+        ws_frame *f = realloc(w->frames, sizeof *f * (size_t)cap);
+        if (!f) { ws_fault(x, b, w, -1, pc, "out of memory for call frames"); return false; }
+        w->frames = f;
+        w->framecap = cap;
+    }
+    w->frames[w->nframes++] = (ws_frame){pc + 1, in->aux};
+    FOR_LANES(mask, lane) {
+        uint8_t *tp = tparam_of(b, p, w, lane);
+        for (int32_t i = 0; i < c->nargs; i++) {
+            const ws_copy *cp = &p->copies[c->first + i];
+            memmove(tp + cp->dst, tp + cp->src, cp->size);
+        }
+    }
+    ws_stack_top(&w->stack)->pc = in->target;
+    return true;
+}
+
+static bool do_return(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32_t mask)
+{
+    const ws_program *p = x->p;
+    if (w->nframes == 0) { ws_fault(x, b, w, -1, pc, "return without a call"); return false; }
+    ws_frame f = w->frames[--w->nframes];
+    const ws_call *c = &p->calls[f.call];
+    FOR_LANES(mask, lane) {
+        uint8_t *tp = tparam_of(b, p, w, lane);
+        for (int32_t i = 0; i < c->nrets; i++) {
+            const ws_copy *cp = &p->copies[c->first + c->nargs + i];
+            memmove(tp + cp->dst, tp + cp->src, cp->size);
+        }
+    }
+    ws_stack_top(&w->stack)->pc = f.ret_pc;
+    return true;
+}
+
+/* Memory reads for printf/assert strings, through one lane's generic view. */
+typedef struct rd_ctx { ws_exec *x; ws_block *b; ws_warp *w; int lane; int32_t pc; } rd_ctx;
+
+static bool generic_rd(void *ctx, uint64_t addr, void *dst, uint32_t size)
+{
+    rd_ctx *c = ctx;
+    return ws_mem_access(c->x, c->b, c->w, c->lane, c->pc, WS_SP_GENERIC, addr, dst, size, false, "read");
+}
+
+static void read_cstr(rd_ctx *c, uint64_t addr, char *buf, size_t size)
+{
+    size_t n = 0;
+    while (addr && n + 1 < size) {
+        char ch;
+        if (!generic_rd(c, addr + n, &ch, 1) || ch == '\0') break;
+        buf[n++] = ch;
+    }
+    buf[n] = '\0';
+}
+
+static bool do_printf(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask)
+{
+    const ws_program *p = x->p;
+    const ws_call *c = &p->calls[in->aux];
+    if (c->nargs < 1) { ws_fault(x, b, w, -1, pc, "vprintf called without a format"); return false; }
+    FOR_LANES(mask, lane) {
+        rd_ctx rc = {x, b, w, lane, pc};
+        uint64_t fmt = tparam_u64(b, p, w, lane, p->copies[c->first].src);
+        uint64_t args = c->nargs > 1 ? tparam_u64(b, p, w, lane, p->copies[c->first + 1].src) : 0;
+        const uint8_t *abuf = NULL;
+        size_t asize = 0;
+        uint8_t gbuf[256];
+        uint64_t off;
+        if (args) {
+            ws_generic_space g = ws_generic_classify(args, &off);
+            if (g == WS_GEN_LOCAL && off < p->local_size) {
+                abuf = b->local + (size_t)(w->index * WS_WARP_SIZE + (uint32_t)lane) * p->local_size + off;
+                asize = p->local_size - off;
+            } else {
+                /* Arguments elsewhere: as many bytes as can be read. */
+                for (asize = sizeof gbuf; asize >= 8; asize /= 2)
+                    if (generic_rd(&rc, args, gbuf, (uint32_t)asize)) break;
+                if (asize < 8) asize = 0;
+                x->err->msg[0] = '\0';
+                abuf = gbuf;
+            }
+        }
+        char why[160] = "";
+        int n = ws_device_printf(x->out, fmt, abuf, asize, generic_rd, &rc, why, sizeof why);
+        if (n < 0) {
+            if (!x->err->msg[0]) ws_fault(x, b, w, lane, pc, "printf: %s", why);
+            return false;
+        }
+        if (c->nrets > 0) {
+            int32_t r = n;
+            memcpy(tparam_of(b, p, w, lane) + p->copies[c->first + c->nargs].dst, &r, 4);
+        }
+    }
+    return true;
+}
+
+static bool do_assert(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask)
+{
+    const ws_program *p = x->p;
+    const ws_call *c = &p->calls[in->aux];
+    int first = -1;
+    char msg[256] = "?", file[256] = "?", func[256] = "?";
+    uint32_t line = 0;
+    FOR_LANES(mask, lane) {
+        rd_ctx rc = {x, b, w, lane, pc};
+        const ws_copy *cp = &p->copies[c->first];
+        if (c->nargs >= 1) read_cstr(&rc, tparam_u64(b, p, w, lane, cp[0].src), msg, sizeof msg);
+        if (c->nargs >= 2) read_cstr(&rc, tparam_u64(b, p, w, lane, cp[1].src), file, sizeof file);
+        if (c->nargs >= 3) memcpy(&line, tparam_of(b, p, w, lane) + cp[2].src, 4);
+        if (c->nargs >= 4) read_cstr(&rc, tparam_u64(b, p, w, lane, cp[3].src), func, sizeof func);
+        ws_dim3 t;
+        ws_thread_of(x, w, lane, &t);
+        fprintf(x->out, "%s:%u: %s: block [%u,%u,%u], thread [%u,%u,%u] Assertion `%s` failed.\n",
+                file, line, func, b->idx.x, b->idx.y, b->idx.z, t.x, t.y, t.z, msg);
+        if (first < 0) first = lane;
+    }
+    if (first < 0) return true;
+    ws_fault(x, b, w, first, pc, "device-side assertion `%s` failed", msg);
+    return false;
+}
+
+static ws_step_result do_barrier(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,
+                                 int32_t pc, uint32_t mask)
+{
+    uint32_t live = w->lanes & ~w->exited;
+    if (mask == 0 && in->guard >= 0) {     /* @!p bar: not taken by this warp */
+        ws_stack_top(&w->stack)->pc = pc + 1;
+        return WS_STEP_OK;
+    }
+    if (mask != live) {
+        ws_fault(x, b, w, -1, pc,
+                 "divergent barrier: %d of the warp's %d running threads reached bar.sync (mask 0x%08x of 0x%08x)",
+                 __builtin_popcount(mask), __builtin_popcount(live), mask, live);
+        return WS_STEP_FAULT;
+    }
+    int lane = __builtin_ctz(mask);
+    w->bar_id = in->nops > 0 ? (uint32_t)ws_opnd_lane(x, b, w, &in->ops[0], lane) : 0;
+    w->bar_count = in->nops > 1 ? (uint32_t)ws_opnd_lane(x, b, w, &in->ops[1], lane) : 0;
+    w->bar_pc = pc;
+    w->state = WS_WARP_BARRIER;
+    ws_stack_top(&w->stack)->pc = pc + 1;
+    return WS_STEP_BLOCKED;
+}
+
+ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,
+                            int32_t pc, uint32_t active, uint32_t mask)
+{
+    ws_stack_entry *top = ws_stack_top(&w->stack);
+    switch (in->cls) {
+    case WS_I_BRA: {
+        x->stats->branches++;
+        int r = ws_stack_branch(&w->stack, mask, in->target, pc + 1, in->rpc);
+        if (r < 0) { ws_fault(x, b, w, -1, pc, "out of memory for the reconvergence stack"); return WS_STEP_FAULT; }
+        x->stats->divergent_branches += (uint64_t)r;
+        return WS_STEP_OK;
+    }
+    case WS_I_RET:      /* in a .func: to its end, where the paths reconverge */
+        if (in->guard >= 0) {
+            x->stats->branches++;
+            int r = ws_stack_branch(&w->stack, mask, in->target, pc + 1, in->rpc);
+            if (r < 0) { ws_fault(x, b, w, -1, pc, "out of memory for the reconvergence stack"); return WS_STEP_FAULT; }
+            x->stats->divergent_branches += (uint64_t)r;
+        } else {
+            top->pc = in->target;
+        }
+        return WS_STEP_OK;
+    case WS_I_EXIT:
+        top->pc = pc + 1;
+        exit_lanes(w, mask);
+        return WS_STEP_OK;
+    case WS_I_FEND:
+        if (x->p->funcs[in->func].f->is_entry) { exit_lanes(w, active); return WS_STEP_OK; }
+        return do_return(x, b, w, pc, active) ? WS_STEP_OK : WS_STEP_FAULT;
+    case WS_I_CALL:
+        if (mask != active) {
+            ws_fault(x, b, w, -1, pc, "unsupported: a call whose guard differs between threads");
+            return WS_STEP_FAULT;
+        }
+        if (mask == 0) { top->pc = pc + 1; return WS_STEP_OK; }
+        return do_call(x, b, w, in, pc, mask) ? WS_STEP_OK : WS_STEP_FAULT;
+    case WS_I_PRINTF:
+        if (!do_printf(x, b, w, in, pc, mask)) return WS_STEP_FAULT;
+        ws_stack_top(&w->stack)->pc = pc + 1;
+        return WS_STEP_OK;
+    case WS_I_ASSERT:
+        if (!do_assert(x, b, w, in, pc, mask)) return WS_STEP_FAULT;
+        ws_stack_top(&w->stack)->pc = pc + 1;
+        return WS_STEP_OK;
+    case WS_I_BAR:
+        return do_barrier(x, b, w, in, pc, mask);
+    case WS_I_TRAP:
+        if (mask == 0) { top->pc = pc + 1; return WS_STEP_OK; }
+        ws_fault(x, b, w, __builtin_ctz(mask), pc, "trap instruction executed");
+        return WS_STEP_FAULT;
+    default:
+        ws_fault(x, b, w, -1, pc, "internal error: instruction class %d", in->cls);
+        return WS_STEP_FAULT;
+    }
+}

@@ -1,0 +1,277 @@
+/* Memory instructions: ld, st, atom/red, cvta, wmma load/store. */
+#include <string.h>
+
+#include "warp.h"
+#include "warp_ops.h"
+
+#define FOR_LANES(mask, lane) \
+    for (uint32_t _m = (mask); _m; _m &= _m - 1) \
+        for (int lane = __builtin_ctz(_m), _once = 1; _once; _once = 0)
+
+static const char *space_name(int s)
+{
+    switch (s) {
+    case WS_SP_SHARED: return "__shared__";
+    case WS_SP_LOCAL: return "__local__";
+    case WS_SP_PARAM: return "__param__";
+    default: return "__global__";
+    }
+}
+
+bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, uint8_t space,
+                   uint64_t addr, void *buf, uint32_t size, bool write, const char *what)
+{
+    uint64_t off = addr;
+    int s = space;
+    if (s == WS_SP_GENERIC) {
+        switch (ws_generic_classify(addr, &off)) {
+        case WS_GEN_SHARED: s = WS_SP_SHARED; break;
+        case WS_GEN_LOCAL: s = WS_SP_LOCAL; break;
+        default: s = WS_SP_GLOBAL; break;
+        }
+    }
+    const ws_program *p = x->p;
+    uint32_t t = w->index * WS_WARP_SIZE + (uint32_t)lane;
+    uint8_t *host = NULL;
+    switch (s) {
+    case WS_SP_GLOBAL:
+        if (write ? ws_devmem_write(p->mem, off, buf, size) : ws_devmem_read(p->mem, off, buf, size))
+            return true;
+        break;
+    case WS_SP_SHARED:
+        if (off <= b->shared_size && size <= b->shared_size - off) host = b->shared + off;
+        break;
+    case WS_SP_LOCAL:
+        if (off <= p->local_size && size <= p->local_size - off)
+            host = b->local + (size_t)t * p->local_size + off;
+        break;
+    case WS_SP_PARAM:
+        if (off < WS_TPARAM_BASE) {
+            if (!write && off <= x->l->params_size && size <= x->l->params_size - off) {
+                memcpy(buf, x->l->params + off, size);
+                return true;
+            }
+        } else {
+            off -= WS_TPARAM_BASE;
+            if (off <= p->tparam_size && size <= p->tparam_size - off)
+                host = b->tparam + (size_t)t * p->tparam_size + off;
+        }
+        break;
+    }
+    if (host) {
+        if (write) memcpy(host, buf, size);
+        else memcpy(buf, host, size);
+        return true;
+    }
+    ws_fault(x, b, w, lane, pc, "Invalid %s %s of size %u at 0x%llx", space_name(s),
+             what ? what : write ? "write" : "read", size, (unsigned long long)addr);
+    return false;
+}
+
+static uint64_t lane_addr(const ws_exec *x, const ws_warp *w, const ws_opnd *a, int lane)
+{
+    uint64_t v = a->imm;
+    if (a->reg >= 0) v += w->regs[a->reg][lane];
+    if (a->sym >= 0) v += x->k->shared_off[a->sym];
+    return v;
+}
+
+static bool check_align(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc,
+                        uint8_t space, uint64_t addr, uint32_t size, const char *what)
+{
+    if (size <= 1 || addr % size == 0) return true;
+    uint64_t off;
+    int s = space;
+    if (s == WS_SP_GENERIC) {
+        ws_generic_space g = ws_generic_classify(addr, &off);
+        s = g == WS_GEN_SHARED ? WS_SP_SHARED : g == WS_GEN_LOCAL ? WS_SP_LOCAL : WS_SP_GLOBAL;
+    }
+    ws_fault(x, b, w, lane, pc, "Misaligned %s %s of size %u at 0x%llx (address not a multiple of %u)",
+             space_name(s), what, size, (unsigned long long)addr, size);
+    return false;
+}
+
+static uint64_t le_get(const uint8_t *p, uint32_t n)
+{
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static void le_put(uint8_t *p, uint64_t v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void record(ws_step_info *info, uint8_t space, uint32_t size, bool store)
+{
+    if (!info) return;
+    info->mem = true;
+    info->space = space;
+    info->size = size;
+    info->store = store;
+}
+
+/* The value a loaded element gets in its register: sign- or zero-extended
+ * to the register's width. */
+static uint64_t extend(uint64_t raw, ptx_type t, uint32_t es, uint32_t rw)
+{
+    if (ptx_type_is_signed(t) && es < 8 && (raw >> (8 * es - 1)) & 1)
+        raw |= ~UINT64_C(0) << (8 * es);
+    return rw >= 8 ? raw : raw & ((UINT64_C(1) << (8 * rw)) - 1);
+}
+
+bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
+                uint32_t mask, ws_step_info *info)
+{
+    const ws_opnd *d = &in->ops[0], *a = &in->ops[1];
+    ptx_type t = in->m.types[0];
+    uint32_t es = ptx_type_size(t), nv = in->m.vec > 1 ? in->m.vec : 1, total = es * nv;
+    const ws_opnd *el = d->kind == WS_OK_VEC ? &x->p->vec[d->elem0] : d;
+    if (d->kind == WS_OK_VEC) nv = d->nelems;
+    record(info, in->space, total, false);
+    FOR_LANES(mask, lane) {
+        uint8_t buf[64];
+        uint64_t addr = lane_addr(x, w, a, lane);
+        if (info) info->addr[lane] = addr;
+        if (!check_align(x, b, w, lane, pc, in->space, addr, total, "read")) return false;
+        if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, total, false, "read")) return false;
+        for (uint32_t k = 0; k < nv; k++)
+            if (el[k].kind == WS_OK_REG)
+                w->regs[el[k].reg][lane] = extend(le_get(buf + k * es, es), t, es,
+                                                  x->p->reg_width[el[k].reg]);
+    }
+    return true;
+}
+
+bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
+                uint32_t mask, ws_step_info *info)
+{
+    const ws_opnd *a = &in->ops[0], *v = &in->ops[1];
+    uint32_t es = ptx_type_size(in->m.types[0]), nv = in->m.vec > 1 ? in->m.vec : 1, total = es * nv;
+    const ws_opnd *el = v->kind == WS_OK_VEC ? &x->p->vec[v->elem0] : v;
+    if (v->kind == WS_OK_VEC) nv = v->nelems;
+    record(info, in->space, total, true);
+    FOR_LANES(mask, lane) {
+        uint8_t buf[64];
+        uint64_t addr = lane_addr(x, w, a, lane);
+        if (info) info->addr[lane] = addr;
+        if (!check_align(x, b, w, lane, pc, in->space, addr, total, "write")) return false;
+        for (uint32_t k = 0; k < nv; k++)
+            le_put(buf + k * es, ws_opnd_lane(x, b, w, &el[k], lane), es);
+        if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, total, true, "write")) return false;
+    }
+    return true;
+}
+
+bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
+                  uint32_t mask, ws_step_info *info)
+{
+    bool red = in->m.op == PTX_OP_RED;
+    const ws_opnd *d = red ? NULL : &in->ops[0];
+    const ws_opnd *a = &in->ops[red ? 0 : 1], *bo = &in->ops[red ? 1 : 2];
+    const ws_opnd *co = !red && in->nops > 3 ? &in->ops[3] : NULL;
+    uint32_t size = ptx_type_size(in->m.types[0]);
+    record(info, in->space, size, true);
+    /* Lanes in lane order: the serialization the hardware's per-address
+     * ordering would produce for a warp. */
+    FOR_LANES(mask, lane) {
+        uint8_t buf[8];
+        uint64_t addr = lane_addr(x, w, a, lane);
+        if (info) info->addr[lane] = addr;
+        if (!check_align(x, b, w, lane, pc, in->space, addr, size, "atomic")) return false;
+        if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, size, false, "atomic")) return false;
+        uint64_t old = le_get(buf, size);
+        uint64_t nv = ws_atom_apply(&in->m, old, ws_opnd_lane(x, b, w, bo, lane),
+                                    co ? ws_opnd_lane(x, b, w, co, lane) : 0);
+        le_put(buf, nv, size);
+        if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, size, true, "atomic")) return false;
+        if (d && d->kind == WS_OK_REG) w->regs[d->reg][lane] = old;
+    }
+    return true;
+}
+
+bool ws_exec_cvta(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    const ws_opnd *d = &in->ops[0], *s = &in->ops[1];
+    uint64_t window = in->space == WS_SP_SHARED ? WS_SHARED_WINDOW :
+                      in->space == WS_SP_LOCAL ? WS_LOCAL_WINDOW : 0;
+    bool to = in->m.flags & PTX_F_TO;
+    uint32_t sz = ptx_type_size(in->m.types[0]);
+    uint64_t m = sz >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * sz)) - 1;
+    if (d->kind != WS_OK_REG) return true;
+    FOR_LANES(mask, lane) {
+        uint64_t v = ws_opnd_lane(x, b, w, s, lane);
+        w->regs[d->reg][lane] = (to ? v - window : v + window) & m;
+    }
+    return true;
+}
+
+/* wmma memory callbacks: one lane's view (generic local addresses resolve
+ * to that lane's local memory). */
+typedef struct wmma_ctx {
+    ws_exec *x; ws_block *b; ws_warp *w; int lane; int32_t pc; uint8_t space;
+} wmma_ctx;
+
+static bool wmma_rd(void *ctx, uint64_t addr, void *dst, uint32_t size)
+{
+    wmma_ctx *c = ctx;
+    return ws_mem_access(c->x, c->b, c->w, c->lane, c->pc, c->space, addr, dst, size, false, "read");
+}
+
+static bool wmma_wr(void *ctx, uint64_t addr, const void *src, uint32_t size)
+{
+    wmma_ctx *c = ctx;
+    uint8_t buf[16];
+    if (size > sizeof buf) return false;
+    memcpy(buf, src, size);
+    return ws_mem_access(c->x, c->b, c->w, c->lane, c->pc, c->space, addr, buf, size, true, "write");
+}
+
+static int frag_rows(const ws_exec *x, ws_warp *w, const ws_opnd *v, uint64_t **rows)
+{
+    if (v->kind != WS_OK_VEC) return 0;
+    for (int k = 0; k < v->nelems; k++) {
+        const ws_opnd *e = &x->p->vec[v->elem0 + k];
+        if (e->kind != WS_OK_REG) return 0;
+        rows[k] = w->regs[e->reg];
+    }
+    return v->nelems;
+}
+
+bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
+                  uint32_t mask)
+{
+    char why[160] = "";
+    if (mask == 0) return true;
+    if (mask != (w->lanes & ~w->exited)) {
+        ws_fault(x, b, w, -1, pc, "wmma executed by part of a warp (mask 0x%08x)", mask);
+        return false;
+    }
+    int lane = __builtin_ctz(mask);
+    uint64_t *r0[8], *r1[8], *r2[8], *r3[8];
+    bool ok;
+    if (in->m.subop == PTX_SUB_WMMA_MMA) {
+        if (!frag_rows(x, w, &in->ops[0], r0) || !frag_rows(x, w, &in->ops[1], r1) ||
+            !frag_rows(x, w, &in->ops[2], r2) || !frag_rows(x, w, &in->ops[3], r3)) {
+            ws_fault(x, b, w, -1, pc, "malformed wmma.mma operands");
+            return false;
+        }
+        ws_wmma_mma(&in->m, r0, r1, r2, r3);
+        return true;
+    }
+    bool store = in->m.subop == PTX_SUB_WMMA_STORE_D;
+    const ws_opnd *a = &in->ops[store ? 0 : 1], *v = &in->ops[store ? 1 : 0];
+    uint32_t stride = in->nops > 2 ? (uint32_t)ws_opnd_lane(x, b, w, &in->ops[2], lane) : 16;
+    if (!frag_rows(x, w, v, r0)) {
+        ws_fault(x, b, w, -1, pc, "malformed wmma fragment operand");
+        return false;
+    }
+    wmma_ctx c = {x, b, w, lane, pc, in->space};
+    uint64_t base = lane_addr(x, w, a, lane);
+    ok = store ? ws_wmma_store(&in->m, base, stride, wmma_wr, &c, r0, why, sizeof why)
+               : ws_wmma_load(&in->m, base, stride, wmma_rd, &c, r0, why, sizeof why);
+    if (!ok && why[0] && strncmp(x->err->msg, "Invalid", 7) != 0)
+        ws_fault(x, b, w, -1, pc, "wmma: %s", why);
+    return ok;
+}

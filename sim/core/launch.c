@@ -1,0 +1,145 @@
+/* The functional launcher: blocks one after another (x fastest), the warps
+ * of a block stepped round-robin, barriers released when every running
+ * thread of the block has arrived. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "warp.h"
+
+typedef struct launch_mem {
+    ws_warp *warps;
+    uint64_t (*regs)[WS_WARP_SIZE];
+    uint8_t *shared, *local, *tparam;
+} launch_mem;
+
+static uint32_t live_threads(const ws_warp *w)
+{
+    return w->state == WS_WARP_DONE ? 0 : (uint32_t)__builtin_popcount(w->lanes & ~w->exited);
+}
+
+/* Releases every barrier whose expected threads have all arrived.  Returns
+ * the number of warps released. */
+static uint32_t release_barriers(ws_block *b)
+{
+    uint32_t live = 0, released = 0;
+    for (uint32_t i = 0; i < b->nwarps; i++) live += live_threads(&b->warps[i]);
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+        ws_warp *w = &b->warps[i];
+        if (w->state != WS_WARP_BARRIER) continue;
+        uint32_t arrived = 0, expected = w->bar_count ? w->bar_count : live;
+        for (uint32_t j = 0; j < b->nwarps; j++)
+            if (b->warps[j].state == WS_WARP_BARRIER && b->warps[j].bar_id == w->bar_id)
+                arrived += live_threads(&b->warps[j]);
+        if (arrived < expected) continue;
+        uint32_t id = w->bar_id;
+        for (uint32_t j = 0; j < b->nwarps; j++)
+            if (b->warps[j].state == WS_WARP_BARRIER && b->warps[j].bar_id == id) {
+                b->warps[j].state = WS_WARP_READY;
+                released++;
+            }
+    }
+    return released;
+}
+
+static void deadlock(ws_exec *x, ws_block *b)
+{
+    char *s = x->err->msg;
+    size_t cap = sizeof x->err->msg;
+    size_t n = (size_t)snprintf(s, cap, "barrier deadlock in block (%u,%u,%u) of kernel %s: waiting",
+                                b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].f->name);
+    for (uint32_t i = 0; i < b->nwarps && n < cap; i++) {
+        const ws_warp *w = &b->warps[i];
+        if (w->state != WS_WARP_BARRIER) continue;
+        const ws_insn *in = &x->p->code[w->bar_pc];
+        n += (size_t)snprintf(s + n, cap - n, " warp %u at pc %d (barrier %u, line %d);", i, w->bar_pc,
+                              w->bar_id, in->src ? in->src->loc.line : 0);
+    }
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < b->nwarps; i++) done += b->warps[i].state == WS_WARP_DONE;
+    if (n < cap) snprintf(s + n, cap - n, " %u warp(s) exited", done);
+}
+
+static bool run_block(ws_exec *x, ws_block *b)
+{
+    for (;;) {
+        bool ready = false, waiting = false;
+        for (uint32_t i = 0; i < b->nwarps; i++) {
+            ws_warp *w = &b->warps[i];
+            if (w->state != WS_WARP_READY) { waiting |= w->state == WS_WARP_BARRIER; continue; }
+            ws_step_result r = ws_warp_step(x, b, w, NULL);
+            if (r == WS_STEP_FAULT) return false;
+            if (r == WS_STEP_OK) ready = true;
+            if (r == WS_STEP_BLOCKED) waiting = true;
+        }
+        if (waiting && release_barriers(b) > 0) continue;
+        if (ready) continue;
+        if (!waiting) return true;      /* every warp is done */
+        deadlock(x, b);
+        return false;
+    }
+}
+
+bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
+                      ws_launch_stats *stats, ws_error *err)
+{
+    ws_launch_stats st;
+    memset(&st, 0, sizeof st);
+    err->msg[0] = '\0';
+    ws_exec x = {p, k, l, &st, err, l->printf_out ? l->printf_out : stdout, 0};
+    const ptx_function *f = p->funcs[k->func].f;
+    uint64_t nthreads = (uint64_t)l->block.x * l->block.y * l->block.z;
+    uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
+    if (nthreads == 0 || nthreads > 1024 || nblocks == 0 || l->grid.y > 65535 || l->grid.z > 65535 ||
+        l->block.z > 64) {
+        snprintf(err->msg, sizeof err->msg,
+                 "invalid launch configuration for kernel %s: grid (%u,%u,%u), block (%u,%u,%u)",
+                 f->name, l->grid.x, l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z);
+        return false;
+    }
+    uint32_t need = ws_params_total_size(f);
+    if (l->params_size < need) {
+        snprintf(err->msg, sizeof err->msg, "kernel %s takes %u bytes of parameters; %zu given",
+                 f->name, need, l->params_size);
+        return false;
+    }
+    uint32_t nwarps = (uint32_t)((nthreads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
+    uint64_t smem = (uint64_t)k->dyn_off + l->dynamic_smem;
+    if (l->dynamic_smem == 0) smem = k->static_smem;
+    launch_mem lm = {0};
+    size_t regbytes = sizeof *lm.regs * (size_t)p->nregs * nwarps;
+    lm.warps = calloc(nwarps, sizeof *lm.warps);
+    lm.regs = malloc(regbytes ? regbytes : 1);
+    lm.shared = malloc(smem ? smem : 1);
+    lm.local = malloc((size_t)p->local_size * nthreads + 1);
+    lm.tparam = malloc((size_t)p->tparam_size * nthreads + 1);
+    bool ok = lm.warps && lm.regs && lm.shared && lm.local && lm.tparam;
+    if (!ok) snprintf(err->msg, sizeof err->msg, "out of memory for launching kernel %s", f->name);
+
+    for (uint64_t bi = 0; ok && bi < nblocks; bi++) {
+        ws_block b = {
+            .idx = {(uint32_t)(bi % l->grid.x), (uint32_t)(bi / l->grid.x % l->grid.y),
+                    (uint32_t)(bi / ((uint64_t)l->grid.x * l->grid.y))},
+            .nthreads = (uint32_t)nthreads, .nwarps = nwarps, .warps = lm.warps,
+            .shared = lm.shared, .shared_size = (uint32_t)smem,
+            .local = lm.local, .tparam = lm.tparam,
+        };
+        memset(lm.regs, 0, regbytes);
+        memset(lm.shared, 0, smem);
+        memset(lm.local, 0, (size_t)p->local_size * nthreads);
+        memset(lm.tparam, 0, (size_t)p->tparam_size * nthreads);
+        for (uint32_t wi = 0; ok && wi < nwarps; wi++) {
+            uint32_t n = (uint32_t)(nthreads - (uint64_t)wi * WS_WARP_SIZE);
+            uint32_t lanes = n >= WS_WARP_SIZE ? UINT32_MAX : (UINT32_C(1) << n) - 1;
+            lm.warps[wi].regs = lm.regs + (size_t)wi * p->nregs;
+            ok = ws_warp_start(&x, &lm.warps[wi], wi, lanes);
+        }
+        if (!ok) { snprintf(err->msg, sizeof err->msg, "out of memory"); break; }
+        st.blocks++;
+        st.warps += nwarps;
+        ok = run_block(&x, &b);
+    }
+    for (uint32_t wi = 0; lm.warps && wi < nwarps; wi++) ws_warp_free(&lm.warps[wi]);
+    free(lm.warps); free(lm.regs); free(lm.shared); free(lm.local); free(lm.tparam);
+    if (stats) *stats = st;
+    return ok;
+}

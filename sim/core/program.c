@@ -1,0 +1,122 @@
+/* Loading a module: module variables placed in device memory, functions
+ * decoded; and looking things up in the loaded program. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "program.h"
+#include "../../frontend/ptx/ptx_parse.h"
+
+static uint64_t gvar_size(const ptx_var *v)
+{
+    return (uint64_t)ptx_type_size(v->type) * (v->vec > 1 ? v->vec : 1) * v->count;
+}
+
+/* .global and .const variables: allocated, then initialized (an
+ * initializer naming a symbol gets that symbol's address). */
+static bool place_globals(ws_program *p, ws_error *err)
+{
+    const ptx_module *m = p->m;
+    p->nglobals = m->nglobals;
+    p->globals = calloc((size_t)m->nglobals + 1, sizeof *p->globals);
+    if (!p->globals) return false;
+    for (int32_t i = 0; i < m->nglobals; i++) {
+        const ptx_var *v = &m->globals[i];
+        p->globals[i].name = v->name;
+        p->globals[i].size = gvar_size(v);
+        if (v->space != PTX_SPACE_GLOBAL && v->space != PTX_SPACE_CONST) continue;
+        uint64_t a = ws_devmem_alloc(p->mem, p->globals[i].size ? p->globals[i].size : 1);
+        if (!a) {
+            ws_load_error(p, &v->loc, err, "no device memory for variable '%s'", v->name);
+            return false;
+        }
+        p->globals[i].addr = a;
+    }
+    for (int32_t i = 0; i < m->nglobals; i++) {
+        const ptx_var *v = &m->globals[i];
+        if (!p->globals[i].addr) continue;
+        if (v->init && v->init_size &&
+            !ws_devmem_write(p->mem, p->globals[i].addr, v->init,
+                             v->init_size < p->globals[i].size ? v->init_size : p->globals[i].size)) {
+            ws_load_error(p, &v->loc, err, "cannot initialize variable '%s'", v->name);
+            return false;
+        }
+        if (!v->init_syms) continue;
+        uint32_t es = ptx_type_size(v->type);
+        uint64_t n = v->count * (v->vec > 1 ? v->vec : 1);
+        for (uint64_t e = 0; e < n; e++) {
+            const char *s = v->init_syms[e];
+            if (!s) continue;
+            uint64_t addr = 0;
+            for (int32_t j = 0; j < m->nglobals; j++)
+                if (!strcmp(m->globals[j].name, s)) addr = p->globals[j].addr;
+            if (!addr) {
+                ws_load_error(p, &v->loc, err,
+                              "unsupported initializer of '%s': address of '%s'", v->name, s);
+                return false;
+            }
+            ws_devmem_write(p->mem, p->globals[i].addr + e * es, &addr, es < 8 ? es : 8);
+        }
+    }
+    return true;
+}
+
+ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err)
+{
+    ws_program *p = calloc(1, sizeof *p);
+    err->msg[0] = '\0';
+    if (!p) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    p->m = m;
+    p->mem = mem;
+    if (!place_globals(p, err) || !ws_decode_module(p, err)) {
+        if (!err->msg[0]) snprintf(err->msg, sizeof err->msg, "out of memory");
+        ws_program_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void ws_program_free(ws_program *p)
+{
+    if (!p) return;
+    for (int32_t i = 0; i < p->nglobals; i++)
+        if (p->globals[i].addr) ws_devmem_free(p->mem, p->globals[i].addr);
+    for (int32_t i = 0; i < p->nkernels; i++) free(p->kernels[i].shared_off);
+    free(p->kernels);
+    free(p->globals);
+    free(p->shared);
+    free(p->copies);
+    free(p->calls);
+    free(p->funcs);
+    free(p->reg_width);
+    free(p->vec);
+    free(p->code);
+    free(p);
+}
+
+const ws_kernel *ws_program_kernel(const ws_program *p, const char *name)
+{
+    const ptx_function *f = ptx_find_kernel(p->m, name);
+    for (int32_t i = 0; i < p->nkernels; i++)
+        if (p->funcs[p->kernels[i].func].f == f ||
+            (!f && !strcmp(p->funcs[p->kernels[i].func].f->name, name)))
+            return &p->kernels[i];
+    return NULL;
+}
+
+const ptx_function *ws_kernel_function(const ws_kernel *k)
+{
+    return k->p->funcs[k->func].f;
+}
+
+uint64_t ws_program_symbol(const ws_program *p, const char *name, uint64_t *size)
+{
+    for (int32_t i = 0; i < p->nglobals; i++)
+        if (p->globals[i].addr && !strcmp(p->globals[i].name, name)) {
+            if (size) *size = p->globals[i].size;
+            return p->globals[i].addr;
+        }
+    return 0;
+}

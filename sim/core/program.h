@@ -1,0 +1,75 @@
+/* The decoded program: internal to sim/core (the executor, the launcher and
+ * the core tests read it; everything else goes through sim.h). */
+#ifndef WARPSIM_PROGRAM_H
+#define WARPSIM_PROGRAM_H
+
+#include "insn.h"
+#include "sim.h"
+
+/* One decoded function: code [start, end] where end is its synthesized
+ * WS_I_FEND instruction. */
+typedef struct ws_func {
+    const ptx_function *f;
+    int32_t start, end;
+    int32_t reg_base;
+    uint32_t tparam_off;    /* its params and rets in the thread param frame */
+    uint32_t local_off;     /* its .local variables in the thread's local memory */
+} ws_func;
+
+/* A call of a .func: copy args in before, rets out after. */
+typedef struct ws_copy { uint32_t dst, src, size; } ws_copy;
+typedef struct ws_call {
+    int32_t callee;         /* function index */
+    int32_t first;          /* copies [first, first+nargs) then [.., +nrets) in p->copies */
+    int32_t nargs, nrets;
+} ws_call;
+
+typedef struct ws_shared_sym {
+    const char *name;
+    uint64_t size;
+    uint32_t align;
+    bool is_extern;
+} ws_shared_sym;
+
+typedef struct ws_global_sym {
+    const char *name;
+    uint64_t addr, size;
+} ws_global_sym;
+
+struct ws_kernel {
+    const ws_program *p;
+    int32_t func;
+    uint32_t *shared_off;   /* per shared symbol: offset in the block's shared memory */
+    uint32_t static_smem;   /* bytes of static shared memory */
+    uint32_t dyn_off;       /* where the extern dynamic shared memory starts */
+};
+
+struct ws_program {
+    const ptx_module *m;
+    ws_devmem *mem;
+    ws_insn *code; int32_t ncode;
+    ws_opnd *vec; int32_t nvec;             /* elements of vector operands */
+    uint8_t *reg_width;                     /* bytes per register (predicates 1) */
+    int32_t nregs;
+    ws_func *funcs; int32_t nfuncs;         /* parallel to m->funcs */
+    ws_call *calls; int32_t ncalls;
+    ws_copy *copies; int32_t ncopies;
+    ws_shared_sym *shared; int32_t nshared;
+    ws_global_sym *globals; int32_t nglobals;
+    ws_kernel *kernels; int32_t nkernels;
+    uint32_t local_size;    /* bytes of .local per thread (all functions) */
+    uint32_t tparam_size;   /* bytes of .func parameter frames per thread */
+};
+
+/* decode.c: fills code, vec, funcs, calls, shared, globals (p->m and
+ * p->mem set; module variables placed by program.c first). */
+bool ws_decode_module(ws_program *p, ws_error *err);
+
+/* Formats "file:line:col: error: " + text for an instruction or variable. */
+void ws_load_error(const ws_program *p, const ptx_srcloc *loc, ws_error *err,
+                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* "ld.global.v4.f32" into buf. */
+const char *ws_insn_mnemonic(const ptx_mods *m, char *buf, size_t size);
+
+#endif

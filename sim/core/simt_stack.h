@@ -1,0 +1,45 @@
+/* The per-warp reconvergence (SIMT) stack.
+ *
+ * Each entry is a path: the pc it runs next, the pc where it reconverges
+ * with its sibling paths, and its lanes.  The top entry is the path the warp
+ * runs.  A divergent branch turns the top entry into the reconvergence
+ * point and pushes both paths; a path is popped when it reaches its
+ * reconvergence pc or has no lanes left. */
+#ifndef WARPSIM_SIMT_STACK_H
+#define WARPSIM_SIMT_STACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WS_NO_RPC (-1)
+
+typedef struct ws_stack_entry {
+    int32_t pc, rpc;
+    uint32_t mask;
+} ws_stack_entry;
+
+typedef struct ws_simt_stack {
+    ws_stack_entry *e;
+    int32_t n, cap;
+} ws_simt_stack;
+
+bool ws_stack_init(ws_simt_stack *s, int32_t pc, uint32_t mask);
+void ws_stack_free(ws_simt_stack *s);
+bool ws_stack_push(ws_simt_stack *s, int32_t pc, int32_t rpc, uint32_t mask);
+
+static inline ws_stack_entry *ws_stack_top(ws_simt_stack *s) { return &s->e[s->n - 1]; }
+
+/* Pops finished paths (pc at their rpc, or no lanes).  Returns false when
+ * the stack is empty: the warp has no lanes left. */
+bool ws_stack_settle(ws_simt_stack *s);
+
+/* Removes lanes (they exited) from every entry. */
+void ws_stack_remove_lanes(ws_simt_stack *s, uint32_t lanes);
+
+/* A branch of the top path: lanes in taken go to target, the rest to
+ * fallthrough; both reconverge at rpc.  Returns 1 when it diverged, 0 when
+ * not, -1 when out of memory. */
+int ws_stack_branch(ws_simt_stack *s, uint32_t taken, int32_t target,
+                     int32_t fallthrough, int32_t rpc);
+
+#endif

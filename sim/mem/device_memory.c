@@ -1,0 +1,410 @@
+/* Device (global) memory: a sorted table of allocations over a sparse set
+ * of 64 KiB backing pages.
+ *
+ * Allocations take addresses from WS_GLOBAL_BASE upward, 256-byte aligned,
+ * each followed by an unmapped guard gap so that running a little past the
+ * end of one buffer faults instead of landing in the next.  Addresses are
+ * handed out by a bump pointer, so a freed range is not reused while fresh
+ * space remains (a stale pointer then faults); when the range runs out, the
+ * lowest gap that fits is reused.
+ *
+ * Pages are keyed by address >> WS_PAGE_SHIFT in an open-addressing hash
+ * table and created only when a non-zero byte is written: reads of absent
+ * pages return zeros.  Small allocations share pages; freeing one clears its
+ * bytes so a later allocation at the same addresses starts zeroed.
+ *
+ * The simulator calls read/write once per lane, so the last allocation and
+ * the last page looked up are cached.  The cache is updated from the const
+ * read functions too: a ws_devmem belongs to one simulation and must not be
+ * used from two threads at once. */
+#include "device_memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define WS_PAGE_SHIFT   16
+#define WS_PAGE_SIZE    (UINT64_C(1) << WS_PAGE_SHIFT)
+#define WS_ALLOC_ALIGN  UINT64_C(256)
+#define WS_GUARD_GAP    UINT64_C(4096)
+/* 1 TiB of device addresses: [0x7f00_0000_0000, 0x8000_0000_0000). */
+#define WS_GLOBAL_LIMIT UINT64_C(0x0000800000000000)
+
+typedef struct ws_alloc {
+    uint64_t base, size;
+} ws_alloc;
+
+typedef struct ws_page_slot {
+    uint64_t key;           /* page number; 0 = empty (no page sits at address 0) */
+    uint8_t *data;
+} ws_page_slot;
+
+struct ws_devmem {
+    ws_alloc *allocs;       /* sorted by base, non-overlapping */
+    size_t nallocs, cap_allocs;
+    uint64_t bump;          /* next fresh address */
+
+    ws_page_slot *slots;    /* capacity is a power of two */
+    size_t nslots, npages;
+
+    /* lookup cache (see the top of the file) */
+    size_t last_alloc;      /* index into allocs, may be stale: always re-checked */
+    uint64_t last_key;      /* 0 = nothing cached */
+    uint8_t *last_page;     /* page of last_key, NULL if it has none */
+};
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+
+/* ---- pages ---- */
+
+static size_t page_hash(uint64_t key, size_t mask)
+{
+    return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & mask;
+}
+
+static uint8_t *page_lookup(const ws_devmem *m, uint64_t key)
+{
+    if (m->nslots == 0)
+        return NULL;
+    size_t mask = m->nslots - 1;
+    for (size_t i = page_hash(key, mask);; i = (i + 1) & mask) {
+        if (m->slots[i].key == key)
+            return m->slots[i].data;
+        if (m->slots[i].key == 0)
+            return NULL;
+    }
+}
+
+static bool page_table_grow(ws_devmem *m)
+{
+    size_t n = m->nslots ? m->nslots * 2 : 64;
+    ws_page_slot *s = calloc(n, sizeof *s);
+    if (!s)
+        return false;
+    for (size_t i = 0; i < m->nslots; i++) {
+        if (!m->slots[i].key)
+            continue;
+        size_t j = page_hash(m->slots[i].key, n - 1);
+        while (s[j].key)
+            j = (j + 1) & (n - 1);
+        s[j] = m->slots[i];
+    }
+    free(m->slots);
+    m->slots = s;
+    m->nslots = n;
+    return true;
+}
+
+static uint8_t *page_create(ws_devmem *m, uint64_t key)
+{
+    if ((m->npages + 1) * 4 > m->nslots * 3 && !page_table_grow(m))
+        return NULL;
+    uint8_t *data = calloc(1, WS_PAGE_SIZE);
+    if (!data)
+        return NULL;
+    size_t mask = m->nslots - 1, i = page_hash(key, mask);
+    while (m->slots[i].key)
+        i = (i + 1) & mask;
+    m->slots[i].key = key;
+    m->slots[i].data = data;
+    m->npages++;
+    return data;
+}
+
+/* Removes slot i by shifting later members of its probe run back, so that
+ * the table needs no tombstones. */
+static void page_remove_slot(ws_devmem *m, size_t i)
+{
+    size_t mask = m->nslots - 1;
+    free(m->slots[i].data);
+    m->slots[i].key = 0;
+    m->slots[i].data = NULL;
+    m->npages--;
+    m->last_key = 0;
+    m->last_page = NULL;
+    for (size_t j = (i + 1) & mask; m->slots[j].key; j = (j + 1) & mask) {
+        size_t home = page_hash(m->slots[j].key, mask);
+        /* slot j may move to hole i when its home is not in (i, j] */
+        bool stays = (i <= j) ? (i < home && home <= j) : (i < home || home <= j);
+        if (!stays) {
+            m->slots[i] = m->slots[j];
+            m->slots[j].key = 0;
+            m->slots[j].data = NULL;
+            i = j;
+        }
+    }
+}
+
+static bool all_zero(const uint8_t *p, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (p[i])
+            return false;
+    return true;
+}
+
+/* Zeroes the part of slot i's page inside [addr, end), and drops the page
+ * when nothing else is left on it (so freeing everything frees all pages).
+ * Returns true when the page was dropped. */
+static bool page_clear_part(ws_devmem *m, size_t i, uint64_t addr, uint64_t end)
+{
+    uint64_t pbase = m->slots[i].key << WS_PAGE_SHIFT;
+    uint64_t lo = addr > pbase ? addr : pbase;
+    uint64_t hi = end < pbase + WS_PAGE_SIZE ? end : pbase + WS_PAGE_SIZE;
+    memset(m->slots[i].data + (lo - pbase), 0, hi - lo);
+    if (!all_zero(m->slots[i].data, WS_PAGE_SIZE))
+        return false;
+    page_remove_slot(m, i);
+    return true;
+}
+
+/* Drops or clears the page bytes of [addr, addr+size). */
+static void page_clear_range(ws_devmem *m, uint64_t addr, uint64_t size)
+{
+    if (size == 0 || m->npages == 0)
+        return;
+    uint64_t first = addr >> WS_PAGE_SHIFT, last = (addr + size - 1) >> WS_PAGE_SHIFT;
+    uint64_t end = addr + size;
+    /* walk whichever is smaller: the range's pages or the table */
+    if (last - first + 1 <= m->nslots) {
+        for (uint64_t key = first; key <= last; key++) {
+            size_t mask = m->nslots - 1;
+            for (size_t i = page_hash(key, mask); m->slots[i].key; i = (i + 1) & mask) {
+                if (m->slots[i].key != key)
+                    continue;
+                uint64_t pbase = key << WS_PAGE_SHIFT;
+                if (addr <= pbase && pbase + WS_PAGE_SIZE <= end) {
+                    page_remove_slot(m, i);
+                } else {
+                    page_clear_part(m, i, addr, end);
+                }
+                break;
+            }
+        }
+        return;
+    }
+    for (size_t i = 0; i < m->nslots;) {
+        uint64_t key = m->slots[i].key;
+        if (key < first || key > last) {
+            i++;
+            continue;
+        }
+        uint64_t pbase = key << WS_PAGE_SHIFT;
+        if (addr <= pbase && pbase + WS_PAGE_SIZE <= end) {
+            page_remove_slot(m, i);     /* slot i now holds a shifted entry: revisit it */
+        } else if (!page_clear_part(m, i, addr, end)) {
+            i++;
+        }
+    }
+}
+
+/* ---- allocations ---- */
+
+ws_devmem *ws_devmem_create(void)
+{
+    ws_devmem *m = calloc(1, sizeof *m);
+    if (m)
+        m->bump = WS_GLOBAL_BASE;
+    return m;
+}
+
+void ws_devmem_destroy(ws_devmem *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->nslots; i++)
+        free(m->slots[i].data);
+    free(m->slots);
+    free(m->allocs);
+    free(m);
+}
+
+/* Index of the first allocation whose base is > addr. */
+static size_t alloc_upper_bound(const ws_devmem *m, uint64_t addr)
+{
+    size_t lo = 0, hi = m->nallocs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->allocs[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Address space one allocation of size bytes occupies, guard included. */
+static uint64_t alloc_footprint(uint64_t size)
+{
+    return align_up(size, WS_ALLOC_ALIGN) + WS_GUARD_GAP;
+}
+
+uint64_t ws_devmem_alloc(ws_devmem *m, uint64_t size)
+{
+    if (size > WS_GLOBAL_LIMIT - WS_GLOBAL_BASE)
+        return 0;
+    uint64_t need = alloc_footprint(size);
+    uint64_t base = 0;
+    size_t at;
+    if (need <= WS_GLOBAL_LIMIT - m->bump) {
+        base = m->bump;
+        at = m->nallocs;
+    } else {
+        /* first fit among the gaps left by freed allocations */
+        uint64_t prev_end = WS_GLOBAL_BASE;
+        for (at = 0; at <= m->nallocs; at++) {
+            uint64_t next = at < m->nallocs ? m->allocs[at].base : WS_GLOBAL_LIMIT;
+            if (next - prev_end >= need) {
+                base = prev_end;
+                break;
+            }
+            if (at < m->nallocs)
+                prev_end = m->allocs[at].base + alloc_footprint(m->allocs[at].size);
+        }
+        if (!base)
+            return 0;
+    }
+    if (m->nallocs == m->cap_allocs) {
+        size_t n = m->cap_allocs ? m->cap_allocs * 2 : 16;
+        ws_alloc *a = realloc(m->allocs, n * sizeof *a);
+        if (!a)
+            return 0;
+        m->allocs = a;
+        m->cap_allocs = n;
+    }
+    memmove(m->allocs + at + 1, m->allocs + at, (m->nallocs - at) * sizeof *m->allocs);
+    m->allocs[at].base = base;
+    m->allocs[at].size = size;
+    m->nallocs++;
+    if (base == m->bump)
+        m->bump += need;
+    return base;
+}
+
+bool ws_devmem_free(ws_devmem *m, uint64_t addr)
+{
+    size_t i = alloc_upper_bound(m, addr);
+    if (i == 0 || m->allocs[i - 1].base != addr)
+        return false;
+    i--;
+    page_clear_range(m, m->allocs[i].base, m->allocs[i].size);
+    memmove(m->allocs + i, m->allocs + i + 1, (m->nallocs - i - 1) * sizeof *m->allocs);
+    m->nallocs--;
+    m->last_key = 0;
+    m->last_page = NULL;
+    return true;
+}
+
+/* The allocation holding [addr, addr+size), or NULL.  A zero-size range
+ * may sit at the end of an allocation (so that a 0-byte copy to a 0-byte
+ * allocation succeeds). */
+static const ws_alloc *alloc_find(const ws_devmem *m, uint64_t addr, uint64_t size)
+{
+    ws_devmem *mm = (ws_devmem *)m;     /* cache only; see the top of the file */
+    if (m->last_alloc < m->nallocs) {
+        const ws_alloc *a = &m->allocs[m->last_alloc];
+        if (addr - a->base <= a->size && size <= a->size - (addr - a->base))
+            return a;
+    }
+    size_t i = alloc_upper_bound(m, addr);
+    if (i == 0)
+        return NULL;
+    const ws_alloc *a = &m->allocs[i - 1];
+    if (addr - a->base > a->size || size > a->size - (addr - a->base))
+        return NULL;
+    mm->last_alloc = i - 1;
+    return a;
+}
+
+bool ws_devmem_valid(const ws_devmem *m, uint64_t addr, uint64_t size)
+{
+    return alloc_find(m, addr, size) != NULL;
+}
+
+/* ---- data ---- */
+
+static uint8_t *page_cached(const ws_devmem *m, uint64_t key)
+{
+    ws_devmem *mm = (ws_devmem *)m;
+    if (m->last_key == key)
+        return m->last_page;
+    uint8_t *p = page_lookup(m, key);
+    mm->last_key = key;
+    mm->last_page = p;
+    return p;
+}
+
+bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
+{
+    if (!alloc_find(m, addr, size))
+        return false;
+    uint8_t *out = dst;
+    while (size) {
+        uint64_t off = addr & (WS_PAGE_SIZE - 1);
+        uint64_t n = WS_PAGE_SIZE - off < size ? WS_PAGE_SIZE - off : size;
+        const uint8_t *p = page_cached(m, addr >> WS_PAGE_SHIFT);
+        if (p)
+            memcpy(out, p + off, n);
+        else
+            memset(out, 0, n);
+        out += n;
+        addr += n;
+        size -= n;
+    }
+    return true;
+}
+
+/* Writes n bytes inside one page: from src, or the byte fill when src is
+ * NULL.  Zeros written to an absent page leave it absent. */
+static bool page_write(ws_devmem *m, uint64_t addr, const uint8_t *src, uint8_t fill, uint64_t n)
+{
+    uint64_t key = addr >> WS_PAGE_SHIFT, off = addr & (WS_PAGE_SIZE - 1);
+    uint8_t *p = page_cached(m, key);
+    if (!p) {
+        if (src ? all_zero(src, n) : fill == 0)
+            return true;
+        p = page_create(m, key);
+        if (!p)
+            return false;
+        m->last_key = key;
+        m->last_page = p;
+    }
+    if (src)
+        memcpy(p + off, src, n);
+    else
+        memset(p + off, fill, n);
+    return true;
+}
+
+static bool write_range(ws_devmem *m, uint64_t addr, const uint8_t *src, uint8_t fill, uint64_t size)
+{
+    if (!alloc_find(m, addr, size))
+        return false;
+    while (size) {
+        uint64_t off = addr & (WS_PAGE_SIZE - 1);
+        uint64_t n = WS_PAGE_SIZE - off < size ? WS_PAGE_SIZE - off : size;
+        if (!page_write(m, addr, src, fill, n))
+            return false;       /* host out of memory: the range may be partly written */
+        if (src)
+            src += n;
+        addr += n;
+        size -= n;
+    }
+    return true;
+}
+
+bool ws_devmem_write(ws_devmem *m, uint64_t addr, const void *src, uint64_t size)
+{
+    if (!src && size)
+        return false;
+    return write_range(m, addr, src, 0, size);
+}
+
+bool ws_devmem_fill(ws_devmem *m, uint64_t addr, uint8_t byte, uint64_t size)
+{
+    return write_range(m, addr, NULL, byte, size);
+}
+
+uint64_t ws_devmem_resident_bytes(const ws_devmem *m)
+{
+    return (uint64_t)m->npages * WS_PAGE_SIZE;
+}

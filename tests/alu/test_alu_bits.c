@@ -1,0 +1,158 @@
+/* Bit manipulation, against values worked out by hand from the PTX ISA
+ * manual's pseudocode and its prmt selector tables. */
+#include "alu_test_util.h"
+
+#define M(op, t) mods(PTX_OP_##op, PTX_T_##t, PTX_T_NONE, 0, 0)
+
+static void test_popc_clz_brev(void **s)
+{
+    (void)s;
+    assert_int_equal(run1(M(POPC, B32), 0xF0F0F0F1), 17);
+    assert_int_equal(run1(M(POPC, B64), ~0ull), 64);
+    assert_int_equal(run1(M(CLZ, B32), 0), 32);
+    assert_int_equal(run1(M(CLZ, B32), 1), 31);
+    assert_int_equal(run1(M(CLZ, B32), 0x80000000u), 0);
+    assert_int_equal(run1(M(CLZ, B64), 1), 63);
+    assert_int_equal(run1(M(CLZ, B64), 0), 64);
+    assert_int_equal(run1(M(BREV, B32), 1), 0x80000000u);
+    assert_int_equal(run1(M(BREV, B32), 0x12345678), 0x1E6A2C48);
+    assert_int_equal(run1(M(BREV, B64), 1), 1ull << 63);
+}
+
+static void test_bfe(void **s)
+{
+    (void)s;
+    assert_int_equal(run3(M(BFE, U32), 0x12345678, 8, 8), 0x56);
+    assert_int_equal(run3(M(BFE, S32), 0x0000F000, 12, 4), 0xFFFFFFFF);
+    assert_int_equal(run3(M(BFE, S32), 0x00007000, 12, 4), 7);
+    /* field running past bit 31: upper bits come from the sign bit a[31] */
+    assert_int_equal(run3(M(BFE, S32), 0x80000000u, 28, 8), 0xFFFFFFF8);
+    assert_int_equal(run3(M(BFE, U32), 0x80000000u, 28, 8), 0x8);
+    assert_int_equal(run3(M(BFE, U32), 0xFFFFFFFF, 40, 8), 0);
+    assert_int_equal(run3(M(BFE, S32), 0x80000000u, 40, 8), 0xFFFFFFFF);
+    assert_int_equal(run3(M(BFE, S32), 0xFFFFFFFF, 4, 0), 0);
+    /* only the low 8 bits of pos and len count */
+    assert_int_equal(run3(M(BFE, U32), 0x12345678, 0x108, 0x208), 0x56);
+    assert_int_equal(run3(M(BFE, U64), 0xF000000000000000ull, 60, 4), 0xF);
+    /* i = 0 takes a[62] = 0, i = 1 a[63] = 1, the rest the sign a[63] */
+    assert_int_equal(run3(M(BFE, S64), 0x8000000000000000ull, 62, 10), ~1ull);
+}
+
+static void test_bfi(void **s)
+{
+    (void)s;
+    ptx_mods m = M(BFI, B32);
+    assert_int_equal(run_lane(&m, 0xAB, 0x12345678, 8, 8, NULL, NULL), 0x1234AB78);
+    assert_int_equal(run_lane(&m, 0xFF, 0x02345678, 28, 8, NULL, NULL), 0xF2345678);
+    assert_int_equal(run_lane(&m, 0xFF, 0x12345678, 4, 0, NULL, NULL), 0x12345678);
+    assert_int_equal(run_lane(&m, 0xFF, 0x12345678, 32, 8, NULL, NULL), 0x12345678);
+    ptx_mods m64 = M(BFI, B64);
+    assert_int_equal(run_lane(&m64, 1, 0, 63, 1, NULL, NULL), 1ull << 63);
+}
+
+static void test_bfind(void **s)
+{
+    (void)s;
+    ptx_mods sh = mods(PTX_OP_BFIND, PTX_T_U32, PTX_T_NONE, 0, PTX_F_SHIFTAMT);
+    assert_int_equal(run1(M(BFIND, U32), 0x00010000), 16);
+    assert_int_equal(run1(sh, 0x00010000), 15);
+    assert_int_equal(run1(M(BFIND, U32), 0), 0xFFFFFFFF);
+    assert_int_equal(run1(sh, 0), 0xFFFFFFFF);
+    assert_int_equal(run1(M(BFIND, S32), 0xFFFFFFFF), 0xFFFFFFFF);
+    assert_int_equal(run1(M(BFIND, S32), 0x80000000u), 30);
+    assert_int_equal(run1(M(BFIND, S32), 5), 2);
+    assert_int_equal(run1(M(BFIND, U64), 1ull << 40), 40);
+    assert_int_equal(run1(M(BFIND, S64), 0xFFFFFFFF00000000ull), 31);
+}
+
+static uint64_t prmt(int mode, uint64_t c)
+{
+    ptx_mods m = M(PRMT, B32);
+    m.subop = (uint8_t)mode;
+    return run3(m, 0x44332211, 0x88776655, c);
+}
+
+static void test_prmt(void **s)
+{
+    (void)s;
+    assert_int_equal(prmt(PTX_SUB_NONE, 0x3210), 0x44332211);
+    assert_int_equal(prmt(PTX_SUB_NONE, 0x7654), 0x88776655);
+    assert_int_equal(prmt(PTX_SUB_NONE, 0x0123), 0x11223344);
+    assert_int_equal(prmt(PTX_SUB_NONE, 0x4444), 0x55555555);
+    /* msb of a nibble: replicate the selected byte's sign bit (0x88 < 0, 0x11 > 0) */
+    assert_int_equal(prmt(PTX_SUB_NONE, 0x8F70), 0x00FF8811);
+    assert_int_equal(prmt(PTX_SUB_PRMT_F4E, 1), 0x55443322);
+    assert_int_equal(prmt(PTX_SUB_PRMT_F4E, 3), 0x77665544);
+    assert_int_equal(prmt(PTX_SUB_PRMT_B4E, 0), 0x66778811);
+    assert_int_equal(prmt(PTX_SUB_PRMT_B4E, 3), 0x11223344);
+    assert_int_equal(prmt(PTX_SUB_PRMT_RC8, 2), 0x33333333);
+    assert_int_equal(prmt(PTX_SUB_PRMT_ECL, 1), 0x44332222);
+    assert_int_equal(prmt(PTX_SUB_PRMT_ECR, 2), 0x33332211);
+    assert_int_equal(prmt(PTX_SUB_PRMT_RC16, 1), 0x44334433);
+    assert_int_equal(prmt(PTX_SUB_PRMT_RC16, 2), 0x22112211);
+}
+
+static void test_lop3(void **s)
+{
+    (void)s;
+    ptx_mods m = M(LOP3, B32);
+    /* F(0xF0, 0xCC, 0xAA) reproduces the table itself */
+    static const uint32_t luts[] = { 0x80, 0xFE, 0x96, 0xE8, 0x00, 0xFF, 0x1A };
+    for (size_t i = 0; i < sizeof luts / sizeof luts[0]; i++)
+        assert_int_equal(run_lane(&m, 0xF0F0F0F0, 0xCCCCCCCC, 0xAAAAAAAA, luts[i], NULL, NULL),
+                         luts[i] * 0x01010101u);
+    assert_int_equal(run_lane(&m, 0x0000FFFF, 0x00FF00FF, 0x0F0F0F0F, 0x80, NULL, NULL), 0x0000000F);
+    /* 0x78 = a ^ (b & c) */
+    assert_int_equal(run_lane(&m, 0x12345678, 0xFFFF0000, 0x0F0F0F0F, 0x78, NULL, NULL),
+                     0x12345678u ^ (0xFFFF0000u & 0x0F0F0F0Fu));
+}
+
+static void test_dp4a(void **s)
+{
+    (void)s;
+    assert_int_equal(run3(mods(PTX_OP_DP4A, PTX_T_U32, PTX_T_U32, 0, 0), 0x01020304, 0x01010101, 10), 20);
+    assert_int_equal(run3(mods(PTX_OP_DP4A, PTX_T_S32, PTX_T_S32, 0, 0), 0xFF, 0x02, 5), 3);
+    assert_int_equal(run3(mods(PTX_OP_DP4A, PTX_T_S32, PTX_T_U32, 0, 0), 0xFF, 0xFF, 0), 0xFFFFFF01);
+    assert_int_equal(run3(mods(PTX_OP_DP4A, PTX_T_U32, PTX_T_U32, 0, 0), 0xFFFFFFFF, 0xFFFFFFFF, 0),
+                     4u * 255u * 255u);
+}
+
+static uint64_t shf(int dir, uint32_t mode, ptx_type t, uint64_t c)
+{
+    ptx_mods m = mods(PTX_OP_SHF, t, PTX_T_NONE, 0, mode);
+    m.subop = (uint8_t)dir;
+    return run3(m, 0x89ABCDEF, 0x01234567, c);
+}
+
+static void test_shf(void **s)
+{
+    (void)s;
+    assert_int_equal(shf(PTX_SUB_SHF_L, PTX_F_WRAP, PTX_T_B32, 4), 0x12345678);
+    assert_int_equal(shf(PTX_SUB_SHF_L, PTX_F_WRAP, PTX_T_B32, 36), 0x12345678);
+    assert_int_equal(shf(PTX_SUB_SHF_L, PTX_F_CLAMP, PTX_T_B32, 36), 0x89ABCDEF);
+    assert_int_equal(shf(PTX_SUB_SHF_L, PTX_F_CLAMP, PTX_T_B32, 0), 0x01234567);
+    assert_int_equal(shf(PTX_SUB_SHF_R, PTX_F_WRAP, PTX_T_B32, 4), 0x789ABCDE);
+    assert_int_equal(shf(PTX_SUB_SHF_R, PTX_F_CLAMP, PTX_T_B32, 40), 0x01234567);
+    assert_int_equal(shf(PTX_SUB_SHF_R, PTX_F_WRAP, PTX_T_B32, 32), 0x89ABCDEF);
+    ptx_mods m = mods(PTX_OP_SHF, PTX_T_B32, PTX_T_NONE, 0, PTX_F_CLAMP);
+    m.subop = PTX_SUB_SHF_R;
+    assert_int_equal(run3(m, 0, 0x80000000u, 4), 0);    /* low word of {b, a} >> 4 */
+    assert_int_equal(run3(m, 0, 0x80000000u, 36), 0x80000000u);
+    m.types[0] = PTX_T_S32;
+    assert_true(unsupported(m, "shf.clamp.s32 is not supported"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_popc_clz_brev),
+        cmocka_unit_test(test_bfe),
+        cmocka_unit_test(test_bfi),
+        cmocka_unit_test(test_bfind),
+        cmocka_unit_test(test_prmt),
+        cmocka_unit_test(test_lop3),
+        cmocka_unit_test(test_dp4a),
+        cmocka_unit_test(test_shf),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,132 @@
+/* Parser errors: each names file:line:col and what is wrong. */
+#include <stdint.h>
+#include <stdlib.h>
+#include "ptx_test_util.h"
+
+/* Wraps body lines in a kernel: the first body line is line 8. */
+#define KERNEL(body) PTX_HEADER ".visible .entry k()\n{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n" body "}\n"
+
+static void expect(const char *text, const char *want)
+{
+    char msg[1024];
+    tp_fail(text, msg, sizeof msg);
+    assert_string_equal(msg, want);
+}
+
+static void expect_prefix(const char *text, const char *want)
+{
+    char msg[1024];
+    tp_fail(text, msg, sizeof msg);
+    if (strncmp(msg, want, strlen(want)))
+        fail_msg("got  '%s'\nwant '%s...'", msg, want);
+}
+
+static void test_unknown_instruction(void **state)
+{
+    (void)state;
+    expect(KERNEL("  mov.u32 %r1, 0;\n  foo.bar %r1;\n"),
+           "t.ptx:9:3: error: unsupported instruction 'foo.bar'");
+    expect(KERNEL("  frobnicate %r1, 1;\n"),
+           "t.ptx:8:3: error: unsupported instruction 'frobnicate'");
+}
+
+static void test_unknown_modifier(void **state)
+{
+    (void)state;
+    expect(KERNEL("  ld.global.zz.u32 %r1, [%rd1];\n"),
+           "t.ptx:8:3: error: unsupported modifier '.zz' in instruction 'ld.global.zz.u32'");
+    expect(KERNEL("  add.s32.u32.f32 %r1, %r1, %r1;\n"),
+           "t.ptx:8:3: error: unsupported modifier '.f32' in instruction 'add.s32.u32.f32'");
+}
+
+static void test_unknown_directive_and_sreg(void **state)
+{
+    (void)state;
+    expect(PTX_HEADER ".texref tex;\n", "t.ptx:4:1: error: unsupported directive '.texref'");
+    expect(PTX_HEADER ".section .nv.mystuff { }\n", "t.ptx:4:1: error: unsupported directive '.section'");
+    expect(KERNEL("  mov.u32 %r1, %tid.w;\n"), "t.ptx:8:16: error: unsupported special register '%tid.w'");
+    expect(KERNEL("  mov.u32 %r1, %envreg3;\n"), "t.ptx:8:16: error: unsupported special register '%envreg3'");
+}
+
+static void test_syntax_errors(void **state)
+{
+    (void)state;
+    expect_prefix(KERNEL("  mov.u32 %r1 %r2;\n"), "t.ptx:8:15: error: syntax error: unexpected '%r2'");
+    expect_prefix(KERNEL("  ld.global.u32 %r1, [%rd1+];\n"), "t.ptx:8:28: error: syntax error: unexpected ']'");
+    expect_prefix(PTX_HEADER ".visible .entry k()\n{\n  ret;\n", "t.ptx:7:1: error: syntax error: unexpected end of file");
+    expect(KERNEL("  mov.u32 %r1, 09;\n"), "t.ptx:8:16: error: invalid integer literal '09'");
+    expect(KERNEL("  mov.u32 %r1, 0f3F80;\n"), "t.ptx:8:16: error: malformed floating-point literal '0f3F80'");
+    expect(KERNEL("  mov.u32 %r1, #;\n"), "t.ptx:8:16: error: unexpected character '#'");
+    expect(KERNEL("  mov.u32 %r1, \"abc;\n"), "t.ptx:8:16: error: unterminated string '\"'");
+}
+
+static void test_undefined_names(void **state)
+{
+    (void)state;
+    expect(KERNEL("  bra.uni $L__BB0_9;\n$L__BB0_1:\n  ret;\n"),
+           "t.ptx:8:11: error: undefined label '$L__BB0_9'");
+    expect(KERNEL("  mov.u32 %r1, %r9;\n"), "t.ptx:8:16: error: undeclared register '%r9'");
+    expect(KERNEL("  @%p1 ret;\n"), "t.ptx:8:4: error: undeclared register '%p1'");
+    expect(KERNEL("  ld.global.u32 %r1, [nosuch+4];\n"), "t.ptx:8:22: error: undefined symbol 'nosuch'");
+    expect(KERNEL("  { .reg .b32 %t; }\n  mov.u32 %r1, %t;\n"), "t.ptx:9:16: error: undeclared register '%t'");
+    expect(KERNEL("  @%r1 ret;\n"), "t.ptx:8:4: error: guard '%r1' is not a .pred register");
+}
+
+static void test_semantic_errors(void **state)
+{
+    (void)state;
+    expect(KERNEL("$L1:\n  ret;\n$L1:\n  ret;\n"), "t.ptx:10:1: error: duplicate label '$L1'");
+    expect(KERNEL("  .reg .b32 %r1;\n"), "t.ptx:8:13: error: redeclaration of '%r1'");
+    expect(KERNEL("  add.s32 %r1, %r1, %r1, %r1, %r1, %r1, %r1;\n"),
+           "t.ptx:8:41: error: too many operands for 'add.s32'");
+    expect(PTX_HEADER ".global .u32 x[2] = {1, 2, 3};\n", "t.ptx:4:14: error: too many initializers for 'x'");
+    expect(PTX_HEADER ".global .align 3 .u32 x;\n", "t.ptx:4:16: error: .align 3 is not a power of two");
+    expect(PTX_HEADER ".global .u32 a;\n.global .u32 a;\n", "t.ptx:5:14: error: redeclaration of 'a'");
+    expect(PTX_HEADER ".global .u64 p = generic(nothere);\n",
+           "t.ptx:4:14: error: undefined symbol 'nothere' in the initializer of 'p'");
+}
+
+/* Every prefix of a real module either parses or fails with a message
+ * that has a position; none crashes or hangs (run under ASan too). */
+static void test_truncated_input(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/printf_lineinfo_sm90.ptx", WARPSIM_TEST_DATA);
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, fp);
+    fclose(fp);
+    int failed = 0;
+    for (size_t len = 0; len < n; len += 3) {
+        ptx_error err;
+        ptx_module *m = ptx_parse(buf, len, "cut.ptx", &err);
+        if (m) {
+            ptx_module_free(m);
+            continue;
+        }
+        failed++;
+        assert_true(err.line > 0);
+        assert_true(err.msg[0] != '\0');
+    }
+    assert_true(failed > 0);
+    ptx_error err;
+    ptx_module *m = ptx_parse(buf, n, "whole.ptx", &err);
+    assert_non_null(m);
+    ptx_module_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unknown_instruction),
+        cmocka_unit_test(test_unknown_modifier),
+        cmocka_unit_test(test_unknown_directive_and_sreg),
+        cmocka_unit_test(test_syntax_errors),
+        cmocka_unit_test(test_undefined_names),
+        cmocka_unit_test(test_semantic_errors),
+        cmocka_unit_test(test_truncated_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
