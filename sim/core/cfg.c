@@ -105,6 +105,22 @@ static bool exits_only(const ws_insn *code, const int32_t *first, int32_t sb)
     return in->cls == WS_I_FEND || (in->cls == WS_I_EXIT && in->guard < 0);
 }
 
+/* reach[b]: block b can reach the exit along the edges in off/succ. */
+static void reaches_exit(int32_t nb, const int32_t *off, const int32_t *succ, int32_t exit,
+                         bool *reach)
+{
+    for (int32_t b = 0; b < nb; b++) reach[b] = false;
+    reach[exit] = true;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int32_t b = nb - 1; b >= 0; b--) {
+            if (reach[b]) continue;
+            for (int32_t e = off[b]; e < off[b + 1]; e++)
+                if (reach[succ[e]]) { reach[b] = true; changed = true; break; }
+        }
+    }
+}
+
 bool ws_cfg_reconvergence(ws_insn *code, int32_t start, int32_t end, bool is_kernel)
 {
     int32_t len = end - start + 1;
@@ -114,7 +130,10 @@ bool ws_cfg_reconvergence(ws_insn *code, int32_t start, int32_t end, bool is_ker
     int32_t *off = malloc(sizeof *off * ((size_t)len + 1));
     int32_t *succ = malloc(sizeof *succ * 2 * (size_t)len);
     int32_t *ipdom = malloc(sizeof *ipdom * (size_t)len);
-    bool ok = block && first && leader && off && succ && ipdom;
+    bool *keep_exit = malloc(sizeof *keep_exit * (size_t)len);
+    bool *reach = malloc(sizeof *reach * (size_t)len);
+    bool *can_exit = calloc((size_t)len, sizeof *can_exit);
+    bool ok = block && first && leader && off && succ && ipdom && keep_exit && reach && can_exit;
     if (!ok) goto done;
 
     leader[0] = true;
@@ -134,24 +153,40 @@ bool ws_cfg_reconvergence(ws_insn *code, int32_t start, int32_t end, bool is_ker
     /* In a kernel, lanes that exit leave every path, so a branch edge
      * straight to an exit must not hold back the reconvergence of the
      * other lanes (they could not pass a barrier otherwise): it is left
-     * out when the branch has another successor. */
-    int32_t ne = 0;
+     * out when the branch has another successor.  A block whose every way
+     * out was such an edge (a loop left only by returning) keeps them, so
+     * that every block that can reach the exit still does. */
     for (int32_t b = 0; b < nb; b++) {
-        off[b] = ne;
         int32_t last = (b + 1 < nb ? first[b + 1] : end + 1) - 1;
         int32_t s[2]; bool ends;
         int n = succ_pcs(code, last, end, is_kernel, s, &ends);
-        int kept = 0;
-        for (int k = 0; k < n; k++) {
-            int32_t sb = block[s[k] - start];
-            if (is_kernel && n == 2 && exits_only(code, first, sb)) continue;
-            succ[ne++] = sb;
-            kept++;
-        }
-        if (kept == 0)
-            for (int k = 0; k < n; k++) succ[ne++] = block[s[k] - start];
+        keep_exit[b] = false;
+        for (int k = 0; k < n; k++)
+            if (exits_only(code, first, block[s[k] - start])) can_exit[b] = true;
     }
-    off[nb] = ne;
+    for (bool again = true; again;) {
+        int32_t ne = 0;
+        for (int32_t b = 0; b < nb; b++) {
+            off[b] = ne;
+            int32_t last = (b + 1 < nb ? first[b + 1] : end + 1) - 1;
+            int32_t s[2]; bool ends;
+            int n = succ_pcs(code, last, end, is_kernel, s, &ends);
+            int kept = 0;
+            for (int k = 0; k < n; k++) {
+                int32_t sb = block[s[k] - start];
+                if (is_kernel && n == 2 && !keep_exit[b] && exits_only(code, first, sb)) continue;
+                succ[ne++] = sb;
+                kept++;
+            }
+            if (kept == 0)
+                for (int k = 0; k < n; k++) succ[ne++] = block[s[k] - start];
+        }
+        off[nb] = ne;
+        again = false;
+        reaches_exit(nb, off, succ, block[len - 1], reach);
+        for (int32_t b = 0; b < nb; b++)
+            if (!reach[b] && !keep_exit[b] && can_exit[b]) { keep_exit[b] = true; again = true; }
+    }
     ok = ws_ipdom(nb, off, succ, block[len - 1], ipdom);
     if (!ok) goto done;
 
@@ -162,5 +197,6 @@ bool ws_cfg_reconvergence(ws_insn *code, int32_t start, int32_t end, bool is_ker
     }
 done:
     free(block); free(first); free(leader); free(off); free(succ); free(ipdom);
+    free(keep_exit); free(reach); free(can_exit);
     return ok;
 }

@@ -52,7 +52,23 @@ void ws_load_error(const ws_program *p, const ptx_srcloc *loc, ws_error *err,
 const char *ws_insn_mnemonic(const ptx_mods *m, char *buf, size_t size)
 {
     static const char *const spaces[] = {"", "", ".global", ".shared", ".local", ".const", ".param"};
-    size_t n = (size_t)snprintf(buf, size, "%s%s", ptx_opcode_name(m->op),
+    static const char *const subops[PTX_SUB_COUNT] = {
+        [PTX_SUB_SHFL_UP] = ".up", [PTX_SUB_SHFL_DOWN] = ".down",
+        [PTX_SUB_SHFL_BFLY] = ".bfly", [PTX_SUB_SHFL_IDX] = ".idx",
+        [PTX_SUB_VOTE_ALL] = ".all", [PTX_SUB_VOTE_ANY] = ".any",
+        [PTX_SUB_VOTE_UNI] = ".uni", [PTX_SUB_VOTE_BALLOT] = ".ballot",
+        [PTX_SUB_ATOM_ADD] = ".add", [PTX_SUB_ATOM_MIN] = ".min", [PTX_SUB_ATOM_MAX] = ".max",
+        [PTX_SUB_ATOM_EXCH] = ".exch", [PTX_SUB_ATOM_CAS] = ".cas", [PTX_SUB_ATOM_INC] = ".inc",
+        [PTX_SUB_ATOM_DEC] = ".dec", [PTX_SUB_ATOM_AND] = ".and", [PTX_SUB_ATOM_OR] = ".or",
+        [PTX_SUB_ATOM_XOR] = ".xor",
+        [PTX_SUB_BAR_SYNC] = ".sync", [PTX_SUB_BAR_ARRIVE] = ".arrive",
+        [PTX_SUB_BAR_RED] = ".red", [PTX_SUB_BAR_WARP_SYNC] = ".warp.sync",
+        [PTX_SUB_WMMA_LOAD_A] = ".load.a", [PTX_SUB_WMMA_LOAD_B] = ".load.b",
+        [PTX_SUB_WMMA_LOAD_C] = ".load.c", [PTX_SUB_WMMA_STORE_D] = ".store.d",
+        [PTX_SUB_WMMA_MMA] = ".mma",
+    };
+    const char *sub = m->subop < PTX_SUB_COUNT && subops[m->subop] ? subops[m->subop] : "";
+    size_t n = (size_t)snprintf(buf, size, "%s%s%s", ptx_opcode_name(m->op), sub,
                                 m->space < PTX_SPACE_COUNT ? spaces[m->space] : "");
     if (n < size && m->vec > 1) n += (size_t)snprintf(buf + n, size - n, ".v%u", m->vec);
     for (int i = 0; i < m->ntypes && n < size; i++)

@@ -178,6 +178,15 @@ static ws_step_result do_barrier(ws_exec *x, ws_block *b, ws_warp *w, const ws_i
     return WS_STEP_BLOCKED;
 }
 
+/* An unguarded exit, or the end of a kernel: lanes sent there do nothing
+ * but leave. */
+static bool exits_at(const ws_program *p, int32_t pc)
+{
+    const ws_insn *in = &p->code[pc];
+    return (in->cls == WS_I_EXIT && in->guard < 0) ||
+           (in->cls == WS_I_FEND && p->funcs[in->func].f->is_entry);
+}
+
 ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,
                             int32_t pc, uint32_t active, uint32_t mask)
 {
@@ -185,6 +194,15 @@ ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *
     switch (in->cls) {
     case WS_I_BRA: {
         x->stats->branches++;
+        /* Lanes that branch (or fall through) straight to an exit leave
+         * here rather than wait at the reconvergence point: "if (i >= n)
+         * return;" before a __syncthreads() must not hold the barrier. */
+        uint32_t leaving = (exits_at(x->p, in->target) ? mask : 0) |
+                           (exits_at(x->p, pc + 1) ? active & ~mask : 0);
+        if (leaving && leaving != active) {
+            exit_lanes(w, leaving);
+            mask &= ~leaving;
+        }
         int r = ws_stack_branch(&w->stack, mask, in->target, pc + 1, in->rpc);
         if (r < 0) { ws_fault(x, b, w, -1, pc, "out of memory for the reconvergence stack"); return WS_STEP_FAULT; }
         x->stats->divergent_branches += (uint64_t)r;

@@ -207,6 +207,22 @@ static void test_printf(void **state)
     t_free(&t);
 }
 
+/* Every PTX file the front end's tests carry loads (decodes) cleanly. */
+static void test_load_all_data_files(void **state)
+{
+    (void)state;
+    const char *files[] = {"conv_const_sm80.ptx", "conv_const_sm90.ptx", "devfunc_sm80.ptx",
+                           "devfunc_sm90.ptx", "matmul_tiled_lineinfo_sm80.ptx", "matmul_tiled_sm80.ptx",
+                           "matmul_tiled_sm90.ptx", "misc_ops_sm80.ptx", "misc_ops_sm90.ptx",
+                           "printf_kernel_sm80.ptx", "printf_kernel_sm90.ptx", "printf_lineinfo_sm90.ptx",
+                           "reduce_shfl_sm80.ptx", "reduce_shfl_sm90.ptx"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        tctx t;
+        t_load_file(&t, files[i]);
+        t_free(&t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_conv_const_and_initializers),
         cmocka_unit_test(test_device_function_calls),
         cmocka_unit_test(test_printf),
+        cmocka_unit_test(test_load_all_data_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,160 @@
+/* Kernel faults and load errors: messages that name what went wrong and
+ * where (kernel, block, thread or warp, pc, PTX line). */
+#include "core_util.h"
+
+#define HDR ".version 9.0\n.target sm_80\n.address_size 64\n"
+
+static const char oob_ptx[] = HDR                                   /* lines 1-3 */
+    ".visible .entry rd(.param .u64 rd_param_0, .param .u32 rd_param_1)\n{\n"   /* 4-5 */
+    " .reg .pred %p<2>;\n .reg .b32 %r<6>;\n .reg .b64 %rd<6>;\n"  /* 6-8 */
+    " ld.param.u64 %rd1, [rd_param_0];\n"                         /* 9 */
+    " ld.param.u32 %r1, [rd_param_1];\n"                          /* 10 */
+    " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n"  /* 11-13 */
+    " mad.lo.s32 %r5, %r2, %r3, %r4;\n"                           /* 14 */
+    " mul.wide.s32 %rd2, %r5, %r1;\n"                             /* 15: stride in bytes */
+    " add.s64 %rd3, %rd1, %rd2;\n"                                /* 16 */
+    " ld.global.u32 %r1, [%rd3];\n"                               /* 17 */
+    " st.global.u32 [%rd3], %r1;\n"                               /* 18 */
+    " ret;\n}\n";
+
+static void test_out_of_bounds(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, oob_ptx, "oob.ptx")) fail_msg("%s", t.err.msg);
+    uint64_t buf = t_alloc(&t, NULL, 32 * 4);
+    t_p64(&t, buf); t_p32(&t, 4);
+    assert_false(t_run(&t, "rd", D3(2, 1, 1), D3(32, 1, 1), 0, NULL, 0));
+    char want[256];
+    snprintf(want, sizeof want,
+             "Invalid __global__ read of size 4 at 0x%llx by thread (0,0,0) in block (1,0,0) of kernel rd at pc 8 (ld.global.u32, oob.ptx:17:",
+             (unsigned long long)(buf + 128));
+    if (!strstr(t.err.msg, want)) fail_msg("got: %s\nwant: %s", t.err.msg, want);
+    /* block 0 completed its stores before the fault */
+    assert_int_equal(t.st.blocks, 2);
+    t_free(&t);
+}
+
+static void test_misaligned(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, oob_ptx, "oob.ptx")) fail_msg("%s", t.err.msg);
+    uint64_t buf = t_alloc(&t, NULL, 1024);
+    t_p64(&t, buf); t_p32(&t, 2);        /* lane 1 reads at +2 */
+    assert_false(t_run(&t, "rd", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0));
+    char want[200];
+    snprintf(want, sizeof want, "Misaligned __global__ read of size 4 at 0x%llx",
+             (unsigned long long)(buf + 2));
+    if (!strstr(t.err.msg, want) || !strstr(t.err.msg, "by thread (1,0,0) in block (0,0,0)"))
+        fail_msg("got: %s", t.err.msg);
+    t_free(&t);
+}
+
+static const char divbar_ptx[] = HDR
+    ".visible .entry divbar(.param .u64 divbar_param_0)\n{\n"      /* 4-5 */
+    " .reg .pred %p<2>;\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n"  /* 6-8 */
+    " ld.param.u64 %rd1, [divbar_param_0];\n"                     /* 9 */
+    " mov.u32 %r1, %tid.x;\n"                                     /* 10 */
+    " setp.lt.u32 %p1, %r1, 16;\n"                                /* 11 */
+    " @%p1 bra SKIP;\n"                                           /* 12 */
+    " bar.sync 0;\n"                                              /* 13 */
+    "SKIP:\n st.global.u32 [%rd1], %r1;\n"                        /* 14-15 */
+    " ret;\n}\n";
+
+static void test_divergent_barrier(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, divbar_ptx, "divbar.ptx")) fail_msg("%s", t.err.msg);
+    uint64_t buf = t_alloc(&t, NULL, 4);
+    t_p64(&t, buf);
+    assert_false(t_run(&t, "divbar", D3(1, 1, 1), D3(64, 1, 1), 0, NULL, 0));
+    if (!strstr(t.err.msg, "divergent barrier: 16 of the warp's 32 running threads reached bar.sync") ||
+        !strstr(t.err.msg, "by warp 0 in block (0,0,0) of kernel divbar at pc 4 (bar.sync") ||
+        !strstr(t.err.msg, "divbar.ptx:13:"))
+        fail_msg("got: %s", t.err.msg);
+    t_free(&t);
+}
+
+static const char deadlock_ptx[] = HDR
+    ".visible .entry dl()\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<3>;\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " setp.lt.u32 %p1, %r1, 32;\n"
+    " @%p1 bra A;\n"
+    " bar.sync 1;\n"                     /* pc 3 */
+    " bra.uni E;\n"
+    "A:\n bar.sync 0;\n"                 /* pc 5 */
+    "E:\n ret;\n}\n";
+
+static void test_deadlock(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, deadlock_ptx, "dl.ptx")) fail_msg("%s", t.err.msg);
+    assert_false(t_run(&t, "dl", D3(1, 1, 1), D3(64, 1, 1), 0, NULL, 0));
+    if (!strstr(t.err.msg, "barrier deadlock in block (0,0,0) of kernel dl") ||
+        !strstr(t.err.msg, "warp 0 at pc 5 (barrier 0") || !strstr(t.err.msg, "warp 1 at pc 3 (barrier 1"))
+        fail_msg("got: %s", t.err.msg);
+    /* one warp alone: its barrier 0 releases */
+    if (!t_run(&t, "dl", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+    t_free(&t);
+}
+
+static const char spin_ptx[] = HDR
+    ".visible .entry spin()\n{\n"
+    "L:\n bra.uni L;\n}\n";
+
+static void test_instruction_limit(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, spin_ptx, "spin.ptx")) fail_msg("%s", t.err.msg);
+    assert_false(t_run(&t, "spin", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 1000));
+    if (!strstr(t.err.msg, "instruction limit exceeded (1000 warp instructions)")) fail_msg("got: %s", t.err.msg);
+    assert_int_equal(t.st.warp_insts, 1000);
+    t_free(&t);
+}
+
+static const char trap_ptx[] = HDR
+    ".visible .entry tr()\n{\n .reg .pred %p<2>;\n .reg .b32 %r<2>;\n"
+    " mov.u32 %r1, %tid.x;\n setp.eq.u32 %p1, %r1, 5;\n @%p1 trap;\n ret;\n}\n";
+
+static void test_trap(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, trap_ptx, "tr.ptx")) fail_msg("%s", t.err.msg);
+    assert_false(t_run(&t, "tr", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0));
+    if (!strstr(t.err.msg, "trap instruction executed by thread (5,0,0)")) fail_msg("got: %s", t.err.msg);
+    t_free(&t);
+}
+
+static const char recursion_ptx[] = HDR
+    ".func f()\n{\n call.uni f, ();\n ret;\n}\n"
+    ".visible .entry k()\n{\n call.uni f, ();\n ret;\n}\n";
+
+static void test_load_errors(void **state)
+{
+    (void)state;
+    tctx t;
+    assert_false(t_load(&t, recursion_ptx, "rec.ptx"));
+    if (!strstr(t.err.msg, "rec.ptx:6:") || !strstr(t.err.msg, "recursive call of 'f'"))
+        fail_msg("got: %s", t.err.msg);
+    t_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_out_of_bounds),
+        cmocka_unit_test(test_misaligned),
+        cmocka_unit_test(test_divergent_barrier),
+        cmocka_unit_test(test_deadlock),
+        cmocka_unit_test(test_instruction_limit),
+        cmocka_unit_test(test_trap),
+        cmocka_unit_test(test_load_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
