@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds warpsim and runs every test: unit tests (CMocka) and end-to-end
 # tests (the course kernels under `warpsim run` against CPU references),
-# then the unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# then everything again under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
@@ -11,4 +11,4 @@ ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
 
 BUILD_DIR="$root/build-asan" "$root/scripts/build.sh" -DWARPSIM_SANITIZE=ON
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir "$root/build-asan" --output-on-failure -j "$jobs" -LE slow
+  ctest --test-dir "$root/build-asan" --output-on-failure -j "$jobs"
