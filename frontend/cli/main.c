@@ -12,6 +12,7 @@ typedef struct subcommand {
 static const subcommand subcommands[] = {
     {"run", cli_run, "run one kernel of a PTX file and show what it computed"},
     {"check", cli_check, "parse and validate a PTX file; list its kernels"},
+    {"exec", cli_exec, "run a CUDA program with every kernel simulated"},
     {"occupancy", cli_occupancy, "blocks per SM, occupancy and the limiting resource"},
 };
 
