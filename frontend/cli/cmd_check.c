@@ -7,6 +7,7 @@
 #include "frontend/ptx/ptx_demangle.h"
 #include "frontend/ptx/ptx_parse.h"
 #include "frontend/ptx/ptx_query.h"
+#include "sim/core/sim.h"
 
 static void check_usage(FILE *out)
 {
@@ -80,6 +81,19 @@ int cli_check(int argc, char **argv)
         fprintf(stderr, "%s\n", msg);
         return 1;
     }
+    /* Parsing accepts the syntax; decoding says whether the simulator can
+     * execute every instruction, so check does both. */
+    ws_devmem *mem = ws_devmem_create();
+    ws_error lerr;
+    ws_program *prog = mem ? ws_program_load(m, mem, &lerr) : NULL;
+    if (!prog) {
+        fprintf(stderr, "%s\n", mem ? lerr.msg : "warpsim check: error: out of memory");
+        ws_devmem_destroy(mem);
+        ptx_module_free(m);
+        return 1;
+    }
+    ws_program_free(prog);
+    ws_devmem_destroy(mem);
     printf("%s: PTX %u.%u, target %s, %u-bit addresses\n", path, m->version_major,
            m->version_minor, m->target[0] ? m->target : "?", m->address_size);
     int nkernels = 0;

@@ -169,9 +169,16 @@ static ws_step_result do_barrier(ws_exec *x, ws_block *b, ws_warp *w, const ws_i
                  __builtin_popcount(mask), __builtin_popcount(live), mask, live);
         return WS_STEP_FAULT;
     }
+    /* bar.sync a{, b}; bar.red.OP d, a{, b}, {!}c: the destination comes
+     * first, the predicate last. */
+    bool red = in->m.subop == PTX_SUB_BAR_RED;
+    int first = red ? 1 : 0, nid = in->nops - (red ? 2 : 0);
     int lane = __builtin_ctz(mask);
-    w->bar_id = in->nops > 0 ? (uint32_t)ws_opnd_lane(x, b, w, &in->ops[0], lane) : 0;
-    w->bar_count = in->nops > 1 ? (uint32_t)ws_opnd_lane(x, b, w, &in->ops[1], lane) : 0;
+    w->bar_id = nid > 0 ? (uint32_t)ws_opnd_lane(x, b, w, &in->ops[first], lane) : 0;
+    w->bar_count = nid > 1 ? (uint32_t)ws_opnd_lane(x, b, w, &in->ops[first + 1], lane) : 0;
+    w->bar_true = 0;
+    if (red)
+        FOR_LANES(mask, l) w->bar_true += ws_opnd_lane(x, b, w, &in->ops[in->nops - 1], l) != 0;
     w->bar_pc = pc;
     w->state = WS_WARP_BARRIER;
     ws_stack_top(&w->stack)->pc = pc + 1;

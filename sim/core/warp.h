@@ -22,6 +22,7 @@ typedef struct ws_warp {
     uint8_t state;          /* ws_warp_state */
     uint32_t bar_id, bar_count;     /* the barrier it waits at; count 0 = all threads */
     int32_t bar_pc;
+    uint32_t bar_true;              /* bar.red: arrived threads whose predicate is true */
     ws_simt_stack stack;
     ws_frame *frames; int32_t nframes, framecap;    /* .func calls */
     uint64_t (*regs)[WS_WARP_SIZE];
