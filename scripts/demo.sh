@@ -6,7 +6,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR="$root/build" "$root/scripts/build.sh"
 cd "$root"
 set -x
-build/warpsim check kernels/ptx/sm_80/vector_add.ptx
 build/warpsim run kernels/ptx/sm_80/vector_add.ptx --kernel vecAdd \
     --grid 4 --block 256 \
     --arg buf:f32:1000:rand=1 --arg buf:f32:1000:rand=2 \

@@ -167,6 +167,18 @@ static void exec_alu(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uin
     bool uses_cc = (in->m.flags & PTX_F_CC) || in->m.op == PTX_OP_ADDC ||
                    in->m.op == PTX_OP_SUBC || in->m.op == PTX_OP_MADC;
     ws_alu_exec(&in->m, mask, dst, src, uses_cc ? w->cc : NULL);
+    /* cvt to a signed type narrower than its register sign-extends to the
+     * register's width (PTX ISA, "Operand Size Exceeding Instruction-Type
+     * Size"); the ALU's canonical result is zero-extended. */
+    if (in->m.op == PTX_OP_CVT && dst[0] && ptx_type_is_signed(in->m.types[0])) {
+        uint32_t bits = ptx_type_size(in->m.types[0]) * 8;
+        uint64_t rm = reg_mask(x->p, in->ops[0].reg);
+        if (bits < 64 && (rm >> bits) != 0)
+            FOR_LANES(mask, lane) {
+                uint64_t v = dst[0][lane];
+                if (v >> (bits - 1) & 1) dst[0][lane] = (v | ~((UINT64_C(1) << bits) - 1)) & rm;
+            }
+    }
 }
 
 static void exec_mov(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
