@@ -201,9 +201,11 @@ void ws_occ_print_report(FILE *out, const ws_gpu_config *g, const char *gpu_labe
     const ws_occ_result *r = shown == WS_OCC_TEXTBOOK ? tb : hw;
     const ws_occ_result *other = shown == WS_OCC_TEXTBOOK ? hw : tb;
     char x[64], y[64];
+    /* From the block size, so a block that cannot launch still shows it. */
+    int warps = (in->threads + g->warpSize - 1) / g->warpSize;
     fprintf(out, "GPU        %s (%s, sm_%d%d)\n", g->name, gpu_label, g->major, g->minor);
     fprintf(out, "kernel     %d threads/block (%d warp%s), %d registers/thread, %s static + %s dynamic shared memory%s\n",
-            in->threads, r->warps_per_block, r->warps_per_block == 1 ? "" : "s", in->regs,
+            in->threads, warps, warps == 1 ? "" : "s", in->regs,
             bytes(x, sizeof x, in->static_smem), bytes(y, sizeof y, in->dynamic_smem),
             in->optin ? " (opt-in)" : "");
     fprintf(out, "rule       %s%s\n\n", ws_occ_rule_name(shown),
