@@ -515,7 +515,7 @@ static bool layout_function(dctx *c, int32_t fi)
     d->local_sym = calloc((size_t)f->nlocals + 1, sizeof *d->local_sym);
     if (!d->param_addr || !d->ret_addr || !d->local_addr || !d->local_sym) return false;
 
-    uint64_t frame = align_up(p->tparam_size, 16), start = frame;
+    uint64_t frame = align_up(p->tparam_size, 16);
     wf->tparam_off = (uint32_t)frame;
     for (int32_t i = 0; i < f->nparams; i++) {
         if (f->is_entry) { d->param_addr[i] = ws_param_offset(f, i); continue; }
@@ -560,7 +560,6 @@ static bool layout_function(dctx *c, int32_t fi)
             return false;
         }
     }
-    (void)start;
     if (frame > UINT32_MAX / 2 || local > UINT32_MAX / 2) {
         ws_load_error(p, &f->loc, c->err, "function '%s' uses too much local or parameter memory", f->name);
         return false;
