@@ -13,6 +13,7 @@
 #include "run_args.h"
 #include "frontend/ptx/ptx_parse.h"
 #include "sim/core/sim.h"
+#include "sim/trace/summary.h"
 
 #define RUN_EXIT_FAULT 1
 #define RUN_EXIT_USAGE 2
@@ -214,14 +215,11 @@ static int run(run_state *s)
     for (int i = 0; i < o->nprints; i++)
         print_buffer(s, &o->prints[i]);
     fflush(stdout);
-    fprintf(stderr,
-            "kernel               %s\n"
-            "grid                 %u,%u,%u\n"
-            "block                %u,%u,%u\n"
-            "warp_instructions    %" PRIu64 "\n"
-            "thread_instructions  %" PRIu64 "\n",
-            f->name, o->grid.x, o->grid.y, o->grid.z, o->block.x, o->block.y, o->block.z,
-            st.warp_insts, st.thread_insts);
+    ws_summary_info info = {o->kernel, o->grid, o->block, o->smem};
+    if (o->json)
+        ws_summary_json(stderr, &info, &st);
+    else
+        ws_summary_text(stderr, &info, &st);
     return 0;
 }
 

@@ -48,6 +48,7 @@ typedef struct runarg_options {
     ws_dim3 grid, block;
     uint32_t smem;
     uint64_t max_warp_insts;            /* 0 = no limit */
+    bool json;                          /* --json: the summary as one JSON line */
     runarg *args; int nargs;
     runarg_dump *dumps; int ndumps;
     runarg_print *prints; int nprints;

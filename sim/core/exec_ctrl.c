@@ -207,6 +207,7 @@ ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *
         uint32_t leaving = (exits_at(x->p, in->target) ? mask : 0) |
                            (exits_at(x->p, pc + 1) ? active & ~mask : 0);
         if (leaving && leaving != active) {
+            x->stats->divergent_branches++;     /* the warp split, though no path waits */
             exit_lanes(w, leaving);
             mask &= ~leaving;
         }

@@ -3,6 +3,8 @@
 
 #include "warp.h"
 #include "warp_ops.h"
+#include "../mem/coalescer.h"
+#include "../mem/shared_banks.h"
 
 #define FOR_LANES(mask, lane) \
     for (uint32_t _m = (mask); _m; _m &= _m - 1) \
@@ -112,6 +114,72 @@ static void record(ws_step_info *info, uint8_t space, uint32_t size, bool store)
     info->store = store;
 }
 
+/* ---- memory statistics ------------------------------------------------- */
+
+enum { ACC_LD, ACC_ST, ACC_ATOM };
+
+static uint32_t distinct_addresses(const uint64_t addr[WS_WARP_SIZE], uint32_t mask)
+{
+    uint32_t n = 0;
+    FOR_LANES(mask, lane) {
+        uint32_t before = mask & ((UINT32_C(1) << lane) - 1);
+        bool seen = false;
+        for (uint32_t m = before; m && !seen; m &= m - 1) seen = addr[__builtin_ctz(m)] == addr[lane];
+        n += !seen;
+    }
+    return n;
+}
+
+/* Adds one warp-level access of the lanes in mask to x->stats: shared
+ * wavefronts and bank conflicts, global requests, sectors and lines,
+ * constant requests.  A generic access is split by the space each lane's
+ * address falls in; local and param accesses are not counted. */
+static void account(ws_exec *x, const ws_insn *in, uint32_t mask, const uint64_t addr[WS_WARP_SIZE],
+                    uint32_t size, int op)
+{
+    ws_launch_stats *s = x->stats;
+    uint32_t smask = 0, gmask = 0;
+    uint64_t shared_off[WS_WARP_SIZE];
+    const uint64_t *saddr = addr;
+    if (!mask) return;
+    switch (in->space) {
+    case WS_SP_SHARED: smask = mask; break;
+    case WS_SP_GLOBAL:
+        if (in->m.space == PTX_SPACE_CONST) {
+            s->const_requests++;
+            s->const_addresses += distinct_addresses(addr, mask);
+            return;
+        }
+        gmask = mask;
+        break;
+    case WS_SP_GENERIC:
+        FOR_LANES(mask, lane) {
+            ws_generic_space g = ws_generic_classify(addr[lane], &shared_off[lane]);
+            if (g == WS_GEN_SHARED) smask |= UINT32_C(1) << lane;
+            else if (g == WS_GEN_GLOBAL) gmask |= UINT32_C(1) << lane;
+        }
+        saddr = shared_off;
+        break;
+    default: return;
+    }
+    if (smask) {
+        ws_bank_access b;
+        ws_bank_access_eval(saddr, smask, size, &b);
+        ws_shared_counts *c = op == ACC_LD ? &s->shared_ld : op == ACC_ST ? &s->shared_st : &s->shared_atom;
+        c->requests++;
+        c->wavefronts += b.wavefronts;
+        c->bank_conflicts += b.conflicts;
+    }
+    if (gmask) {
+        ws_coalesce co;
+        ws_coalesce_eval(addr, gmask, size, &co);
+        ws_global_counts *c = op == ACC_LD ? &s->global_ld : op == ACC_ST ? &s->global_st : &s->global_atom;
+        c->requests += co.requests;
+        c->sectors += co.sectors;
+        c->lines += co.lines;
+    }
+}
+
 /* The value a loaded element gets in its register: sign- or zero-extended
  * to the register's width. */
 static uint64_t extend(uint64_t raw, ptx_type t, uint32_t es, uint32_t rw)
@@ -130,10 +198,11 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     const ws_opnd *el = d->kind == WS_OK_VEC ? &x->p->vec[d->elem0] : d;
     if (d->kind == WS_OK_VEC) nv = d->nelems;
     record(info, in->space, total, false);
+    uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     FOR_LANES(mask, lane) {
         uint8_t buf[64];
         uint64_t addr = lane_addr(x, w, a, lane);
-        if (info) info->addr[lane] = addr;
+        addrs[lane] = addr;
         if (!check_align(x, b, w, lane, pc, in->space, addr, total, "read")) return false;
         if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, total, false, "read")) return false;
         for (uint32_t k = 0; k < nv; k++)
@@ -141,6 +210,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
                 w->regs[el[k].reg][lane] = extend(le_get(buf + k * es, es), t, es,
                                                   x->p->reg_width[el[k].reg]);
     }
+    account(x, in, mask, addrs, total, ACC_LD);
     return true;
 }
 
@@ -152,15 +222,17 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     const ws_opnd *el = v->kind == WS_OK_VEC ? &x->p->vec[v->elem0] : v;
     if (v->kind == WS_OK_VEC) nv = v->nelems;
     record(info, in->space, total, true);
+    uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     FOR_LANES(mask, lane) {
         uint8_t buf[64];
         uint64_t addr = lane_addr(x, w, a, lane);
-        if (info) info->addr[lane] = addr;
+        addrs[lane] = addr;
         if (!check_align(x, b, w, lane, pc, in->space, addr, total, "write")) return false;
         for (uint32_t k = 0; k < nv; k++)
             le_put(buf + k * es, ws_opnd_lane(x, b, w, &el[k], lane), es);
         if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, total, true, "write")) return false;
     }
+    account(x, in, mask, addrs, total, ACC_ST);
     return true;
 }
 
@@ -173,12 +245,13 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     const ws_opnd *co = !red && in->nops > 3 ? &in->ops[3] : NULL;
     uint32_t size = ptx_type_size(in->m.types[0]);
     record(info, in->space, size, true);
+    uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     /* Lanes in lane order: the serialization the hardware's per-address
      * ordering would produce for a warp. */
     FOR_LANES(mask, lane) {
         uint8_t buf[8];
         uint64_t addr = lane_addr(x, w, a, lane);
-        if (info) info->addr[lane] = addr;
+        addrs[lane] = addr;
         if (!check_align(x, b, w, lane, pc, in->space, addr, size, "atomic")) return false;
         if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, size, false, "atomic")) return false;
         uint64_t old = le_get(buf, size);
@@ -188,6 +261,7 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
         if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, size, true, "atomic")) return false;
         if (d && d->kind == WS_OK_REG) w->regs[d->reg][lane] = old;
     }
+    account(x, in, mask, addrs, size, ACC_ATOM);
     return true;
 }
 

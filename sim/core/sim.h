@@ -44,11 +44,35 @@ typedef struct ws_launch {
     uint64_t max_warp_insts;    /* 0 = no limit; past it the launch faults */
 } ws_launch;
 
+/* Memory counters of one kind of access (loads, stores or atomics). */
+typedef struct ws_shared_counts {
+    uint64_t requests;          /* warp-level instructions that accessed shared memory */
+    uint64_t wavefronts, bank_conflicts;
+} ws_shared_counts;
+
+typedef struct ws_global_counts {
+    uint64_t requests, sectors, lines;  /* lines: 128 B, the course's "transactions" */
+} ws_global_counts;
+
 typedef struct ws_launch_stats {
     uint64_t warp_insts;        /* warp-level instructions issued (smsp__inst_executed.sum) */
     uint64_t thread_insts;      /* sum of active lanes over those (smsp__thread_inst_executed.sum) */
     uint64_t branches, divergent_branches;
     uint64_t blocks, warps;
+    /* Shared memory (ld/st/atom/red .shared and generic addresses that fall
+     * in shared memory), by the bank rule of sim/mem/shared_banks.h:
+     * l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st,atom}.sum and
+     * l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st,atom}.sum.
+     * atom counts atom and red. */
+    ws_shared_counts shared_ld, shared_st, shared_atom;
+    /* Global memory (.global and generic addresses that fall there), by the
+     * rule of sim/mem/coalescer.h: l1tex__t_requests_pipe_lsu_mem_global_op_*
+     * and l1tex__t_sectors_pipe_lsu_mem_global_op_*, plus 128 B lines. */
+    ws_global_counts global_ld, global_st, global_atom;
+    /* ld.const: requests, and distinct addresses summed over them (the
+     * constant cache serves one address at a time, broadcast to the lanes
+     * that read it). */
+    uint64_t const_requests, const_addresses;
 } ws_launch_stats;
 
 /* Runs the kernel to completion.  Returns true on success; on a fault

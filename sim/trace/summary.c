@@ -15,28 +15,141 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+/* One metric: its name, its value, what it means. */
+static void metric(FILE *out, const char *name, uint64_t v, const char *gloss)
+{
+    fprintf(out, "  %-58s %12" PRIu64 "%s%s\n", name, v, *gloss ? "  " : "", gloss);
+}
+
+/* "n-way": the wavefronts an access took per wavefront it needed. */
+static double ways(const ws_shared_counts *c)
+{
+    return ratio(c->wavefronts, c->wavefronts - c->bank_conflicts);
+}
+
+static void shared_text(FILE *out, const ws_launch_stats *s)
+{
+    static const char *const op[] = {"ld", "st", "atom"};
+    static const char *const what[] = {"loads", "stores", "atomics"};
+    const ws_shared_counts *c[] = {&s->shared_ld, &s->shared_st, &s->shared_atom};
+    ws_shared_counts all = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        all.requests += c[i]->requests;
+        all.wavefronts += c[i]->wavefronts;
+        all.bank_conflicts += c[i]->bank_conflicts;
+    }
+    fprintf(out, "  shared memory: %" PRIu64 " wavefronts (ld %" PRIu64 ", st %" PRIu64,
+            all.wavefronts, s->shared_ld.wavefronts, s->shared_st.wavefronts);
+    if (s->shared_atom.requests) fprintf(out, ", atom %" PRIu64, s->shared_atom.wavefronts);
+    fprintf(out, "), bank conflicts %" PRIu64, all.bank_conflicts);
+    if (all.wavefronts) fprintf(out, ": %.1f-way on average", ways(&all));
+    fputc('\n', out);
+    for (int i = 0; i < 3; i++) {
+        if (i == 2 && !c[i]->requests) continue;
+        char name[96], gloss[128];
+        snprintf(name, sizeof name, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum", op[i]);
+        snprintf(gloss, sizeof gloss, "passes through the 32 banks by %" PRIu64 " warp-level %s",
+                 c[i]->requests, what[i]);
+        metric(out, name, c[i]->wavefronts, gloss);
+        snprintf(name, sizeof name, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum", op[i]);
+        snprintf(gloss, sizeof gloss, "passes beyond the least needed: %.1f-way on average", ways(c[i]));
+        metric(out, name, c[i]->bank_conflicts, c[i]->wavefronts ? gloss : "");
+    }
+}
+
+static void global_text(FILE *out, const ws_launch_stats *s)
+{
+    static const char *const op[] = {"ld", "st", "atom"};
+    static const char *const what[] = {"loads", "stores", "atomics"};
+    const ws_global_counts *c[] = {&s->global_ld, &s->global_st, &s->global_atom};
+    fprintf(out, "  global memory:");
+    for (int i = 0; i < 3; i++) {
+        if (i == 2 && !c[i]->requests) continue;
+        fprintf(out, "%s %s %" PRIu64 " requests, %" PRIu64 " sectors, %" PRIu64 " lines",
+                i ? ";" : "", what[i], c[i]->requests, c[i]->sectors, c[i]->lines);
+    }
+    fputc('\n', out);
+    for (int i = 0; i < 3; i++) {
+        if (i == 2 && !c[i]->requests) continue;
+        char name[96], gloss[128];
+        snprintf(name, sizeof name, "l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum", op[i]);
+        snprintf(gloss, sizeof gloss, "warp-level %s", what[i]);
+        metric(out, name, c[i]->requests, gloss);
+        snprintf(name, sizeof name, "l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum", op[i]);
+        snprintf(gloss, sizeof gloss, "32 B sectors, %.1f per request", ratio(c[i]->sectors, c[i]->requests));
+        metric(out, name, c[i]->sectors, gloss);
+        snprintf(name, sizeof name, "global %s: 128 B lines (transactions)", what[i]);
+        snprintf(gloss, sizeof gloss, "%.1f per request", ratio(c[i]->lines, c[i]->requests));
+        metric(out, name, c[i]->lines, gloss);
+    }
+}
+
 void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats *s)
 {
-    double simd = s->warp_insts ? (double)s->thread_insts / (double)s->warp_insts : 0.0;
+    double lanes = ratio(s->thread_insts, s->warp_insts);
+    char gloss[128];
     fprintf(out, "kernel %s  grid (%u,%u,%u)  block (%u,%u,%u)  dynamic smem %u B\n",
             k->kernel, k->grid.x, k->grid.y, k->grid.z, k->block.x, k->block.y, k->block.z,
             k->dynamic_smem);
-    fprintf(out, "  smsp__inst_executed.sum          %" PRIu64 "  (warp instructions)\n", s->warp_insts);
-    fprintf(out, "  smsp__thread_inst_executed.sum   %" PRIu64 "  (thread instructions)\n", s->thread_insts);
-    fprintf(out, "  SIMD efficiency                  %.1f of 32 lanes active on average\n", simd);
-    fprintf(out, "  branches                         %" PRIu64 " (%" PRIu64 " divergent)\n",
-            s->branches, s->divergent_branches);
-    fprintf(out, "  blocks, warps                    %" PRIu64 ", %" PRIu64 "\n", s->blocks, s->warps);
+    metric(out, "smsp__inst_executed.sum", s->warp_insts, "warp instructions");
+    metric(out, "smsp__thread_inst_executed.sum", s->thread_insts, "thread instructions");
+    fprintf(out, "  %-58s %12.1f  of 32 lanes active on average (SIMD efficiency %.1f%%)\n",
+            "smsp__thread_inst_executed_per_inst_executed.ratio", lanes, lanes / 32.0 * 100.0);
+    snprintf(gloss, sizeof gloss, "%" PRIu64 " divergent", s->divergent_branches);
+    metric(out, "branches", s->branches, gloss);
+    snprintf(gloss, sizeof gloss, "%" PRIu64 " warps", s->warps);
+    metric(out, "blocks", s->blocks, gloss);
+    shared_text(out, s);
+    global_text(out, s);
+    if (s->const_requests) {
+        snprintf(gloss, sizeof gloss, "ld.const; %.1f distinct addresses per request (serialized)",
+                 ratio(s->const_addresses, s->const_requests));
+        metric(out, "constant requests", s->const_requests, gloss);
+    }
+}
+
+static void json_u64(FILE *out, const char *key, uint64_t v)
+{
+    fprintf(out, ",\"%s\":%" PRIu64, key, v);
 }
 
 void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats *s)
 {
+    static const char *const op[] = {"ld", "st", "atom"};
+    const ws_shared_counts *sc[] = {&s->shared_ld, &s->shared_st, &s->shared_atom};
+    const ws_global_counts *gc[] = {&s->global_ld, &s->global_st, &s->global_atom};
+    char key[64];
     fprintf(out, "{\"kernel\":");
     json_string(out, k->kernel);
     fprintf(out, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"dynamic_smem\":%u",
             k->grid.x, k->grid.y, k->grid.z, k->block.x, k->block.y, k->block.z, k->dynamic_smem);
-    fprintf(out, ",\"warp_instructions\":%" PRIu64 ",\"thread_instructions\":%" PRIu64
-            ",\"branches\":%" PRIu64 ",\"divergent_branches\":%" PRIu64
-            ",\"blocks\":%" PRIu64 ",\"warps\":%" PRIu64 "}\n",
-            s->warp_insts, s->thread_insts, s->branches, s->divergent_branches, s->blocks, s->warps);
+    json_u64(out, "warp_instructions", s->warp_insts);
+    json_u64(out, "thread_instructions", s->thread_insts);
+    fprintf(out, ",\"simd_efficiency\":%.6g,\"active_lanes_avg\":%.6g",
+            ratio(s->thread_insts, s->warp_insts) / 32.0, ratio(s->thread_insts, s->warp_insts));
+    json_u64(out, "branches", s->branches);
+    json_u64(out, "divergent_branches", s->divergent_branches);
+    json_u64(out, "blocks", s->blocks);
+    json_u64(out, "warps", s->warps);
+    for (int i = 0; i < 3; i++) {
+        snprintf(key, sizeof key, "shared_requests_%s", op[i]);
+        json_u64(out, key, sc[i]->requests);
+        snprintf(key, sizeof key, "shared_wavefronts_%s", op[i]);
+        json_u64(out, key, sc[i]->wavefronts);
+        snprintf(key, sizeof key, "shared_bank_conflicts_%s", op[i]);
+        json_u64(out, key, sc[i]->bank_conflicts);
+    }
+    for (int i = 0; i < 3; i++) {
+        snprintf(key, sizeof key, "global_%s_requests", op[i]);
+        json_u64(out, key, gc[i]->requests);
+        snprintf(key, sizeof key, "global_%s_sectors", op[i]);
+        json_u64(out, key, gc[i]->sectors);
+        snprintf(key, sizeof key, "global_%s_lines", op[i]);
+        json_u64(out, key, gc[i]->lines);
+    }
+    json_u64(out, "const_requests", s->const_requests);
+    json_u64(out, "const_addresses", s->const_addresses);
+    fputs("}\n", out);
 }

@@ -13,9 +13,19 @@ typedef struct ws_summary_info {
     uint32_t dynamic_smem;
 } ws_summary_info;
 
+/* Nsight Compute names with a plain-language gloss, one metric a line. */
 void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats *s);
-/* One line: a JSON object with at least kernel, grid, block,
- * warp_instructions, thread_instructions. */
+
+/* One line: a JSON object with the keys
+ *   kernel, grid [x,y,z], block [x,y,z], dynamic_smem,
+ *   warp_instructions, thread_instructions,
+ *   simd_efficiency       thread_instructions / (32 * warp_instructions), 0..1
+ *   active_lanes_avg      thread_instructions / warp_instructions
+ *   branches, divergent_branches, blocks, warps,
+ *   shared_{requests,wavefronts,bank_conflicts}_{ld,st,atom},
+ *   global_{ld,st,atom}_{requests,sectors,lines},
+ *   const_requests, const_addresses
+ * (counters as in ws_launch_stats). */
 void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats *s);
 
 #endif

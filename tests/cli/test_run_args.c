@@ -408,7 +408,17 @@ static void test_cmdline(void **state)
     assert_int_equal(o.prints[0].count, RUNARG_PRINT_DEFAULT);
     assert_int_equal(o.prints[1].arg, 2);
     assert_int_equal(o.prints[1].count, 5);
+    assert_false(o.json);
     runarg_options_free(&o);
+
+    /* --json is a flag: it takes no value */
+    assert_int_equal(parse(&o, "--json", "k.ptx", "--kernel", "k", "--grid", "1", "--block", "1", NULL),
+                     RUNARG_OK);
+    assert_true(o.json);
+    assert_string_equal(o.ptx_path, "k.ptx");
+    runarg_options_free(&o);
+    check_cmdline_error("unknown option '--json'",
+                         parse(&o, "k.ptx", "--json=1", "--kernel", "k", "--grid", "1", "--block", "1", NULL));
 
     /* options may come before the file; negative values are values */
     assert_int_equal(parse(&o, "--kernel", "k", "--grid", "1", "--block", "1", "--arg", "i32:-1",

@@ -1,0 +1,35 @@
+/* The global-memory coalescing rule (DESIGN.md, "Global coalescing").
+ *
+ * The active lanes' byte ranges [addr, addr + size) are mapped to 32-byte
+ * sectors and 128-byte lines; a range that crosses a boundary counts every
+ * sector and line it touches.  sectors is what Nsight Compute counts as
+ * l1tex__t_sectors_pipe_lsu_mem_global_op_*; lines is what the course
+ * calls "transactions".
+ *
+ * Requests: Nsight Compute counts one request per executed warp-level
+ * memory instruction.  warpsim counts one when at least one lane performs
+ * the access; an instruction whose guard turns every lane off moves no
+ * data and counts none (the same holds for wavefronts in shared memory). */
+#ifndef WARPSIM_COALESCER_H
+#define WARPSIM_COALESCER_H
+
+#include <stdint.h>
+
+#define WS_SECTOR_BYTES 32
+#define WS_LINE_BYTES 128
+/* 32 lanes of at most 16 bytes touch at most 2 sectors each. */
+#define WS_COALESCE_MAX_SECTORS 64
+
+typedef struct ws_coalesce {
+    uint32_t requests;      /* 0 or 1 */
+    uint32_t sectors, lines;
+    /* The distinct sectors, ascending, as sector numbers (address / 32):
+     * what a cache model or a transaction trace takes next. */
+    uint64_t sector[WS_COALESCE_MAX_SECTORS];
+} ws_coalesce;
+
+/* Coalesces one warp-level access: addr[lane] for the lanes in mask, size
+ * bytes per lane (1 to 16; larger sizes are treated as 16). */
+void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_coalesce *out);
+
+#endif

@@ -1,0 +1,77 @@
+/* The shared-memory bank rule; see shared_banks.h. */
+#include "shared_banks.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+/* Words one part can touch: 32 lanes x 2 words (4 bytes, not aligned) or
+ * 8 lanes x 5 words (16 bytes, not aligned) at most. */
+#define PART_WORDS 64
+
+/* The common cases in one sweep: every lane on the first lane's word or
+ * alone in its bank (broadcast, conflict-free strides).  Returns false
+ * when a bank holds two words or a lane spans two words. */
+static bool one_pass(const uint64_t *addr, uint32_t pm, uint32_t size, uint32_t *banks)
+{
+    uint64_t first = addr[__builtin_ctz(pm)] / WS_SMEM_BANK_BYTES;
+    uint32_t seen = UINT32_C(1) << (first % WS_SMEM_BANKS);
+    for (; pm; pm &= pm - 1) {
+        uint64_t a = addr[__builtin_ctz(pm)], word = a / WS_SMEM_BANK_BYTES;
+        if ((a + size - 1) / WS_SMEM_BANK_BYTES != word) return false;
+        if (word == first) continue;
+        uint32_t bit = UINT32_C(1) << (word % WS_SMEM_BANKS);
+        if (seen & bit) return false;
+        seen |= bit;
+    }
+    *banks = seen;
+    return true;
+}
+
+void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size,
+                         ws_bank_access *out)
+{
+    memset(out, 0, sizeof *out);
+    if (size == 0) size = 1;
+    if (size > 16) size = 16;
+    uint32_t parts = size <= 4 ? 1 : size <= 8 ? 2 : 4;
+    uint32_t lanes = WS_SMEM_BANKS / parts;
+    uint32_t part_mask = lanes == 32 ? UINT32_MAX : (UINT32_C(1) << lanes) - 1;
+    uint32_t used = 0;
+    out->parts = parts;
+    for (uint32_t p = 0; p < parts; p++) {
+        uint32_t pm = (mask >> (p * lanes)) & part_mask;
+        if (!pm) continue;
+        if (size <= 4 && one_pass(addr + p * lanes, pm, size, &out->pass_banks[out->wavefronts])) {
+            out->wavefronts++;
+            if (out->degree < 1) out->degree = 1;
+            used++;
+            continue;
+        }
+        /* The part's words, sorted by insertion: lanes usually come in
+         * ascending (or equal) address order, so this is linear then. */
+        uint64_t w[PART_WORDS];
+        uint32_t n = 0;
+        for (; pm; pm &= pm - 1) {
+            uint64_t a = addr[p * lanes + (uint32_t)__builtin_ctz(pm)];
+            uint64_t last = (a + size - 1) / WS_SMEM_BANK_BYTES;
+            for (uint64_t word = a / WS_SMEM_BANK_BYTES; word <= last && n < PART_WORDS; word++) {
+                uint32_t i = n++;
+                for (; i > 0 && w[i - 1] > word; i--) w[i] = w[i - 1];
+                w[i] = word;
+            }
+        }
+        /* The k-th distinct word of a bank is served in pass k. */
+        uint8_t count[WS_SMEM_BANKS] = {0};
+        uint32_t passes = 0, base = out->wavefronts;
+        for (uint32_t i = 0; i < n; i++) {
+            if (i > 0 && w[i] == w[i - 1]) continue;    /* the same word: one access serves all */
+            uint32_t bank = (uint32_t)(w[i] % WS_SMEM_BANKS);
+            out->pass_banks[base + count[bank]] |= UINT32_C(1) << bank;
+            if (++count[bank] > passes) passes = count[bank];
+        }
+        out->wavefronts += passes;
+        if (passes > out->degree) out->degree = passes;
+        used++;
+    }
+    out->conflicts = out->wavefronts - used;
+}

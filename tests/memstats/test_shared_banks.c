@@ -1,0 +1,263 @@
+/* The shared-memory bank rule on hand-worked warps, and on random warps
+ * against a brute-force reference written here from DESIGN.md's wording. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sim/mem/shared_banks.h"
+
+#define ALL UINT32_MAX
+
+static void fill(uint64_t addr[32], uint64_t base, uint64_t step)
+{
+    for (int i = 0; i < 32; i++) addr[i] = base + (uint64_t)i * step;
+}
+
+static void expect(const uint64_t addr[32], uint32_t mask, uint32_t size,
+                   uint32_t wavefronts, uint32_t conflicts, uint32_t degree)
+{
+    ws_bank_access b;
+    ws_bank_access_eval(addr, mask, size, &b);
+    if (b.wavefronts != wavefronts || b.conflicts != conflicts || b.degree != degree)
+        fail_msg("size %u mask 0x%08x: got %u wavefronts, %u conflicts, %u-way; want %u, %u, %u",
+                 size, mask, b.wavefronts, b.conflicts, b.degree, wavefronts, conflicts, degree);
+}
+
+/* 4-byte words, lane i at word i*stride.  Worked by hand: the 32 lanes'
+ * words i*s fall in banks i*s mod 32, which repeat every 32/s lanes for
+ * s | 32, so each bank gets s distinct words. */
+static void test_word_strides(void **state)
+{
+    (void)state;
+    static const struct { uint32_t stride, ways; } t[] = {
+        {1, 1}, {2, 2}, {4, 4}, {8, 8}, {16, 16}, {32, 32},
+        {3, 1}, {5, 1}, {33, 1}, {6, 2}, {12, 4}, {64, 32}, {0, 1},
+    };
+    uint64_t a[32];
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        fill(a, 0, 4u * t[i].stride);
+        expect(a, ALL, 4, t[i].ways, t[i].ways - 1, t[i].ways);
+    }
+    /* The base does not matter, only the distances. */
+    fill(a, 4096 + 12, 4 * 8);
+    expect(a, ALL, 4, 8, 7, 8);
+}
+
+static void test_pass_banks(void **state)
+{
+    (void)state;
+    uint64_t a[32];
+    ws_bank_access b;
+    /* stride 2: both passes touch the 16 even banks */
+    fill(a, 0, 8);
+    ws_bank_access_eval(a, ALL, 4, &b);
+    assert_int_equal(b.wavefronts, 2);
+    assert_int_equal(b.pass_banks[0], 0x55555555u);
+    assert_int_equal(b.pass_banks[1], 0x55555555u);
+    /* stride 32: 32 passes through bank 0 alone */
+    fill(a, 0, 128);
+    ws_bank_access_eval(a, ALL, 4, &b);
+    for (int i = 0; i < 32; i++) assert_int_equal(b.pass_banks[i], 1);
+    /* stride 1 from word 3: one pass over every bank */
+    fill(a, 12, 4);
+    ws_bank_access_eval(a, ALL, 4, &b);
+    assert_int_equal(b.wavefronts, 1);
+    assert_int_equal(b.pass_banks[0], ALL);
+    /* lanes 0-2 at words 0, 32, 33: bank 0 twice, bank 1 once */
+    a[0] = 0; a[1] = 128; a[2] = 132;
+    ws_bank_access_eval(a, 7, 4, &b);
+    assert_int_equal(b.wavefronts, 2);
+    assert_int_equal(b.pass_banks[0], 3);
+    assert_int_equal(b.pass_banks[1], 1);
+}
+
+static void test_broadcast(void **state)
+{
+    (void)state;
+    uint64_t a[32];
+    fill(a, 20, 0);                     /* every lane reads word 5 */
+    expect(a, ALL, 4, 1, 0, 1);
+    ws_bank_access b;
+    ws_bank_access_eval(a, ALL, 4, &b);
+    assert_int_equal(b.pass_banks[0], 1u << 5);
+    /* even lanes word 5, odd lanes word 37: bank 5, two words */
+    for (int i = 0; i < 32; i++) a[i] = i % 2 ? 37 * 4 : 5 * 4;
+    expect(a, ALL, 4, 2, 1, 2);
+    /* bytes of one word are one word */
+    for (int i = 0; i < 32; i++) a[i] = 64 + i % 4;
+    expect(a, ALL, 1, 1, 0, 1);
+}
+
+static void test_same_bank_other_words(void **state)
+{
+    (void)state;
+    uint64_t a[32] = {0};
+    a[0] = 0;
+    a[1] = 128;         /* word 32, bank 0 */
+    expect(a, 3, 4, 2, 1, 2);
+    a[2] = 256 + 4;     /* word 65, bank 1: rides along in the first pass */
+    expect(a, 7, 4, 2, 1, 2);
+    a[3] = 384;         /* word 96, bank 0 again */
+    expect(a, 15, 4, 3, 2, 3);
+}
+
+/* 8 bytes a lane: half a warp at a time, 2 words a lane. */
+static void test_64bit(void **state)
+{
+    (void)state;
+    uint64_t a[32];
+    fill(a, 0, 8);              /* each half: 16 lanes x 2 words = all 32 banks once */
+    expect(a, ALL, 8, 2, 0, 1);
+    fill(a, 0, 16);             /* each half: words 4i, 4i+1 for i<16: banks 0,1,4,5,.. twice */
+    expect(a, ALL, 8, 4, 2, 2);
+    fill(a, 0, 256);            /* each half: 16 lanes, words 64i and 64i+1: 16-way */
+    expect(a, ALL, 8, 32, 30, 16);
+    fill(a, 0, 8);
+    expect(a, 0x0000ffffu, 8, 1, 0, 1);     /* lanes 0-15 only: one part */
+    expect(a, 0x00010001u, 8, 2, 0, 1);     /* one lane in each half */
+    fill(a, 0, 0);              /* all lanes one doubleword: one pass per half */
+    expect(a, ALL, 8, 2, 0, 1);
+}
+
+/* 16 bytes a lane (.v4.f32, .v2.f64): a quarter warp at a time. */
+static void test_128bit(void **state)
+{
+    (void)state;
+    uint64_t a[32];
+    fill(a, 0, 16);             /* each quarter: 8 lanes x 4 words = 32 banks */
+    expect(a, ALL, 16, 4, 0, 1);
+    fill(a, 0, 32);             /* each quarter: words 8i..8i+3, i<8: every used bank twice */
+    expect(a, ALL, 16, 8, 4, 2);
+    fill(a, 0, 128);            /* each quarter: 8 lanes on banks 0-3: 8-way */
+    expect(a, ALL, 16, 32, 28, 8);
+    expect(a, 0x000000ffu, 16, 8, 7, 8);    /* first quarter only */
+    fill(a, 0, 16);
+    expect(a, 0x01010101u, 16, 4, 0, 1);    /* lane 0 of each quarter */
+    expect(a, 0x80000000u, 16, 1, 0, 1);
+}
+
+static void test_partial_masks(void **state)
+{
+    (void)state;
+    uint64_t a[32];
+    fill(a, 0, 128);                    /* stride 32 words */
+    expect(a, 0x0000000fu, 4, 4, 3, 4);
+    expect(a, 0x80000001u, 4, 2, 1, 2);
+    expect(a, 0, 4, 0, 0, 0);
+    fill(a, 0, 8);                      /* stride 2 words, odd lanes: banks 2, 6, .., 30 */
+    expect(a, 0xaaaaaaaau, 4, 2, 1, 2);
+    expect(a, 0x0000ffffu, 4, 1, 0, 1); /* lanes 0-15: words 0..30 even, distinct banks */
+}
+
+static void test_narrow(void **state)
+{
+    (void)state;
+    uint64_t a[32];
+    fill(a, 0, 1);                      /* 32 bytes: words 0-7 */
+    expect(a, ALL, 1, 1, 0, 1);
+    fill(a, 0, 2);                      /* 32 halves: words 0-15 */
+    expect(a, ALL, 2, 1, 0, 1);
+    fill(a, 0, 128);                    /* bytes 128 apart: all bank 0 */
+    expect(a, ALL, 1, 32, 31, 32);
+    fill(a, 0, 64);                     /* bytes 64 apart: banks 0 and 16, 16 words each */
+    expect(a, ALL, 1, 16, 15, 16);
+    fill(a, 2, 130);                    /* halves 130 apart: word 32i+(2+2i)/4, bank (2+2i)/4%32 */
+    /* lane i is in bank (i+1)/2 (for i<32: 0..16), two lanes per bank except
+     * bank 0 (lane 0) and bank 16 (lane 31): 2-way */
+    expect(a, ALL, 2, 2, 1, 2);
+}
+
+/* ---- random warps against a brute-force reference ---------------------- */
+
+static uint64_t rng(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 33;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* DESIGN.md literally: split into parts of 32 / (size/4) lanes; per part
+ * and bank, sort the words and count the distinct ones; passes = the
+ * largest count. */
+static void reference(const uint64_t addr[32], uint32_t mask, uint32_t size,
+                      uint32_t *wavefronts, uint32_t *least, uint32_t *degree, uint32_t *words)
+{
+    uint32_t parts = size == 16 ? 4 : size == 8 ? 2 : 1, per = 32 / parts;
+    *wavefronts = *least = *degree = *words = 0;
+    for (uint32_t p = 0; p < parts; p++) {
+        uint32_t most = 0;
+        bool any = false;
+        for (uint32_t bank = 0; bank < 32; bank++) {
+            uint64_t w[160];
+            size_t n = 0;
+            for (uint32_t l = p * per; l < (p + 1) * per; l++) {
+                if (!(mask >> l & 1)) continue;
+                any = true;
+                for (uint64_t b = addr[l]; b < addr[l] + size; b++)
+                    if (b / 4 % 32 == bank) w[n++] = b / 4;
+            }
+            qsort(w, n, sizeof w[0], cmp_u64);
+            uint32_t distinct = 0;
+            for (size_t i = 0; i < n; i++) distinct += i == 0 || w[i] != w[i - 1];
+            if (distinct > most) most = distinct;
+            *words += distinct;
+        }
+        *wavefronts += most;
+        *least += any;
+        if (most > *degree) *degree = most;
+    }
+}
+
+static void test_random_against_reference(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[] = {1, 2, 4, 8, 16};
+    uint64_t seed = 12345;
+    for (int iter = 0; iter < 20000; iter++) {
+        uint32_t size = sizes[rng(&seed) % 5];
+        uint64_t span = (uint64_t)64 << (rng(&seed) % 8);     /* small spans: collisions */
+        uint64_t a[32];
+        uint32_t mask = (uint32_t)rng(&seed) | (uint32_t)(rng(&seed) << 16);
+        if (iter % 4 == 0) mask = ALL;
+        for (int i = 0; i < 32; i++) a[i] = (rng(&seed) % span) / size * size;
+        uint32_t wf, least, deg, words, touched = 0;
+        reference(a, mask, size, &wf, &least, &deg, &words);
+        ws_bank_access b;
+        ws_bank_access_eval(a, mask, size, &b);
+        if (b.wavefronts != wf || b.conflicts != wf - least || b.degree != deg)
+            fail_msg("iteration %d size %u: got %u/%u/%u, reference %u/%u/%u", iter, size,
+                     b.wavefronts, b.conflicts, b.degree, wf, wf - least, deg);
+        /* every pass touches a bank; each distinct word is one bank of one pass */
+        for (uint32_t i = 0; i < b.wavefronts; i++) {
+            assert_true(b.pass_banks[i] != 0);
+            touched += (uint32_t)__builtin_popcount(b.pass_banks[i]);
+        }
+        assert_int_equal(touched, words);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_word_strides),
+        cmocka_unit_test(test_pass_banks),
+        cmocka_unit_test(test_broadcast),
+        cmocka_unit_test(test_same_bank_other_words),
+        cmocka_unit_test(test_64bit),
+        cmocka_unit_test(test_128bit),
+        cmocka_unit_test(test_partial_masks),
+        cmocka_unit_test(test_narrow),
+        cmocka_unit_test(test_random_against_reference),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
