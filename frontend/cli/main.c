@@ -13,6 +13,7 @@ static const subcommand subcommands[] = {
     {"run", cli_run, "run one kernel of a PTX file and show what it computed"},
     {"check", cli_check, "parse and validate a PTX file; list its kernels"},
     {"exec", cli_exec, "run a CUDA program with every kernel simulated"},
+    {"nvcc", cli_nvcc, "run nvcc with the flags warpsim exec needs (-cudart shared)"},
     {"occupancy", cli_occupancy, "blocks per SM, occupancy and the limiting resource"},
 };
 

@@ -1,0 +1,335 @@
+/* The runtime context: creation from the environment `warpsim exec` sets,
+ * modules and their loading, lookups, and the error bookkeeping. */
+#include "cudart_ctx.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "fatbin.h"
+#include "frontend/cli/occupancy_ptx.h"
+
+/* The CUDA runtime API is process-global by nature: nvcc's generated code
+ * calls it with no handle, starting from static constructors, and programs
+ * call it from anywhere.  So the runtime keeps one context, created on
+ * first use and freed when the library unloads; this pointer is the only
+ * mutable global in warpsim, and everything the runtime knows hangs off
+ * it.  (Atomic so that two threads racing to create it agree on one.) */
+static _Atomic(cr_context *) the_context;
+
+static const char *env(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+static cr_context *context_create(void)
+{
+    cr_context *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    const char *gpu = env("WARPSIM_GPU");
+    char err[1024];
+    if (ws_gpu_config_load(gpu ? gpu : "a100", &c->gpu, err, sizeof err) == 0) {
+        c->gpu_ok = true;
+    } else {
+        fflush(stdout);
+        fprintf(stderr, "warpsim: error: %s\nwarpsim: every CUDA call will return cudaErrorNoDevice\n", err);
+    }
+    c->mem = ws_devmem_create();
+    if (!c->mem) c->gpu_ok = false;
+    c->json = env("WARPSIM_JSON") && strcmp(env("WARPSIM_JSON"), "0") != 0;
+    c->summary = stderr;
+    const char *out = env("WARPSIM_SUMMARY_OUT");
+    if (env("WARPSIM_NO_SUMMARY")) {
+        c->summary = NULL;
+    } else if (out && strcmp(out, "-") != 0) {
+        FILE *f = fopen(out, "w");
+        if (f) {
+            c->summary = f;
+            c->summary_owned = true;
+        } else {
+            fprintf(stderr, "warpsim: cannot write the summary to %s; writing it to stderr\n", out);
+        }
+    }
+    const char *lim = env("WARPSIM_MAX_WARP_INSTS");
+    if (lim) c->max_warp_insts = strtoull(lim, NULL, 10);
+    return c;
+}
+
+static void module_unload(cr_module *m)
+{
+    ws_program_free(m->prog);
+    m->prog = NULL;
+    if (m->ptxm) ptx_module_free(m->ptxm);
+    m->ptxm = NULL;
+    m->loaded = false;
+    m->load_error = cudaSuccess;
+}
+
+static void free_allocs(cr_context *c)
+{
+    for (size_t i = 0; i < c->nallocs; i++)
+        if (c->allocs[i].managed)
+            munmap((void *)(uintptr_t)c->allocs[i].addr, c->allocs[i].size);
+    c->nallocs = 0;
+    c->bytes_allocated = 0;
+    for (size_t i = 0; i < c->nhost; i++) free(c->host_allocs[i]);
+    c->nhost = 0;
+}
+
+static void context_destroy(cr_context *c)
+{
+    if (!c) return;
+    for (size_t i = 0; i < c->nfuncs; i++) {
+        free(c->funcs[i]->device_name);
+        free(c->funcs[i]);
+    }
+    free(c->funcs);
+    for (size_t i = 0; i < c->nvars; i++) free(c->vars[i].device_name);
+    free(c->vars);
+    while (c->modules) {
+        cr_module *m = c->modules;
+        c->modules = m->next;
+        module_unload(m);
+        free(m->ptx);
+        free(m);
+    }
+    free_allocs(c);
+    free(c->allocs);
+    free(c->host_allocs);
+    ws_devmem_destroy(c->mem);
+    if (c->summary_owned) fclose(c->summary);
+    free(c);
+}
+
+cr_context *cr_ctx(void)
+{
+    cr_context *c = atomic_load(&the_context);
+    if (c) return c;
+    cr_context *fresh = context_create();
+    if (!fresh) return NULL;
+    cr_context *expected = NULL;
+    if (atomic_compare_exchange_strong(&the_context, &expected, fresh)) return fresh;
+    context_destroy(fresh);
+    return expected;
+}
+
+__attribute__((destructor)) static void cr_unload(void)
+{
+    cr_context *c = atomic_exchange(&the_context, NULL);
+    if (c) fflush(stdout);
+    context_destroy(c);
+}
+
+cudaError_t cr_ret(cr_context *c, cudaError_t err)
+{
+    if (c && err != cudaSuccess) c->last_error = err;
+    return err;
+}
+
+cr_context *cr_enter(cudaError_t *err)
+{
+    cr_context *c = cr_ctx();
+    if (!c) {
+        *err = cudaErrorMemoryAllocation;
+        return NULL;
+    }
+    if (!c->gpu_ok) {
+        *err = cr_ret(c, cudaErrorNoDevice);
+        return NULL;
+    }
+    if (c->sticky_error) {
+        *err = c->sticky_error;
+        return NULL;
+    }
+    *err = cudaSuccess;
+    return c;
+}
+
+void cr_note(const char *fmt, ...)
+{
+    fflush(stdout);
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("warpsim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+cudaError_t cr_unsupported(const char *call)
+{
+    cr_note("%s is not supported by warpsim; it returns cudaErrorNotSupported", call);
+    return cr_ret(cr_ctx(), cudaErrorNotSupported);
+}
+
+static void program_name(char *buf, size_t size)
+{
+    char exe[512];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        snprintf(buf, size, "program");
+        return;
+    }
+    exe[n] = '\0';
+    const char *slash = strrchr(exe, '/');
+    const char *base = slash ? slash + 1 : exe;
+    size_t len = strlen(base);
+    if (len >= size) len = size - 1;
+    memcpy(buf, base, len);
+    buf[len] = '\0';
+}
+
+cudaError_t cr_module_load(cr_context *c, cr_module *m)
+{
+    if (m->loaded) return cudaSuccess;
+    if (m->load_error) return m->load_error;
+    char err[1024];
+    uint32_t arch = (uint32_t)(c->gpu.major * 10 + c->gpu.minor);
+    if (!m->ptx) {
+        uint64_t size = ws_fatbin_size(m->fatbin, SIZE_MAX);
+        if (size == 0 || ws_fatbin_extract_ptx(m->fatbin, (size_t)size, arch, &m->ptx, &m->ptx_len,
+                                               &m->ptx_arch, err, sizeof err) != 0) {
+            if (size == 0) snprintf(err, sizeof err, "the registered device code is not a fat binary");
+            cr_note("error: cannot load the program's device code for %s (compute %d.%d): %s",
+                    c->gpu.name, c->gpu.major, c->gpu.minor, err);
+            return m->load_error = cudaErrorNoKernelImageForDevice;
+        }
+        char prog[40];
+        program_name(prog, sizeof prog);
+        snprintf(m->path, sizeof m->path, "%s.compute_%u.ptx", prog, m->ptx_arch);
+    }
+    const char *dump = env("WARPSIM_DUMP_PTX");
+    if (dump) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dump, m->path);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fwrite(m->ptx, 1, m->ptx_len, f);
+            fclose(f);
+        }
+    }
+    ptx_error perr;
+    m->ptxm = ptx_parse(m->ptx, m->ptx_len, m->path, &perr);
+    if (!m->ptxm) {
+        ptx_error_format(&perr, err, sizeof err);
+        cr_note("%s (set WARPSIM_DUMP_PTX=DIR to keep the PTX)", err);
+        return m->load_error = cudaErrorInvalidPtx;
+    }
+    ws_error werr;
+    m->prog = ws_program_load(m->ptxm, c->mem, &werr);
+    if (!m->prog) {
+        cr_note("%s", werr.msg);
+        ptx_module_free(m->ptxm);
+        m->ptxm = NULL;
+        return m->load_error = cudaErrorInvalidPtx;
+    }
+    m->loaded = true;
+    for (size_t i = 0; i < c->nfuncs; i++)
+        if (c->funcs[i]->mod == m)
+            c->funcs[i]->kernel = ws_program_kernel(m->prog, c->funcs[i]->device_name);
+    return cudaSuccess;
+}
+
+cudaError_t cr_func_lookup(cr_context *c, const void *host_fun, cr_func **out)
+{
+    *out = NULL;
+    for (size_t i = 0; i < c->nfuncs; i++) {
+        cr_func *f = c->funcs[i];
+        if (f->host_fun != host_fun && (const void *)f != host_fun) continue;
+        cudaError_t e = cr_module_load(c, f->mod);
+        if (e) return e;
+        if (!f->kernel) {
+            cr_note("error: kernel %s is not in the program's PTX", f->device_name);
+            return cudaErrorInvalidDeviceFunction;
+        }
+        *out = f;
+        return cudaSuccess;
+    }
+    return cudaErrorInvalidDeviceFunction;
+}
+
+cudaError_t cr_symbol_lookup(cr_context *c, const void *symbol, uint64_t *addr, uint64_t *size)
+{
+    for (size_t i = 0; i < c->nvars; i++) {
+        cr_var *v = &c->vars[i];
+        if (v->host_var != symbol) continue;
+        cudaError_t e = cr_module_load(c, v->mod);
+        if (e) return e;
+        *addr = ws_program_symbol(v->mod->prog, v->device_name, size);
+        if (!*addr) {
+            cr_note("error: variable %s is not in the program's PTX", v->device_name);
+            return cudaErrorInvalidSymbol;
+        }
+        return cudaSuccess;
+    }
+    return cudaErrorInvalidSymbol;
+}
+
+cr_alloc *cr_alloc_find(cr_context *c, uint64_t addr, uint64_t size)
+{
+    for (size_t i = 0; i < c->nallocs; i++) {
+        cr_alloc *a = &c->allocs[i];
+        if (addr >= a->addr && addr - a->addr <= a->size && size <= a->size - (addr - a->addr))
+            return a;
+    }
+    return NULL;
+}
+
+void cr_managed_sync(cr_context *c, bool to_device)
+{
+    for (size_t i = 0; i < c->nallocs; i++) {
+        cr_alloc *a = &c->allocs[i];
+        if (!a->managed) continue;
+        void *host = (void *)(uintptr_t)a->addr;
+        if (to_device) ws_devmem_write(c->mem, a->addr, host, a->size);
+        else ws_devmem_read(c->mem, a->addr, host, a->size);
+    }
+}
+
+int32_t cr_func_regs(cr_context *c, cr_func *f)
+{
+    if (f->regs >= 0) return f->regs;
+    f->regs = 32;
+    f->regs_estimated = true;
+    char ptxas[1024], err[512];
+    if (ws_find_ptxas(ptxas, sizeof ptxas) == 0 && f->mod->ptx) {
+        const char *tmp = env("TMPDIR");
+        char path[1024];
+        snprintf(path, sizeof path, "%s/warpsim-ptx-XXXXXX", tmp ? tmp : "/tmp");
+        int fd = mkstemp(path);
+        if (fd >= 0) {
+            bool ok = write(fd, f->mod->ptx, f->mod->ptx_len) == (ssize_t)f->mod->ptx_len;
+            close(fd);
+            int32_t regs;
+            uint64_t smem;
+            if (ok && ws_ptxas_registers(ptxas, path, f->device_name, c->gpu.major, c->gpu.minor,
+                                         &regs, &smem, err, sizeof err) == 0) {
+                f->regs = regs;
+                f->regs_estimated = false;
+            }
+            unlink(path);
+        }
+    }
+    if (f->regs_estimated && !c->noted_regs_estimate) {
+        c->noted_regs_estimate = true;
+        cr_note("note: ptxas not found (install the CUDA toolkit or put ptxas on PATH); register "
+                "counts are an estimate of 32 per thread");
+    }
+    return f->regs;
+}
+
+void cr_device_reset(cr_context *c)
+{
+    for (cr_module *m = c->modules; m; m = m->next) module_unload(m);
+    for (size_t i = 0; i < c->nfuncs; i++) c->funcs[i]->kernel = NULL;
+    free_allocs(c);
+    ws_devmem_destroy(c->mem);
+    c->mem = ws_devmem_create();
+    c->gpu_ok = c->mem != NULL;
+    c->last_error = cudaSuccess;
+    c->sticky_error = cudaSuccess;
+    c->npushed = 0;
+}

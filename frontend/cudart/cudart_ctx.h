@@ -1,0 +1,138 @@
+/* The state of warpsim's CUDA runtime, shared by the files that implement
+ * the API: the simulated device (its config and memory), the modules and
+ * kernels the program registered, host allocations, and the error state.
+ *
+ * Errors behave as on a GPU: a failed call returns its error and records it
+ * as the last error (cudaGetLastError returns and clears it); a kernel
+ * fault is sticky: from then on every call returns it, until
+ * cudaDeviceReset.  A launch runs to completion inside the launching call,
+ * so a fault is known there; as on a GPU the launch itself still returns
+ * cudaSuccess and the next call reports the fault. */
+#ifndef WARPSIM_CUDART_CTX_H
+#define WARPSIM_CUDART_CTX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "cudart_abi.h"
+#include "frontend/ptx/ptx_parse.h"
+#include "sim/core/gpu_config.h"
+#include "sim/core/sim.h"
+
+#define CR_EXPORT __attribute__((visibility("default")))
+
+typedef struct cr_module {
+    const void *fatbin;         /* the registered fat binary (in the program's image) */
+    bool loaded;                /* ptx parsed and program placed in device memory */
+    cudaError_t load_error;     /* cudaSuccess until a load failed */
+    char *ptx;
+    size_t ptx_len;
+    uint32_t ptx_arch;
+    char path[64];              /* name in messages: "fatbin#N.ptx" */
+    ptx_module *ptxm;
+    ws_program *prog;
+    struct cr_module *next;
+} cr_module;
+
+/* A kernel as __cudaRegisterFunction named it; cudaKernel_t points here. */
+typedef struct cr_func {
+    const void *host_fun;       /* the host stub's address: what <<<>>> and cudaLaunchKernel pass */
+    char *device_name;          /* mangled */
+    cr_module *mod;
+    const ws_kernel *kernel;    /* once the module is loaded */
+    int32_t max_dynamic_smem;   /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1 = default */
+    int32_t carveout;           /* cudaFuncAttributePreferredSharedMemoryCarveout; -1 = default */
+    int32_t regs;               /* per thread; -1 until asked */
+    bool regs_estimated;
+} cr_func;
+
+typedef struct cr_var {
+    const void *host_var;
+    char *device_name;
+    cr_module *mod;
+    size_t size;
+    bool constant;
+} cr_var;
+
+typedef struct cr_alloc {
+    uint64_t addr, size;        /* what the program sees */
+    uint64_t base;              /* the device allocation holding it (= addr unless managed) */
+    bool managed;               /* host pages mapped at the same address, mirrored around launches */
+} cr_alloc;
+
+typedef struct cr_launch_config {
+    dim3 grid, block;
+    size_t shmem;
+    void *stream;
+} cr_launch_config;
+
+#define CR_MAX_PUSHED 16
+
+typedef struct cr_context {
+    ws_gpu_config gpu;
+    bool gpu_ok;                /* false: the config did not load; calls return cudaErrorNoDevice */
+    ws_devmem *mem;
+    cr_module *modules;
+    int nmodules;
+    cr_func **funcs; size_t nfuncs, capfuncs;
+    cr_var *vars; size_t nvars, capvars;
+    cr_alloc *allocs; size_t nallocs, capallocs;
+    void **host_allocs; size_t nhost, caphost;   /* cudaMallocHost / cudaHostAlloc */
+    uint64_t bytes_allocated;
+    cudaError_t last_error;
+    cudaError_t sticky_error;
+    cr_launch_config pushed[CR_MAX_PUSHED];
+    int npushed;
+    FILE *summary;              /* per-launch summaries; NULL = off */
+    bool summary_owned, json;
+    uint64_t max_warp_insts;
+    double sim_ms;              /* simulated time so far, for events */
+    bool noted_event_time, noted_regs_estimate, noted_printf_limit;
+} cr_context;
+
+/* The runtime's one context, created on first use. */
+cr_context *cr_ctx(void);
+
+/* Records err as the last error (unless cudaSuccess) and returns it. */
+cudaError_t cr_ret(cr_context *c, cudaError_t err);
+
+/* The common prologue: the context, or NULL with *err set to the error the
+ * call must return (no device, or a sticky error). */
+cr_context *cr_enter(cudaError_t *err);
+
+/* One line on stderr naming a call warpsim does not implement; returns
+ * cudaErrorNotSupported (also recorded as the last error). */
+cudaError_t cr_unsupported(const char *call);
+
+/* A message on stderr, prefixed "warpsim: ", stdout flushed first so the
+ * two streams stay in order on a terminal. */
+void cr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parses and places the module's PTX if not done yet. */
+cudaError_t cr_module_load(cr_context *c, cr_module *m);
+
+/* The registered kernel whose host stub is host_fun, its module loaded. */
+cudaError_t cr_func_lookup(cr_context *c, const void *host_fun, cr_func **out);
+
+/* The device address and size of a registered variable, its module loaded. */
+cudaError_t cr_symbol_lookup(cr_context *c, const void *symbol, uint64_t *addr, uint64_t *size);
+
+/* The allocation containing [addr, addr+size), or NULL. */
+cr_alloc *cr_alloc_find(cr_context *c, uint64_t addr, uint64_t size);
+
+/* Copies the managed allocations host -> device (before) or device ->
+ * host (after a launch). */
+void cr_managed_sync(cr_context *c, bool to_device);
+
+/* Registers per thread of a kernel (ptxas -v when available, else an
+ * estimate flagged in f->regs_estimated). */
+int32_t cr_func_regs(cr_context *c, cr_func *f);
+
+/* Frees every device allocation and module placement (cudaDeviceReset). */
+void cr_device_reset(cr_context *c);
+
+/* API functions that other parts of the runtime call. */
+const char *cudaGetErrorName(cudaError_t error);
+const char *cudaGetErrorString(cudaError_t error);
+
+#endif

@@ -1,0 +1,17 @@
+/* The runtime's struct layouts as the CUDA toolkit's header lays them out. */
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+#include "abi_fields.h"
+
+void abi_layout_toolkit(size_t *out, int *n)
+{
+    int i = 0;
+    out[i++] = sizeof(struct cudaDeviceProp);
+    out[i++] = sizeof(struct cudaFuncAttributes);
+    out[i++] = sizeof(dim3);
+    out[i++] = sizeof(cudaError_t);
+#define X(s, f) out[i++] = offsetof(struct s, f);
+    ABI_FIELDS(X)
+#undef X
+    *n = i;
+}

@@ -1,0 +1,45 @@
+#!/bin/sh
+# `warpsim exec` itself: options reach the runtime, bad input gets a clear
+# message and a non-zero status.
+#   exec_cli.sh WARPSIM VECTOR_ADD(shared runtime) STATIC_PROGRAM
+warpsim=$1 prog=$2 static=$3
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "exec_cli: $*" >&2; exit 1; }
+
+# --json --summary-out: one JSON object per launch in the file; stdout untouched
+"$warpsim" exec --json --summary-out "$tmp/s.json" -- "$prog" 100 >"$tmp/out" 2>"$tmp/err" ||
+    fail "vector_add under --json failed"
+[ "$(tail -n 1 "$tmp/out")" = PASS ] || fail "vector_add did not print PASS"
+grep -q '{"kernel"' "$tmp/out" && fail "summary leaked into stdout"
+[ "$(wc -l <"$tmp/s.json")" -eq 3 ] || fail "expected 3 JSON lines (3 launches)"
+for k in vecAdd vecAddGridStride vecAddCoarsened; do
+    grep -q "^{\"kernel\":\"$k\",\"grid\":\\[[0-9]*,1,1\\],\"block\":\\[256,1,1\\]" "$tmp/s.json" ||
+        fail "no JSON summary for $k"
+done
+grep -q '"warp_instructions":[1-9]' "$tmp/s.json" || fail "no warp_instructions in the JSON"
+grep -q '"thread_instructions":[1-9]' "$tmp/s.json" || fail "no thread_instructions in the JSON"
+
+# the text summary goes to stderr by default
+"$warpsim" exec "$prog" 100 >"$tmp/out" 2>"$tmp/err" || fail "plain run failed"
+grep -q '^kernel vecAdd ' "$tmp/err" || fail "no text summary on stderr"
+grep -q '^kernel' "$tmp/out" && fail "text summary in stdout"
+
+# --gpu reaches the runtime: a Turing GPU cannot run compute_80 PTX
+"$warpsim" exec --gpu rtx2080ti -- "$prog" 100 >"$tmp/out" 2>"$tmp/err" && fail "compute_80 ran on a 7.5 GPU"
+grep -q 'no PTX for compute_75' "$tmp/err" || fail "no message about the missing PTX"
+grep -q 'cudaErrorNoKernelImageForDevice' "$tmp/err" || fail "the program did not see cudaErrorNoKernelImageForDevice"
+
+# a statically linked program: told how to rebuild
+"$warpsim" exec "$static" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "static program: expected status 2"
+grep -q 'nvcc -cudart shared' "$tmp/err" || fail "static program: no rebuild advice"
+
+# bad input
+"$warpsim" exec --gpu no_such_gpu -- "$prog" 2>"$tmp/err" && fail "unknown GPU accepted"
+grep -q "no_such_gpu" "$tmp/err" || fail "unknown GPU not named"
+"$warpsim" exec -- "$tmp/missing" 2>"$tmp/err"
+[ $? -eq 127 ] || fail "missing program: expected status 127"
+"$warpsim" exec 2>/dev/null && fail "no program accepted"
+"$warpsim" exec --bogus "$prog" 2>/dev/null && fail "unknown option accepted"
+exit 0
