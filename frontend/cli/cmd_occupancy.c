@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "occupancy_ptx.h"
+#include "frontend/ptx/ptx_query.h"
+#include "frontend/ptx/ptxas_info.h"
 #include "frontend/ptx/ptx_parse.h"
 #include "sim/core/gpu_config.h"
 #include "sim/sched/occupancy.h"
@@ -203,7 +204,7 @@ static int from_ptx(options *o, const char **gpu)
             goto done;
         }
     }
-    uint64_t smem = ws_ptx_static_smem(m, k);
+    uint64_t smem = ptx_kernel_static_smem(m, k);
     if (!o->have_smem)
         o->smem = smem;
 
@@ -215,7 +216,7 @@ static int from_ptx(options *o, const char **gpu)
             rc = 2;
             goto done;
         }
-        if (ws_find_ptxas(ptxas, sizeof ptxas)) {
+        if (ptx_find_ptxas(ptxas, sizeof ptxas)) {
             fprintf(stderr, "warpsim occupancy: error: registers per thread come from `ptxas -v`, and no ptxas "
                             "was found (on PATH, $CUDA_HOME/bin or /usr/local/cuda/bin); give --regs R\n");
             rc = 2;
@@ -223,7 +224,7 @@ static int from_ptx(options *o, const char **gpu)
         }
         int32_t regs;
         uint64_t ptxas_smem;
-        if (ws_ptxas_registers(ptxas, o->ptx, k->name, g.major, g.minor, &regs, &ptxas_smem,
+        if (ptx_ptxas_registers(ptxas, o->ptx, k->name, g.major, g.minor, &regs, &ptxas_smem,
                                err, sizeof err)) {
             fprintf(stderr, "warpsim occupancy: error: %s\n(give --regs R to skip ptxas)\n", err);
             rc = 1;

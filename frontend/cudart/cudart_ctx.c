@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "fatbin.h"
-#include "frontend/cli/occupancy_ptx.h"
+#include "frontend/ptx/ptxas_info.h"
 
 /* The CUDA runtime API is process-global by nature: nvcc's generated code
  * calls it with no handle, starting from static constructors, and programs
@@ -295,7 +295,7 @@ int32_t cr_func_regs(cr_context *c, cr_func *f)
     f->regs = 32;
     f->regs_estimated = true;
     char ptxas[1024], err[512];
-    if (ws_find_ptxas(ptxas, sizeof ptxas) == 0 && f->mod->ptx) {
+    if (ptx_find_ptxas(ptxas, sizeof ptxas) == 0 && f->mod->ptx) {
         const char *tmp = env("TMPDIR");
         char path[1024];
         snprintf(path, sizeof path, "%s/warpsim-ptx-XXXXXX", tmp ? tmp : "/tmp");
@@ -305,7 +305,7 @@ int32_t cr_func_regs(cr_context *c, cr_func *f)
             close(fd);
             int32_t regs;
             uint64_t smem;
-            if (ok && ws_ptxas_registers(ptxas, path, f->device_name, c->gpu.major, c->gpu.minor,
+            if (ok && ptx_ptxas_registers(ptxas, path, f->device_name, c->gpu.major, c->gpu.minor,
                                          &regs, &smem, err, sizeof err) == 0) {
                 f->regs = regs;
                 f->regs_estimated = false;

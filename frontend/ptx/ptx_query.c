@@ -68,16 +68,20 @@ static void mark_uses(const ptx_module *m, int32_t fi, bool *used, bool *seen)
 uint64_t ptx_kernel_static_smem(const ptx_module *m, const ptx_function *kernel)
 {
     uint64_t off = 0;
-    for (int32_t i = 0; i < kernel->nlocals; i++)
-        if (kernel->locals[i].space == PTX_SPACE_SHARED && !kernel->locals[i].is_extern)
-            off = place(off, &kernel->locals[i]);
     bool *used = calloc((size_t)m->nglobals + 1, sizeof *used);
     bool *seen = calloc((size_t)m->nfuncs + 1, sizeof *seen);
     if (used && seen) {
         mark_uses(m, (int32_t)(kernel - m->funcs), used, seen);
+        /* In the order the simulator lays them out: module scope first,
+         * then each function's own (a .shared declared in a function the
+         * kernel calls is a block-wide variable too). */
         for (int32_t g = 0; g < m->nglobals; g++)
             if (used[g] && !m->globals[g].is_extern)
                 off = place(off, &m->globals[g]);
+        for (int32_t j = 0; j < m->nfuncs; j++)
+            for (int32_t i = 0; seen[j] && i < m->funcs[j].nlocals; i++)
+                if (m->funcs[j].locals[i].space == PTX_SPACE_SHARED && !m->funcs[j].locals[i].is_extern)
+                    off = place(off, &m->funcs[j].locals[i]);
     }
     free(used);
     free(seen);

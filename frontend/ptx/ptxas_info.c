@@ -1,5 +1,7 @@
-/* Static shared memory from PTX; registers from ptxas -v. */
-#include "occupancy_ptx.h"
+/* Registers per thread from ptxas -v, when the CUDA toolkit is installed:
+ * what occupancy questions and cudaFuncGetAttributes need and PTX does not
+ * say. */
+#include "ptxas_info.h"
 
 #include <spawn.h>
 #include <stdbool.h>
@@ -11,98 +13,12 @@
 
 extern char **environ;
 
-#define MAX_NAMES 256
-
-typedef struct name_set {
-    const char *names[MAX_NAMES];
-    int n;
-} name_set;
-
-static bool set_add(name_set *s, const char *name)
-{
-    for (int i = 0; i < s->n; i++)
-        if (!strcmp(s->names[i], name))
-            return false;
-    if (s->n < MAX_NAMES)
-        s->names[s->n++] = name;
-    return true;
-}
-
-static const ptx_function *find_func(const ptx_module *m, const char *name)
-{
-    for (int32_t i = 0; i < m->nfuncs; i++)
-        if (!strcmp(m->funcs[i].name, name) && !m->funcs[i].is_decl)
-            return &m->funcs[i];
-    return NULL;
-}
-
-static void collect_operand(const ptx_module *m, const ptx_operand *o, name_set *syms, name_set *funcs);
-
-/* Every symbol a function names, and, through calls, its callees'. */
-static void collect_function(const ptx_module *m, const ptx_function *f, name_set *syms, name_set *funcs)
-{
-    for (int32_t i = 0; i < f->ninsns; i++)
-        for (int k = 0; k < f->insns[i].nops; k++)
-            collect_operand(m, &f->insns[i].ops[k], syms, funcs);
-}
-
-static void collect_operand(const ptx_module *m, const ptx_operand *o, name_set *syms, name_set *funcs)
-{
-    if (o->kind == PTX_OPND_VEC) {
-        for (int32_t i = 0; i < o->nelems; i++)
-            collect_operand(m, &o->elems[i], syms, funcs);
-        return;
-    }
-    if (!o->name || (o->kind != PTX_OPND_SYMBOL && o->kind != PTX_OPND_ADDR))
-        return;
-    set_add(syms, o->name);
-    const ptx_function *callee = find_func(m, o->name);
-    if (callee && set_add(funcs, callee->name))
-        collect_function(m, callee, syms, funcs);
-}
-
-static uint64_t place(uint64_t offset, const ptx_var *v)
-{
-    if (v->space != PTX_SPACE_SHARED || v->is_extern || v->count == 0)
-        return offset;
-    uint64_t elem = (uint64_t)ptx_type_size(v->type) * (v->vec > 1 ? v->vec : 1);
-    uint64_t align = v->align ? v->align : (elem ? elem : 1);
-    offset = (offset + align - 1) / align * align;
-    return offset + elem * v->count;
-}
-
-uint64_t ws_ptx_static_smem(const ptx_module *m, const ptx_function *kernel)
-{
-    static const name_set empty;
-    name_set syms = empty, funcs = empty;
-    set_add(&funcs, kernel->name);
-    collect_function(m, kernel, &syms, &funcs);
-    uint64_t offset = 0;
-    for (int32_t i = 0; i < kernel->nlocals; i++)
-        offset = place(offset, &kernel->locals[i]);
-    /* .shared declared in a called .func is a block-wide variable too. */
-    for (int i = 1; i < funcs.n; i++) {
-        const ptx_function *f = find_func(m, funcs.names[i]);
-        for (int32_t k = 0; f && k < f->nlocals; k++)
-            offset = place(offset, &f->locals[k]);
-    }
-    for (int32_t i = 0; i < m->nglobals; i++) {
-        const ptx_var *v = &m->globals[i];
-        for (int k = 0; k < syms.n; k++)
-            if (!strcmp(syms.names[k], v->name)) {
-                offset = place(offset, v);
-                break;
-            }
-    }
-    return offset;
-}
-
 static bool executable(const char *path)
 {
     return access(path, X_OK) == 0;
 }
 
-int ws_find_ptxas(char *path, size_t size)
+int ptx_find_ptxas(char *path, size_t size)
 {
     const char *env = getenv("PATH");
     if (env) {
@@ -161,7 +77,7 @@ static int run_capture(char *const argv[], char *out, size_t size)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int ws_ptxas_registers(const char *ptxas, const char *ptx_path, const char *mangled,
+int ptx_ptxas_registers(const char *ptxas, const char *ptx_path, const char *mangled,
                        int32_t major, int32_t minor, int32_t *regs, uint64_t *smem,
                        char *err, size_t errsize)
 {

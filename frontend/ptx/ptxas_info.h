@@ -1,0 +1,19 @@
+/* Registers per thread from ptxas -v, when the CUDA toolkit is installed. */
+#ifndef WARPSIM_PTXAS_INFO_H
+#define WARPSIM_PTXAS_INFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The ptxas to run: on PATH, else under $CUDA_HOME/bin or
+ * /usr/local/cuda/bin.  Returns 0 and writes its path, or -1 when none. */
+int ptx_find_ptxas(char *path, size_t size);
+
+/* Runs `ptxas -v -arch=sm_MAJORMINOR` on ptx_path and reads "Used N
+ * registers" for the entry named mangled (and its "N bytes smem" into
+ * *smem, 0 when absent).  Returns 0, or -1 with the reason in err. */
+int ptx_ptxas_registers(const char *ptxas, const char *ptx_path, const char *mangled,
+                       int32_t major, int32_t minor, int32_t *regs, uint64_t *smem,
+                       char *err, size_t errsize);
+
+#endif
