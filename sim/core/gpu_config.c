@@ -15,7 +15,7 @@
 #define WARPSIM_CONFIG_DIR "configs"
 #endif
 
-typedef enum field_kind { F_STR, F_I32, F_U64, F_STEPS_KB } field_kind;
+typedef enum field_kind { F_STR, F_I32, F_U64, F_STEPS_KB, F_SCHED } field_kind;
 
 typedef struct field {
     const char *key;
@@ -64,7 +64,27 @@ static const field fields[] = {
     {"latencyL1Hit", F_I32, OFF(latencyL1Hit), false, 1, 1000000},
     {"latencyL2Hit", F_I32, OFF(latencyL2Hit), false, 1, 1000000},
     {"latencyDram", F_I32, OFF(latencyDram), false, 1, 1000000},
+    {"intLanesPerMultiprocessor", F_I32, OFF(intLanesPerMultiprocessor), false, 1, 4096},
+    {"fp64LanesPerMultiprocessor", F_I32, OFF(fp64LanesPerMultiprocessor), false, 1, 4096},
+    {"sfuLanesPerMultiprocessor", F_I32, OFF(sfuLanesPerMultiprocessor), false, 1, 4096},
+    {"lsuLanesPerMultiprocessor", F_I32, OFF(lsuLanesPerMultiprocessor), false, 1, 4096},
+    {"latencyInt", F_I32, OFF(latencyInt), false, 1, 1000000},
+    {"latencyBranch", F_I32, OFF(latencyBranch), false, 1, 1000000},
+    {"latencyTensor", F_I32, OFF(latencyTensor), false, 1, 1000000},
+    {"tensorIssueInterval", F_I32, OFF(tensorIssueInterval), false, 1, 1000000},
+    {"latencyConstant", F_I32, OFF(latencyConstant), false, 1, 1000000},
+    {"lsuQueueCycles", F_I32, OFF(lsuQueueCycles), false, 1, 1000000},
+    {"l1CacheSize", F_U64, OFF(l1CacheSize), false, 128, GiB},
+    {"l1Associativity", F_I32, OFF(l1Associativity), false, 1, 1024},
+    {"l2Slices", F_I32, OFF(l2Slices), false, 1, 4096},
+    {"l2Associativity", F_I32, OFF(l2Associativity), false, 1, 1024},
+    {"l2BytesPerCyclePerSlice", F_I32, OFF(l2BytesPerCyclePerSlice), false, 1, 1 << 20},
+    {"dramChannels", F_I32, OFF(dramChannels), false, 1, 4096},
+    {"warpScheduler", F_SCHED, OFF(warpScheduler), false, 0, 0},
+    {"twoLevelActiveWarps", F_I32, OFF(twoLevelActiveWarps), false, 1, 1024},
 };
+
+static const char *const sched_names[] = {"lrr", "gto", "two_level"};
 
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -155,6 +175,14 @@ static int on_key(void *user, const char *section, const char *key, const char *
     }
     if (f->kind == F_STEPS_KB)
         return set_steps(c, f, value);
+    if (f->kind == F_SCHED) {
+        for (int32_t s = 0; s < (int32_t)(sizeof sched_names / sizeof sched_names[0]); s++)
+            if (!strcmp(value, sched_names[s])) {
+                memcpy(dst, &s, sizeof s);
+                return 1;
+            }
+        return fail(c, "'%s' must be lrr, gto or two_level, not '%s'", key, value);
+    }
     uint64_t v;
     if (!parse_u64(value, &v))
         return fail(c, "'%s' must be a non-negative whole number, not '%s'", key, value);

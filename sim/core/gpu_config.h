@@ -55,7 +55,30 @@ typedef struct ws_gpu_config {
     int32_t latencyL1Hit;
     int32_t latencyL2Hit;
     int32_t latencyDram;
+    /* lanes per SM of the other pipes: a warp instruction holds its pipe
+     * for warpSize / (lanes / subPartitionsPerMultiprocessor) cycles */
+    int32_t intLanesPerMultiprocessor;
+    int32_t fp64LanesPerMultiprocessor;
+    int32_t sfuLanesPerMultiprocessor;
+    int32_t lsuLanesPerMultiprocessor;
+    int32_t latencyInt;                     /* dependent IADD/IMAD/logic, cycles */
+    int32_t latencyBranch;                  /* issue of a branch to the next issue of its warp */
+    int32_t latencyTensor;                  /* wmma.mma */
+    int32_t tensorIssueInterval;            /* cycles a wmma.mma holds the tensor pipe */
+    int32_t latencyConstant;                /* constant-cache hit */
+    int32_t lsuQueueCycles;                 /* L1 backlog (cycles) past which LSU issue stalls */
+    uint64_t l1CacheSize;                   /* bytes of L1 data cache per SM */
+    int32_t l1Associativity;
+    int32_t l2Slices;
+    int32_t l2Associativity;
+    int32_t l2BytesPerCyclePerSlice;
+    int32_t dramChannels;
+    int32_t warpScheduler;                  /* WS_GPU_SCHED_*: the policy of every sub-partition */
+    int32_t twoLevelActiveWarps;            /* two_level: warps in the active set per scheduler */
 } ws_gpu_config;
+
+/* Values of warpScheduler ("lrr", "gto", "two_level" in the file). */
+enum { WS_GPU_SCHED_LRR = 0, WS_GPU_SCHED_GTO = 1, WS_GPU_SCHED_TWO_LEVEL = 2 };
 
 /* Loads a config by name ("a100": WARPSIM_CONFIG_DIR/a100.ini) or by path
  * (anything containing '/' or ending in ".ini").  Returns 0 on success; on

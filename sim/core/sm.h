@@ -1,0 +1,102 @@
+/* One SM of the timed simulation, and the state the SMs share.
+ *
+ * Internal to the timed launch (timing.c): the SM issues, the LSU path
+ * (sm_lsu.c) times memory instructions.  A sub-partition owns the warp
+ * slots s with s % subPartitions == its index, one warp scheduler and one
+ * of each execution pipe; the L1 data stage (shared-memory banks and L1
+ * tags, one wavefront per cycle) and the L1 belong to the whole SM. */
+#ifndef WARPSIM_SM_H
+#define WARPSIM_SM_H
+
+#include "insn_deps.h"
+#include "timing.h"
+#include "warp.h"
+#include "../mem/l1_cache.h"
+#include "../mem/l2_dram.h"
+#include "../sched/dispatcher.h"
+#include "../sched/warp_scheduler.h"
+
+#define WS_NEVER UINT64_MAX
+
+/* The state every SM reads: the config's numbers resolved per pipe class,
+ * the functional executor, the memory side beyond the SMs, the dispatcher
+ * and the statistics being gathered. */
+typedef struct ws_tsim {
+    const ws_gpu_config *g;
+    ws_exec x;
+    ws_insn_deps *deps;                 /* per pc of the program */
+    uint32_t latency[PTX_PIPE_COUNT];   /* issue to result, cycles */
+    uint32_t interval[PTX_PIPE_COUNT];  /* cycles a warp instruction holds its pipe */
+    uint32_t lat_shared, lat_const, lat_branch, lsu_queue;
+    ws_sched_policy policy;
+    uint32_t two_level_active;
+    ws_l2_dram l2;
+    ws_dispatcher disp;
+    uint32_t nthreads, nwarps;          /* per block */
+    uint32_t smem;                      /* bytes of shared memory per block */
+    uint64_t grid_warps;
+    uint64_t end;                       /* the last block's finish so far */
+    ws_timing_stats *ts;
+} ws_tsim;
+
+typedef struct ws_sm_warp {
+    ws_warp *w;                         /* NULL: free slot */
+    int32_t block;                      /* block slot */
+    bool live;                          /* resident and not finished */
+    uint8_t reason;                     /* ws_stall of the current evaluation */
+    uint8_t fetch_reason;               /* why next_issue is in the future */
+    uint64_t age;                       /* dispatch order (gto: smaller = older) */
+    uint64_t gwarp;                     /* grid-wide warp number (local memory layout) */
+    uint64_t *ready;                    /* per register: cycle its value is ready */
+    uint8_t *kind;                      /* per register: ws_stall while waiting for it */
+    uint64_t next_issue;                /* earliest next issue (one per cycle; branches) */
+    uint64_t mem_done;                  /* its last memory access completes */
+} ws_sm_warp;
+
+typedef struct ws_sm_block {
+    bool used;
+    ws_block b;                         /* functional state; b.warps has nwarps */
+    uint32_t running;                   /* warps not yet finished */
+    uint64_t (*regs)[WS_WARP_SIZE];
+    uint64_t *ready;
+    uint8_t *kind;
+} ws_sm_block;
+
+typedef struct ws_subpart {
+    ws_warp_scheduler sched;
+    uint64_t pipe_free[PTX_PIPE_COUNT];
+    uint64_t const_free;                /* its constant cache */
+} ws_subpart;
+
+typedef struct ws_sm {
+    int32_t id;
+    bool ready_to_run;                  /* storage allocated */
+    uint32_t nsp, nslots, nblocks;
+    ws_sm_warp *slots;                  /* nblocks * nwarps */
+    ws_sm_block *blocks;
+    ws_subpart *sp;
+    ws_l1_cache l1;
+    uint64_t l1_free;                   /* the SM's L1 data stage */
+    uint32_t live;                      /* resident warps */
+    uint64_t next;                      /* next cycle to evaluate, WS_NEVER when idle */
+} ws_sm;
+
+/* Allocates sm's storage (done the first time a block is placed on it). */
+bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id);
+void ws_sm_free(ws_tsim *s, ws_sm *sm);
+
+/* Starts block (linear index) on sm at cycle now.  False on out of memory. */
+bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now);
+
+/* Simulates cycle now of sm (retiring finished blocks and placing new
+ * ones, then one issue per sub-partition) and sets sm->next.  False on a
+ * kernel fault (s->x.err filled). */
+bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now);
+
+/* Times a memory instruction of sw that issued at now (info from the
+ * executor): the cycle its destination registers are ready, and in *kind
+ * the stall a warp waiting for them shows.  Moves sw->mem_done. */
+uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, const ws_insn *in,
+                      const ws_step_info *info, uint64_t now, uint8_t *kind);
+
+#endif

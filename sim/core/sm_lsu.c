@@ -1,0 +1,172 @@
+/* The SM's load/store path in time: shared-memory banks, constant cache,
+ * L1 and what lies behind it (l2_dram.h).
+ *
+ * The L1 data stage serves one wavefront per cycle for the whole SM: a
+ * shared access takes as many as the bank rule gives it passes, a global
+ * or local access one per 128 B line it touches.  A shared load's data is
+ * ready latencySharedLoad cycles after its last pass starts; so a d-way
+ * conflict costs d - 1 cycles more than none, and holds the stage d
+ * cycles.  Global and local sectors go to L1 and, on a miss, to L2 and
+ * DRAM.  Each sub-partition's constant cache serves one distinct address
+ * per cycle (broadcast to the lanes that share it) and is assumed to hit;
+ * kernel parameters are constant-bank operands and cost only the latency. */
+#include "sm.h"
+
+#include "../mem/coalescer.h"
+#include "../mem/shared_banks.h"
+
+#define LOCAL_BASE (UINT64_C(1) << 56)
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* The L1 data stage from now for n wavefronts: the cycle it starts. */
+static uint64_t l1_stage(ws_tsim *s, ws_sm *sm, uint64_t now, uint32_t n)
+{
+    uint64_t start = max64(now, sm->l1_free);
+    sm->l1_free = start + n;
+    s->ts->l1_wavefronts += n;
+    return start;
+}
+
+static uint32_t distinct(const uint64_t *addr, uint32_t mask)
+{
+    uint32_t n = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        bool seen = false;
+        for (uint32_t o = mask & ((UINT32_C(1) << lane) - 1); o && !seen; o &= o - 1)
+            seen = addr[__builtin_ctz(o)] == addr[lane];
+        n += !seen;
+    }
+    return n;
+}
+
+/* Atomics in shared memory serialize per bank, same address included:
+ * the passes are the most lanes any one bank receives. */
+static uint32_t atomic_bank_passes(const uint64_t *addr, uint32_t mask)
+{
+    uint32_t count[WS_SMEM_BANKS] = {0}, most = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t bank = (uint32_t)(addr[__builtin_ctz(m)] / WS_SMEM_BANK_BYTES % WS_SMEM_BANKS);
+        if (++count[bank] > most) most = count[bank];
+    }
+    return most;
+}
+
+static uint64_t shared_access(ws_tsim *s, ws_sm *sm, const uint64_t *off, uint32_t mask,
+                              uint32_t size, bool atomic, uint64_t now)
+{
+    uint32_t passes;
+    if (atomic) {
+        passes = atomic_bank_passes(off, mask);
+    } else {
+        ws_bank_access b;
+        ws_bank_access_eval(off, mask, size, &b);
+        passes = b.wavefronts;
+    }
+    if (passes == 0) passes = 1;
+    uint64_t start = l1_stage(s, sm, now, passes);
+    return start + passes - 1 + s->lat_shared;
+}
+
+/* Most lanes of mask whose address is a given one, among those in sector. */
+static uint32_t same_address_serial(const uint64_t *addr, uint32_t mask, uint64_t sector)
+{
+    uint32_t most = 1;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        if (addr[lane] / WS_SECTOR_BYTES != sector) continue;
+        uint32_t n = 0;
+        for (uint32_t o = mask; o; o &= o - 1) n += addr[__builtin_ctz(o)] == addr[lane];
+        if (n > most) most = n;
+    }
+    return most;
+}
+
+static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const uint64_t *addr,
+                              uint32_t mask, uint32_t size, int op, uint64_t now)
+{
+    ws_coalesce co;
+    ws_coalesce_eval(addr, mask, size, &co);
+    if (co.sectors == 0) return now + 1;
+    uint64_t start = l1_stage(s, sm, now, co.lines ? co.lines : 1), ready = start;
+    for (uint32_t i = 0; i < co.sectors; i++) {
+        uint64_t sec = co.sector[i], r;
+        if (op == WS_I_LD) {
+            if (!ws_l1_load(&sm->l1, sec, start, &r)) {
+                r = ws_l2_read(&s->l2, sec, start);
+                ws_l1_fill(&sm->l1, sec, r);
+            }
+        } else if (op == WS_I_ST) {
+            ws_l1_store(&sm->l1, sec, start);
+            r = ws_l2_write(&s->l2, sec, start);
+        } else {
+            ws_l1_atomic(&sm->l1, sec);
+            r = ws_l2_atomic(&s->l2, sec, same_address_serial(addr, mask, sec), start);
+        }
+        ready = max64(ready, r);
+    }
+    sw->mem_done = max64(sw->mem_done, ready);
+    return ready;
+}
+
+uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, const ws_insn *in,
+                      const ws_step_info *info, uint64_t now, uint8_t *kind)
+{
+    *kind = WS_STALL_SHORT_SCOREBOARD;
+    if (in->cls == WS_I_WMMA) {
+        /* wmma.load/store carry no addresses here: a 16x16 fragment is
+         * taken as four wavefronts at the L1 hit or shared latency */
+        bool shared = in->m.space == PTX_SPACE_SHARED;
+        uint64_t start = l1_stage(s, sm, now, 4);
+        if (!shared) *kind = WS_STALL_LONG_SCOREBOARD;
+        uint64_t r = start + 3 + (shared ? (uint64_t)s->lat_shared : (uint64_t)s->g->latencyL1Hit);
+        sw->mem_done = max64(sw->mem_done, r);
+        return r;
+    }
+    if (!info->mem || !info->mask) return now + 1;   /* fence, membar, or no lane active */
+    uint32_t mask = info->mask;
+    /* kernel parameters are constant-bank operands: the latency, no port */
+    if (info->space == WS_SP_PARAM) return now + s->lat_const;
+    if (in->m.space == PTX_SPACE_CONST) {
+        uint32_t n = distinct(info->addr, mask);
+        uint64_t start = max64(now, sp->const_free);
+        sp->const_free = start + n;
+        return start + n - 1 + s->lat_const;
+    }
+    /* split the lanes by the space their address falls in */
+    uint64_t off[WS_WARP_SIZE], gaddr[WS_WARP_SIZE];
+    uint32_t smask = 0, gmask = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        uint64_t a = info->addr[lane], o = a;
+        int space = info->space;
+        if (space == WS_SP_GENERIC) {
+            ws_generic_space g = ws_generic_classify(a, &o);
+            space = g == WS_GEN_SHARED ? WS_SP_SHARED : g == WS_GEN_LOCAL ? WS_SP_LOCAL : WS_SP_GLOBAL;
+        }
+        if (space == WS_SP_SHARED) {
+            off[lane] = o;
+            smask |= UINT32_C(1) << lane;
+        } else {
+            /* local memory interleaves threads word by word, as the
+             * hardware lays it out, so equal offsets coalesce */
+            gaddr[lane] = space == WS_SP_LOCAL
+                ? LOCAL_BASE + ((o / 4 * s->grid_warps + sw->gwarp) * WS_WARP_SIZE + (uint64_t)lane) * 4 + o % 4
+                : a;
+            gmask |= UINT32_C(1) << lane;
+        }
+    }
+    int op = in->cls == WS_I_ATOM ? WS_I_ATOM : info->store ? WS_I_ST : WS_I_LD;
+    uint64_t ready = now + 1;
+    if (smask) {
+        uint64_t r = shared_access(s, sm, off, smask, info->size, op == WS_I_ATOM, now);
+        sw->mem_done = max64(sw->mem_done, r);
+        ready = max64(ready, r);
+    }
+    if (gmask) {
+        ready = max64(ready, global_access(s, sm, sw, gaddr, gmask, info->size, op, now));
+        *kind = WS_STALL_LONG_SCOREBOARD;
+    }
+    return ready;
+}

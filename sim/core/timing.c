@@ -1,0 +1,223 @@
+/* The timed launch: set-up from the config, the main loop that advances
+ * to the next cycle in which some SM can act, and the statistics. */
+#include "timing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sm.h"
+#include "../mem/coalescer.h"
+
+static const char *const stall_names[WS_STALL_COUNT] = {
+    "selected", "not_selected", "wait", "short_scoreboard", "long_scoreboard",
+    "math_pipe_throttle", "lg_throttle", "mio_throttle", "barrier", "branch_resolving", "drain",
+};
+
+const char *ws_stall_name(ws_stall s)
+{
+    return s < WS_STALL_COUNT ? stall_names[s] : "?";
+}
+
+const char *ws_stall_metric(ws_stall s)
+{
+    static const char *const metrics[WS_STALL_COUNT] = {
+        "smsp__pcsamp_warps_issue_stalled_selected",
+        "smsp__pcsamp_warps_issue_stalled_not_selected",
+        "smsp__pcsamp_warps_issue_stalled_wait",
+        "smsp__pcsamp_warps_issue_stalled_short_scoreboard",
+        "smsp__pcsamp_warps_issue_stalled_long_scoreboard",
+        "smsp__pcsamp_warps_issue_stalled_math_pipe_throttle",
+        "smsp__pcsamp_warps_issue_stalled_lg_throttle",
+        "smsp__pcsamp_warps_issue_stalled_mio_throttle",
+        "smsp__pcsamp_warps_issue_stalled_barrier",
+        "smsp__pcsamp_warps_issue_stalled_branch_resolving",
+        "smsp__pcsamp_warps_issue_stalled_drain",
+    };
+    return s < WS_STALL_COUNT ? metrics[s] : "?";
+}
+
+ws_timing_options ws_timing_defaults(void)
+{
+    return (ws_timing_options){0, -1, false, -1, 0};
+}
+
+/* The [timing] keys the model reads; a config without one cannot be timed. */
+static const char *missing_key(const ws_gpu_config *g)
+{
+#define NEED(k) if (g->k <= 0) return #k
+    NEED(fp32LanesPerMultiprocessor); NEED(intLanesPerMultiprocessor);
+    NEED(fp64LanesPerMultiprocessor); NEED(sfuLanesPerMultiprocessor);
+    NEED(lsuLanesPerMultiprocessor); NEED(latencyFp32); NEED(latencyInt); NEED(latencySfu);
+    NEED(latencyFp64); NEED(latencySharedLoad); NEED(latencyL1Hit); NEED(latencyL2Hit);
+    NEED(latencyDram); NEED(latencyBranch); NEED(latencyTensor); NEED(tensorIssueInterval);
+    NEED(latencyConstant); NEED(lsuQueueCycles); NEED(l1CacheSize); NEED(l1Associativity);
+    NEED(l2Slices); NEED(l2Associativity); NEED(l2BytesPerCyclePerSlice); NEED(dramChannels);
+    NEED(twoLevelActiveWarps);
+#undef NEED
+    return NULL;
+}
+
+/* Cycles a warp instruction holds a pipe of lanes lanes per SM. */
+static uint32_t hold(const ws_gpu_config *g, int32_t lanes)
+{
+    int32_t per_sp = lanes / g->subPartitionsPerMultiprocessor;
+    if (per_sp < 1) per_sp = 1;
+    return (uint32_t)((g->warpSize + per_sp - 1) / per_sp);
+}
+
+static void derive(ws_tsim *s, const ws_gpu_config *g)
+{
+    uint32_t *lat = s->latency, *iv = s->interval;
+    lat[PTX_PIPE_FP32] = (uint32_t)g->latencyFp32;   iv[PTX_PIPE_FP32] = hold(g, g->fp32LanesPerMultiprocessor);
+    lat[PTX_PIPE_INT] = (uint32_t)g->latencyInt;     iv[PTX_PIPE_INT] = hold(g, g->intLanesPerMultiprocessor);
+    lat[PTX_PIPE_FP64] = (uint32_t)g->latencyFp64;   iv[PTX_PIPE_FP64] = hold(g, g->fp64LanesPerMultiprocessor);
+    lat[PTX_PIPE_SFU] = (uint32_t)g->latencySfu;     iv[PTX_PIPE_SFU] = hold(g, g->sfuLanesPerMultiprocessor);
+    lat[PTX_PIPE_TENSOR] = (uint32_t)g->latencyTensor; iv[PTX_PIPE_TENSOR] = (uint32_t)g->tensorIssueInterval;
+    lat[PTX_PIPE_LSU] = (uint32_t)g->latencyL1Hit;   iv[PTX_PIPE_LSU] = hold(g, g->lsuLanesPerMultiprocessor);
+    /* bar, exit and the like: the next instruction of the warp may follow */
+    lat[PTX_PIPE_BRANCH] = 1;                         iv[PTX_PIPE_BRANCH] = 1;
+    s->lat_shared = (uint32_t)g->latencySharedLoad;
+    s->lat_const = (uint32_t)g->latencyConstant;
+    s->lat_branch = (uint32_t)g->latencyBranch;
+    s->lsu_queue = (uint32_t)g->lsuQueueCycles;
+}
+
+static bool check_launch(const ws_program *p, const ws_kernel *k, const ws_launch *l, ws_error *err)
+{
+    const ptx_function *f = p->funcs[k->func].f;
+    uint64_t nthreads = (uint64_t)l->block.x * l->block.y * l->block.z;
+    uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
+    if (nthreads == 0 || nthreads > 1024 || nblocks == 0 || l->grid.y > 65535 || l->grid.z > 65535 ||
+        l->block.z > 64) {
+        snprintf(err->msg, sizeof err->msg,
+                 "invalid launch configuration for kernel %s: grid (%u,%u,%u), block (%u,%u,%u)",
+                 f->name, l->grid.x, l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z);
+        return false;
+    }
+    uint32_t need = ws_params_total_size(f);
+    if (l->params_size < need) {
+        snprintf(err->msg, sizeof err->msg, "kernel %s takes %u bytes of parameters; %zu given",
+                 f->name, need, l->params_size);
+        return false;
+    }
+    return true;
+}
+
+static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_config *g)
+{
+    ws_timing_stats *t = s->ts;
+    t->cycles = s->end;
+    t->time_ns = (double)t->cycles * 1e6 / (double)g->clockRate;
+    for (int32_t i = 0; i < nsm; i++) {
+        t->l1_sectors += sms[i].l1.lookups;
+        t->l1_hit_sectors += sms[i].l1.hits;
+    }
+    ws_l2_flush(&s->l2);
+    t->l2_sectors = s->l2.lookups;
+    t->l2_hit_sectors = s->l2.hits;
+    t->dram_bytes_read = s->l2.dram_read_sectors * WS_SECTOR_BYTES;
+    t->dram_bytes_written = s->l2.dram_write_sectors * WS_SECTOR_BYTES;
+    t->l1_hit_rate = t->l1_sectors ? (double)t->l1_hit_sectors / (double)t->l1_sectors : 0;
+    t->l2_hit_rate = t->l2_sectors ? (double)t->l2_hit_sectors / (double)t->l2_sectors : 0;
+    t->ipc = t->sm_active_cycles ? (double)t->warp_insts / (double)t->sm_active_cycles : 0;
+    t->ipc_total = t->cycles ? (double)t->warp_insts / (double)t->cycles : 0;
+    t->issue_slot_utilization = t->issue_slots ? (double)t->warp_insts / (double)t->issue_slots : 0;
+    const ws_occ_result *o = &s->disp.occ;
+    t->blocks_per_sm = o->blocks_per_sm;
+    t->occupancy_theoretical = o->occupancy;
+    t->occupancy_achieved = t->sm_active_cycles && o->max_warps
+        ? (double)t->warp_cycles / (double)t->sm_active_cycles / (double)o->max_warps : 0;
+    t->waves = (double)s->disp.nblocks / (double)ws_dispatcher_wave_size(&s->disp);
+}
+
+bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
+                     const ws_gpu_config *cfg, const ws_timing_options *o,
+                     ws_launch_stats *stats, ws_timing_stats *ts, ws_error *err)
+{
+    ws_timing_options opt = o ? *o : ws_timing_defaults();
+    ws_launch_stats st;
+    ws_timing_stats tst;
+    memset(&st, 0, sizeof st);
+    memset(&tst, 0, sizeof tst);
+    err->msg[0] = '\0';
+    if (!check_launch(p, k, l, err)) return false;
+    const char *miss = missing_key(cfg);
+    if (miss) {
+        snprintf(err->msg, sizeof err->msg, "GPU config '%s' has no [timing] key '%s'", cfg->name, miss);
+        return false;
+    }
+
+    ws_tsim s;
+    memset(&s, 0, sizeof s);
+    s.g = cfg;
+    s.ts = &tst;
+    s.x = (ws_exec){p, k, l, &st, err, l->printf_out ? l->printf_out : stdout, 0};
+    derive(&s, cfg);
+    s.policy = opt.sched_policy >= 0 ? (ws_sched_policy)opt.sched_policy : (ws_sched_policy)cfg->warpScheduler;
+    s.two_level_active = (uint32_t)cfg->twoLevelActiveWarps;
+    s.nthreads = l->block.x * l->block.y * l->block.z;
+    s.nwarps = (s.nthreads + WS_WARP_SIZE - 1) / WS_WARP_SIZE;
+    s.smem = l->dynamic_smem ? k->dyn_off + l->dynamic_smem : k->static_smem;
+    uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
+    s.grid_warps = nblocks * s.nwarps;
+
+    tst.regs_per_thread = opt.regs_per_thread > 0 ? opt.regs_per_thread : ws_estimate_regs(p, k);
+    tst.regs_estimated = opt.regs_per_thread <= 0;
+    ws_occ_input occ = {
+        .threads = (int32_t)s.nthreads, .regs = tst.regs_per_thread,
+        .static_smem = k->static_smem, .dynamic_smem = l->dynamic_smem,
+        .carveout = opt.carveout, .optin = opt.optin,
+    };
+    int32_t nsm = cfg->multiProcessorCount;
+    ws_sm *sms = NULL;
+    bool ok = ws_dispatcher_init(&s.disp, cfg, &occ, nblocks, err->msg, sizeof err->msg);
+    if (ok) {
+        s.deps = malloc(sizeof *s.deps * (size_t)(p->ncode ? p->ncode : 1));
+        sms = calloc((size_t)nsm, sizeof *sms);
+        ok = s.deps && sms && ws_l2_init(&s.l2, cfg);
+        if (!ok) snprintf(err->msg, sizeof err->msg, "out of memory for timing kernel %s",
+                          p->funcs[k->func].f->name);
+    }
+    for (int32_t i = 0; ok && i < p->ncode; i++) ws_insn_deps_of(p, &p->code[i], &s.deps[i]);
+    for (int32_t i = 0; sms && i < nsm; i++) {
+        sms[i].id = i;
+        sms[i].next = WS_NEVER;
+    }
+
+    /* first wave: deal blocks round-robin over the SMs */
+    for (bool placed = ok; ok && placed;) {
+        placed = false;
+        for (int32_t i = 0; ok && i < nsm; i++) {
+            int64_t b = ws_dispatcher_place(&s.disp, i);
+            if (b < 0) continue;
+            placed = true;
+            ok = ws_sm_start_block(&s, &sms[i], (uint64_t)b, 0);
+            if (!ok) snprintf(err->msg, sizeof err->msg, "out of memory");
+        }
+    }
+    /* the main loop: the earliest cycle any SM has something to do */
+    while (ok) {
+        uint64_t now = WS_NEVER;
+        for (int32_t i = 0; i < nsm; i++)
+            if (sms[i].next < now) now = sms[i].next;
+        if (now == WS_NEVER) break;
+        if (opt.max_cycles && now > opt.max_cycles) {
+            snprintf(err->msg, sizeof err->msg, "cycle limit exceeded (%llu cycles) in kernel %s",
+                     (unsigned long long)opt.max_cycles, p->funcs[k->func].f->name);
+            ok = false;
+            break;
+        }
+        tst.loop_iterations++;
+        for (int32_t i = 0; ok && i < nsm; i++)
+            if (sms[i].next == now) ok = ws_sm_cycle(&s, &sms[i], now);
+    }
+    if (ok) finish_stats(&s, sms, nsm, cfg);
+    for (int32_t i = 0; sms && i < nsm; i++) ws_sm_free(&s, &sms[i]);
+    free(sms);
+    free(s.deps);
+    ws_l2_free(&s.l2);
+    ws_dispatcher_free(&s.disp);
+    if (stats) *stats = st;
+    if (ts) *ts = tst;
+    return ok;
+}

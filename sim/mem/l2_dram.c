@@ -1,0 +1,131 @@
+/* L2 slices and DRAM channels as bandwidth queues with latencies. */
+#include "l2_dram.h"
+
+#include <stdlib.h>
+
+#define TICKS 1024u     /* fixed-point fraction of a cycle for bandwidths */
+
+static uint64_t fold(uint64_t x)
+{
+    return x ^ (x >> 11) ^ (x >> 19) ^ (x >> 27);
+}
+
+bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g)
+{
+    m->nslices = (uint32_t)g->l2Slices;
+    m->nchannels = (uint32_t)g->dramChannels;
+    m->lat_l2 = (uint32_t)g->latencyL2Hit;
+    m->lat_dram = (uint32_t)g->latencyDram;
+    m->lookups = m->hits = m->dram_read_sectors = m->dram_write_sectors = 0;
+    m->slice_cost = (uint64_t)32 * TICKS / (uint64_t)g->l2BytesPerCyclePerSlice;
+    /* bytes per core cycle of one channel = 2 * memClk * busBits / 8 / clk / channels */
+    uint64_t num = (uint64_t)32 * TICKS * 8 * (uint64_t)g->clockRate * m->nchannels;
+    uint64_t den = (uint64_t)2 * (uint64_t)g->memoryClockRate * (uint64_t)g->memoryBusWidth;
+    m->chan_cost = (num + den / 2) / den;
+    if (m->chan_cost == 0) m->chan_cost = 1;
+    m->slice = calloc(m->nslices, sizeof *m->slice);
+    m->slice_free = calloc(m->nslices, sizeof *m->slice_free);
+    m->chan_free = calloc(m->nchannels, sizeof *m->chan_free);
+    if (!m->slice || !m->slice_free || !m->chan_free) return false;
+    for (uint32_t s = 0; s < m->nslices; s++)
+        if (!ws_scache_init(&m->slice[s], g->l2CacheSize / m->nslices, (uint32_t)g->l2Associativity))
+            return false;
+    return true;
+}
+
+void ws_l2_free(ws_l2_dram *m)
+{
+    for (uint32_t s = 0; m->slice && s < m->nslices; s++) ws_scache_free(&m->slice[s]);
+    free(m->slice);
+    free(m->slice_free);
+    free(m->chan_free);
+    m->slice = NULL;
+    m->slice_free = m->chan_free = NULL;
+}
+
+/* Takes a queue from cycle t for cost ticks; returns the cycle it starts. */
+static uint64_t take(uint64_t *free_at, uint64_t t, uint64_t cost)
+{
+    uint64_t start = *free_at > t * TICKS ? *free_at : t * TICKS;
+    *free_at = start + cost;
+    return start / TICKS;
+}
+
+static uint32_t slice_of(const ws_l2_dram *m, uint64_t sector)
+{
+    return (uint32_t)(fold(sector / WS_SECTORS_PER_LINE) % m->nslices);
+}
+
+static uint32_t channel_of(const ws_l2_dram *m, uint64_t sector)
+{
+    return (uint32_t)(fold(sector / 8) % m->nchannels);
+}
+
+/* A miss at slice s starting at cycle t: the DRAM read, plus the channel
+ * time of any dirty sectors the fill evicts.  Returns when the data is
+ * back at the SM. */
+static uint64_t dram_fill(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t, bool dirty)
+{
+    uint32_t c = channel_of(m, sector);
+    uint64_t start = take(&m->chan_free[c], t, m->chan_cost);
+    uint64_t ready = start + m->lat_dram;
+    m->dram_read_sectors++;
+    uint32_t evicted = ws_scache_fill(&m->slice[s], sector, ready, dirty);
+    m->dram_write_sectors += evicted;
+    m->chan_free[c] += evicted * m->chan_cost;
+    return ready;
+}
+
+uint64_t ws_l2_read(ws_l2_dram *m, uint64_t sector, uint64_t t)
+{
+    uint32_t s = slice_of(m, sector);
+    uint64_t start = take(&m->slice_free[s], t, m->slice_cost), arrives;
+    m->lookups++;
+    if (ws_scache_lookup(&m->slice[s], sector, &arrives)) {
+        m->hits++;
+        return start + m->lat_l2 > arrives ? start + m->lat_l2 : arrives;
+    }
+    return dram_fill(m, s, sector, start, false);
+}
+
+uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, uint64_t t)
+{
+    uint32_t s = slice_of(m, sector);
+    uint64_t start = take(&m->slice_free[s], t, m->slice_cost), arrives;
+    m->lookups++;
+    bool hit = ws_scache_lookup(&m->slice[s], sector, &arrives);
+    m->hits += hit;
+    /* the write replaces the sector: no DRAM read, the line is dirty */
+    uint32_t evicted = ws_scache_fill(&m->slice[s], sector, hit && arrives > start ? arrives : start, true);
+    if (evicted) {
+        uint32_t c = channel_of(m, sector);
+        m->dram_write_sectors += evicted;
+        take(&m->chan_free[c], start, evicted * m->chan_cost);
+    }
+    return start + m->lat_l2;
+}
+
+uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t t)
+{
+    uint32_t s = slice_of(m, sector);
+    uint64_t start = take(&m->slice_free[s], t, (uint64_t)serial * TICKS), data;
+    m->lookups++;
+    if (ws_scache_lookup(&m->slice[s], sector, &data)) {
+        m->hits++;
+        data = data > m->lat_l2 ? data - m->lat_l2 : 0;     /* at the slice, not the SM */
+    } else {
+        data = dram_fill(m, s, sector, start, true) - m->lat_l2;
+    }
+    uint64_t begin = data > start ? data : start;
+    ws_scache_fill(&m->slice[s], sector, begin + serial, true);
+    return begin + serial + m->lat_l2;
+}
+
+void ws_l2_flush(ws_l2_dram *m)
+{
+    for (uint32_t s = 0; s < m->nslices; s++) {
+        m->dram_write_sectors += ws_scache_dirty_sectors(&m->slice[s]);
+        for (size_t i = 0; i < (size_t)m->slice[s].nsets * m->slice[s].ways; i++)
+            m->slice[s].lines[i].dirty = 0;
+    }
+}

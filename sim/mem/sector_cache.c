@@ -1,0 +1,74 @@
+/* Sectored set-associative LRU tag array. */
+#include "sector_cache.h"
+
+#include <stdlib.h>
+
+#define LINE_BYTES (32u * WS_SECTORS_PER_LINE)
+
+bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
+{
+    c->ways = ways ? ways : 1;
+    uint64_t sets = bytes / ((uint64_t)LINE_BYTES * c->ways);
+    c->nsets = sets ? (uint32_t)sets : 1;
+    c->stamp = 0;
+    c->lines = calloc((size_t)c->nsets * c->ways, sizeof *c->lines);
+    return c->lines != NULL;
+}
+
+void ws_scache_free(ws_sector_cache *c)
+{
+    free(c->lines);
+    c->lines = NULL;
+}
+
+static ws_cache_line *find(ws_sector_cache *c, uint64_t line)
+{
+    ws_cache_line *set = &c->lines[(size_t)(line % c->nsets) * c->ways];
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (set[w].last_use && set[w].line == line) return &set[w];
+    return NULL;
+}
+
+bool ws_scache_lookup(ws_sector_cache *c, uint64_t sector, uint64_t *ready)
+{
+    ws_cache_line *l = find(c, sector / WS_SECTORS_PER_LINE);
+    uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE);
+    if (!l || !(l->valid >> s & 1)) return false;
+    l->last_use = ++c->stamp;
+    *ready = l->ready[s];
+    return true;
+}
+
+uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty)
+{
+    uint64_t line = sector / WS_SECTORS_PER_LINE;
+    uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE), evicted = 0;
+    ws_cache_line *l = find(c, line);
+    if (!l) {
+        ws_cache_line *set = &c->lines[(size_t)(line % c->nsets) * c->ways];
+        l = &set[0];
+        for (uint32_t w = 1; w < c->ways; w++)
+            if (set[w].last_use < l->last_use) l = &set[w];
+        evicted = (uint32_t)__builtin_popcount(l->dirty);
+        l->line = line;
+        l->valid = l->dirty = 0;
+    }
+    l->last_use = ++c->stamp;
+    l->valid |= (uint8_t)(1u << s);
+    if (dirty) l->dirty |= (uint8_t)(1u << s);
+    l->ready[s] = ready;
+    return evicted;
+}
+
+void ws_scache_invalidate(ws_sector_cache *c, uint64_t sector)
+{
+    ws_cache_line *l = find(c, sector / WS_SECTORS_PER_LINE);
+    if (l) l->valid &= (uint8_t)~(1u << (sector % WS_SECTORS_PER_LINE));
+}
+
+uint64_t ws_scache_dirty_sectors(const ws_sector_cache *c)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < (size_t)c->nsets * c->ways; i++) n += (uint64_t)__builtin_popcount(c->lines[i].dirty);
+    return n;
+}

@@ -1,0 +1,48 @@
+/* A set-associative cache of 128 B lines in four 32 B sectors, LRU, that
+ * allocates per sector: the tag array the L1 and the L2 slices share.
+ *
+ * Each valid sector carries the cycle its data arrives, so a request that
+ * finds a sector already on its way (a miss in flight) waits for it rather
+ * than fetching it again.  Addresses are sector numbers (byte address / 32). */
+#ifndef WARPSIM_SECTOR_CACHE_H
+#define WARPSIM_SECTOR_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WS_SECTORS_PER_LINE 4
+
+typedef struct ws_cache_line {
+    uint64_t line;                          /* line number (byte address / 128) */
+    uint64_t last_use;                      /* LRU stamp; 0 = way never used */
+    uint64_t ready[WS_SECTORS_PER_LINE];    /* cycle each valid sector's data arrives */
+    uint8_t valid, dirty;                   /* bit per sector */
+} ws_cache_line;
+
+typedef struct ws_sector_cache {
+    uint32_t nsets, ways;
+    ws_cache_line *lines;                   /* nsets * ways */
+    uint64_t stamp;
+} ws_sector_cache;
+
+/* bytes is rounded down to whole sets (at least one).  False when out of
+ * memory. */
+bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways);
+void ws_scache_free(ws_sector_cache *c);
+
+/* True when sector is valid; *ready gets its data's arrival.  A hit counts
+ * as a use for LRU. */
+bool ws_scache_lookup(ws_sector_cache *c, uint64_t sector, uint64_t *ready);
+
+/* Makes sector valid with data at ready (dirty when the write-back L2
+ * takes a store), allocating its line over the least recently used one.
+ * Returns the number of dirty sectors the eviction threw out. */
+uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty);
+
+/* Drops sector if present. */
+void ws_scache_invalidate(ws_sector_cache *c, uint64_t sector);
+
+/* Dirty sectors held now (written back when the kernel's data leaves). */
+uint64_t ws_scache_dirty_sectors(const ws_sector_cache *c);
+
+#endif

@@ -1,0 +1,59 @@
+/* Helpers of the timing tests: PTX built in the test, the teaching GPU,
+ * and a timed launch. */
+#ifndef WARPSIM_TEST_TIMING_UTIL_H
+#define WARPSIM_TEST_TIMING_UTIL_H
+
+#include "../core/core_util.h"
+#include "sim/core/gpu_config.h"
+#include "sim/core/timing.h"
+
+#define PTX_HEAD ".version 7.0\n.target sm_80\n.address_size 64\n"
+
+/* Appends to a growing PTX text. */
+typedef struct tbuf { char s[1 << 16]; size_t n; } tbuf;
+
+__attribute__((format(printf, 2, 3)))
+static inline void tb(tbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0 && (size_t)n < sizeof b->s - b->n);
+    b->n += (size_t)n;
+}
+
+static inline void tt_config(ws_gpu_config *g, const char *name)
+{
+    char err[512];
+    if (ws_gpu_config_load(name, g, err, sizeof err) != 0) fail_msg("%s", err);
+}
+
+/* A timed launch of kernel name with regs registers per thread (0 =
+ * estimate), optin: dynamic shared memory above the default limit;
+ * fails the test on an error. */
+static inline void tt_run_opt(tctx *t, const ws_gpu_config *g, const char *name, ws_dim3 grid,
+                              ws_dim3 block, uint32_t dyn, int32_t regs, bool optin,
+                              ws_timing_stats *ts)
+{
+    const ws_kernel *k = ws_program_kernel(t->p, name);
+    if (!k) fail_msg("no kernel %s", name);
+    ws_launch l = {grid, block, dyn, t->params, t->nparams, NULL, 0};
+    ws_timing_options o = ws_timing_defaults();
+    o.regs_per_thread = regs;
+    o.optin = optin;
+    if (!ws_launch_timed(t->p, k, &l, g, &o, &t->st, ts, &t->err)) fail_msg("%s", t->err.msg);
+}
+
+static inline void tt_run(tctx *t, const ws_gpu_config *g, const char *name, ws_dim3 grid,
+                          ws_dim3 block, uint32_t dyn, int32_t regs, ws_timing_stats *ts)
+{
+    tt_run_opt(t, g, name, grid, block, dyn, regs, false, ts);
+}
+
+static inline void tt_load(tctx *t, const tbuf *b)
+{
+    if (!t_load(t, b->s, "test.ptx")) fail_msg("load: %s", t->err.msg);
+}
+
+#endif
