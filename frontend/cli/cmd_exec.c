@@ -4,7 +4,8 @@
  * The program must be linked against the shared runtime (nvcc -cudart
  * shared); that is checked by reading the NEEDED entries of its ELF
  * dynamic section.  Options reach the library through the environment:
- * WARPSIM_GPU, WARPSIM_SUMMARY_OUT, WARPSIM_JSON, WARPSIM_NO_SUMMARY. */
+ * WARPSIM_GPU, WARPSIM_SUMMARY_OUT, WARPSIM_JSON, WARPSIM_NO_SUMMARY,
+ * WARPSIM_FUNCTIONAL. */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +24,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: warpsim exec [--gpu NAME] [--summary-out FILE] [--json] [--no-summary]\n"
+            "usage: warpsim exec [--gpu NAME] [--summary-out FILE] [--json] [--no-summary] [--functional]\n"
             "                    [--max-warp-insts N] -- PROGRAM [ARGS...]\n"
             "\n"
             "Runs PROGRAM (built with nvcc -cudart shared) with every kernel simulated.\n"
@@ -34,6 +35,8 @@ static void usage(FILE *out)
             "  --summary-out FILE  write the per-launch summaries to FILE\n"
             "  --json              one JSON object per launch instead of text\n"
             "  --no-summary        no per-launch summary\n"
+            "  --functional        compute the results without the timing model (faster;\n"
+            "                      cudaEvent times then assume one instruction per cycle)\n"
             "  --max-warp-insts N  a launch that issues more warp instructions faults\n");
 }
 
@@ -144,7 +147,7 @@ static bool find_cudart_dir(char *buf, size_t size)
 int cli_exec(int argc, char **argv)
 {
     const char *gpu = NULL, *summary_out = NULL, *max_insts = NULL;
-    bool json = false, no_summary = false;
+    bool json = false, no_summary = false, functional = false;
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -158,6 +161,7 @@ int cli_exec(int argc, char **argv)
         }
         if (!strcmp(a, "--json")) { json = true; continue; }
         if (!strcmp(a, "--no-summary")) { no_summary = true; continue; }
+        if (!strcmp(a, "--functional")) { functional = true; continue; }
         const char **slot = !strcmp(a, "--gpu") ? &gpu
                           : !strcmp(a, "--summary-out") ? &summary_out
                           : !strcmp(a, "--max-warp-insts") ? &max_insts : NULL;
@@ -237,6 +241,7 @@ int cli_exec(int argc, char **argv)
               (!summary_out || setenv("WARPSIM_SUMMARY_OUT", summary_out, 1) == 0) &&
               (!json || setenv("WARPSIM_JSON", "1", 1) == 0) &&
               (!no_summary || setenv("WARPSIM_NO_SUMMARY", "1", 1) == 0) &&
+              (!functional || setenv("WARPSIM_FUNCTIONAL", "1", 1) == 0) &&
               (!max_insts || setenv("WARPSIM_MAX_WARP_INSTS", max_insts, 1) == 0);
     free(ldpath);
     if (!ok) {

@@ -12,7 +12,10 @@
 #include "commands.h"
 #include "run_args.h"
 #include "frontend/ptx/ptx_parse.h"
+#include "frontend/ptx/ptxas_info.h"
+#include "sim/core/gpu_config.h"
 #include "sim/core/sim.h"
+#include "sim/core/timing.h"
 #include "sim/trace/summary.h"
 
 #define RUN_EXIT_FAULT 1
@@ -65,6 +68,23 @@ static void list_params(const ptx_function *f)
             fprintf(stderr, "[%" PRIu64 "]", p->count);
         fprintf(stderr, "  (%u bytes)\n", ws_param_size(f, i));
     }
+}
+
+/* Registers per thread for the occupancy rule: --regs, else what ptxas -v
+ * says when the toolkit is installed, else 0 (the timing model estimates
+ * from the PTX, and the summary says so). */
+static int32_t kernel_regs(const runarg_options *o, const ptx_function *f, const ws_gpu_config *g)
+{
+    if (o->regs)
+        return o->regs;
+    char ptxas[1024], err[512];
+    int32_t regs;
+    uint64_t smem;
+    if (ptx_find_ptxas(ptxas, sizeof ptxas) == 0 &&
+        ptx_ptxas_registers(ptxas, o->ptx_path, f->name, g->major, g->minor, &regs, &smem,
+                            err, sizeof err) == 0)
+        return regs;
+    return 0;
 }
 
 /* Matches the --arg list against the kernel's parameters and packs the
@@ -203,8 +223,22 @@ static int run(run_state *s)
     };
     ws_launch_stats st;
     memset(&st, 0, sizeof st);
+    ws_timing_stats ts;
+    memset(&ts, 0, sizeof ts);
+    ws_gpu_config gpu;
+    const char *gpu_name = o->gpu ? o->gpu : "a100";
+    if (!o->functional) {
+        char cerr[1024];
+        if (ws_gpu_config_load(gpu_name, &gpu, cerr, sizeof cerr))
+            return usage_error("--gpu: %s", cerr);
+    }
+    ws_timing_options topt = ws_timing_defaults();
+    topt.regs_per_thread = o->functional ? 0 : kernel_regs(o, f, &gpu);
+    topt.optin = true;      /* --smem is the size asked for, as after cudaFuncSetAttribute */
     fflush(stdout);
-    if (!ws_launch_kernel(s->prog, k, &l, &st, &err)) {
+    bool ok = o->functional ? ws_launch_kernel(s->prog, k, &l, &st, &err)
+                            : ws_launch_timed(s->prog, k, &l, &gpu, &topt, &st, &ts, &err);
+    if (!ok) {
         fflush(stdout);
         fprintf(stderr, "%s\n", err.msg);
         return RUN_EXIT_FAULT;
@@ -215,7 +249,8 @@ static int run(run_state *s)
     for (int i = 0; i < o->nprints; i++)
         print_buffer(s, &o->prints[i]);
     fflush(stdout);
-    ws_summary_info info = {o->kernel, o->grid, o->block, o->smem};
+    ws_summary_info info = {o->kernel, o->grid, o->block, o->smem,
+                            o->functional ? NULL : gpu_name, o->functional ? NULL : &ts};
     if (o->json)
         ws_summary_json(stderr, &info, &st);
     else

@@ -463,12 +463,21 @@ void runarg_print_help(FILE *out)
 "                      of buffer argument I\n"
 "  --max-warp-insts N  fault when the kernel issues more than N warp instructions\n"
 "                      (0, the default, is no limit)\n"
+"  --gpu NAME          the GPU whose timing model runs the kernel: a config in\n"
+"                      configs/ (a100, h100, h200, rtx4090, rtx2080ti, teaching) or\n"
+"                      the path of one; default a100\n"
+"  --regs N            registers per thread for the occupancy rule; default: from\n"
+"                      ptxas -v when the CUDA toolkit is installed, else an estimate\n"
+"                      from the PTX (the summary says which)\n"
+"  --functional        compute the results without the timing model (faster; no\n"
+"                      cycles, caches or stall reasons in the summary)\n"
 "  --json              print the summary as one line of JSON instead of text\n"
 "  -h, --help          this text\n"
 "\n"
-"A summary goes to stderr: instructions, SIMD efficiency, branches, shared-memory\n"
-"wavefronts and bank conflicts, global requests, sectors and 128 B lines, named as\n"
-"Nsight Compute names them.  Exit status: 0 success, 1 PTX error or kernel fault,\n"
+"A summary goes to stderr: cycles and time at the GPU's clock, IPC, occupancy,\n"
+"instructions, SIMD efficiency, branches, shared-memory wavefronts and bank\n"
+"conflicts, global requests, sectors and 128 B lines, L1/L2 hit rates, DRAM bytes\n"
+"and stall reasons, named as Nsight Compute names them.  Exit status: 0 success, 1 PTX error or kernel fault,\n"
 "2 usage error.\n"
 "\n"
 "example:\n"
@@ -531,7 +540,7 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
     o->args = calloc(cap, sizeof *o->args);
     o->dumps = calloc(cap, sizeof *o->dumps);
     o->prints = calloc(cap, sizeof *o->prints);
-    const char *grid = NULL, *block = NULL, *smem = NULL, *maxi = NULL;
+    const char *grid = NULL, *block = NULL, *smem = NULL, *maxi = NULL, *regs = NULL;
     runarg_status st = RUNARG_ERROR;
     if (!o->args || !o->dumps || !o->prints) {
         fail(err, errsize, "out of memory");
@@ -547,6 +556,10 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
             o->json = true;
             continue;
         }
+        if (!strcmp(a, "--functional")) {
+            o->functional = true;
+            continue;
+        }
         if (a[0] != '-' || a[1] == '\0') {
             if (o->ptx_path) {
                 fail(err, errsize, "more than one PTX file: '%s' and '%s'", o->ptx_path, a);
@@ -557,7 +570,8 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
         }
         /* --opt VALUE or --opt=VALUE */
         static const char *const with_value[] = {
-            "--kernel", "--grid", "--block", "--smem", "--arg", "--dump", "--print", "--max-warp-insts"};
+            "--kernel", "--grid", "--block", "--smem", "--arg", "--dump", "--print", "--max-warp-insts",
+            "--gpu", "--regs"};
         const char *eq = strchr(a, '=');
         size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
         int which = -1;
@@ -576,7 +590,8 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
             }
             val = argv[++i];
         }
-        const char **single[] = {&o->kernel, &grid, &block, &smem, NULL, NULL, NULL, &maxi};
+        const char **single[] = {&o->kernel, &grid, &block, &smem, NULL, NULL, NULL, &maxi,
+                                 &o->gpu, &regs};
         if (single[which]) {
             if (*single[which]) {
                 fail(err, errsize, "%s given twice", with_value[which]);
@@ -627,6 +642,17 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
     }
     if (maxi && !parse_u64(maxi, &o->max_warp_insts, &hex)) {
         fail(err, errsize, "bad --max-warp-insts '%s': want a count", maxi);
+        goto out;
+    }
+    if (regs) {
+        if (!parse_u64(regs, &v, &hex) || v < 1 || v > 255) {
+            fail(err, errsize, "bad --regs '%s': want registers per thread, 1 to 255", regs);
+            goto out;
+        }
+        o->regs = (int32_t)v;
+    }
+    if (o->functional && (o->gpu || regs)) {
+        fail(err, errsize, "--functional runs no timing model: --gpu and --regs do not apply");
         goto out;
     }
     for (int k = 0; k < o->ndumps; k++)

@@ -49,6 +49,9 @@ typedef struct runarg_options {
     uint32_t smem;
     uint64_t max_warp_insts;            /* 0 = no limit */
     bool json;                          /* --json: the summary as one JSON line */
+    const char *gpu;                    /* --gpu NAME or config path; default a100 */
+    bool functional;                    /* --functional: no timing model */
+    int32_t regs;                       /* --regs N for occupancy; 0 = ptxas -v or estimate */
     runarg *args; int nargs;
     runarg_dump *dumps; int ndumps;
     runarg_print *prints; int nprints;

@@ -40,6 +40,7 @@ static cr_context *context_create(void)
     c->mem = ws_devmem_create();
     if (!c->mem) c->gpu_ok = false;
     c->json = env("WARPSIM_JSON") && strcmp(env("WARPSIM_JSON"), "0") != 0;
+    c->functional = env("WARPSIM_FUNCTIONAL") && strcmp(env("WARPSIM_FUNCTIONAL"), "0") != 0;
     c->summary = stderr;
     const char *out = env("WARPSIM_SUMMARY_OUT");
     if (env("WARPSIM_NO_SUMMARY")) {

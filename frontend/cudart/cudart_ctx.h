@@ -85,6 +85,7 @@ typedef struct cr_context {
     int npushed;
     FILE *summary;              /* per-launch summaries; NULL = off */
     bool summary_owned, json;
+    bool functional;            /* WARPSIM_FUNCTIONAL: no timing model */
     uint64_t max_warp_insts;
     double sim_ms;              /* simulated time so far, for events */
     bool noted_event_time, noted_regs_estimate, noted_printf_limit;

@@ -9,6 +9,7 @@
 #include "fatbin.h"
 #include "frontend/ptx/ptx_demangle.h"
 #include "frontend/ptx/ptx_query.h"
+#include "sim/core/timing.h"
 #include "sim/trace/summary.h"
 
 static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
@@ -208,23 +209,33 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         .printf_out = NULL, .max_warp_insts = c->max_warp_insts,
     };
     ws_launch_stats st;
+    ws_timing_stats ts;
+    memset(&ts, 0, sizeof ts);
     ws_error err;
+    ws_timing_options topt = ws_timing_defaults();
+    topt.regs_per_thread = cr_func_regs(c, f);
+    topt.optin = true;      /* the limit the program set was checked above */
     cr_managed_sync(c, true);
-    bool ok = ws_launch_kernel(f->mod->prog, f->kernel, &l, &st, &err);
+    bool ok = c->functional ? ws_launch_kernel(f->mod->prog, f->kernel, &l, &st, &err)
+                            : ws_launch_timed(f->mod->prog, f->kernel, &l, g, &topt, &st, &ts, &err);
     cr_managed_sync(c, false);
     free(params);
 
-    /* Simulated time, until the timing model gives cycles: every SM
-     * sub-partition issues one warp instruction per cycle. */
+    /* Simulated time for cudaEvent: the timing model's cycles at the
+     * config's clock.  Functional only: as if every SM sub-partition
+     * issued one warp instruction per cycle. */
     double issue_per_cycle = (double)g->multiProcessorCount *
                              (g->subPartitionsPerMultiprocessor > 0 ? g->subPartitionsPerMultiprocessor : 4);
-    if (g->clockRate > 0 && issue_per_cycle > 0)
+    if (!c->functional)
+        c->sim_ms += ts.time_ns / 1e6;
+    else if (g->clockRate > 0 && issue_per_cycle > 0)
         c->sim_ms += (double)st.warp_insts / issue_per_cycle / (double)g->clockRate;
 
     if (ok && c->summary) {
         char name[256];
         kernel_display_name(f, name, sizeof name);
-        ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem};
+        ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem,
+                                c->functional ? NULL : g->name, c->functional ? NULL : &ts};
         fflush(stdout);
         if (c->json) ws_summary_json(c->summary, &info, &st);
         else ws_summary_text(c->summary, &info, &st);

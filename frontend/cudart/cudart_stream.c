@@ -151,9 +151,13 @@ CR_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEve
     if (!start->recorded || !end->recorded) return cr_ret(c, cudaErrorInvalidResourceHandle);
     if (!c->noted_event_time) {
         c->noted_event_time = true;
-        cr_note("note: cudaEventElapsedTime reports simulated time: each launch as its warp "
-                "instructions issued one per cycle per SM sub-partition at %d MHz (no timing model yet)",
-                c->gpu.clockRate / 1000);
+        if (c->functional)
+            cr_note("note: cudaEventElapsedTime reports simulated time: with --functional, each launch "
+                    "as its warp instructions issued one per cycle per SM sub-partition at %d MHz",
+                    c->gpu.clockRate / 1000);
+        else
+            cr_note("note: cudaEventElapsedTime reports simulated time: the timing model's cycles "
+                    "on %s at %d MHz", c->gpu.name, c->gpu.clockRate / 1000);
     }
     *ms = (float)(end->ms - start->ms);
     return cudaSuccess;

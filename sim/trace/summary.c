@@ -86,6 +86,34 @@ static void global_text(FILE *out, const ws_launch_stats *s)
     }
 }
 
+static void timing_text(FILE *out, const char *gpu, const ws_timing_stats *t)
+{
+    char gloss[160];
+    snprintf(gloss, sizeof gloss, "cycles on %s: %.3f us at its clock", gpu, t->time_ns / 1000.0);
+    metric(out, "gpc__cycles_elapsed.max", t->cycles, gloss);
+    fprintf(out, "  %-58s %12.3f  warp instructions per cycle per active SM (%.2f for the GPU)\n",
+            "sm__inst_executed.avg.per_cycle_active", t->ipc, t->ipc_total);
+    fprintf(out, "  %-58s %11.1f%%  of max warps, averaged over active cycles\n",
+            "sm__warps_active.avg.pct_of_peak_sustained_active", t->occupancy_achieved * 100.0);
+    fprintf(out, "  %-58s %11.1f%%  %d blocks/SM at %d registers/thread%s; %.2f waves\n",
+            "theoretical occupancy", t->occupancy_theoretical * 100.0, t->blocks_per_sm,
+            t->regs_per_thread, t->regs_estimated ? " (estimated from the PTX)" : "", t->waves);
+    fprintf(out, "  %-58s %11.1f%%  of %" PRIu64 " sectors looked up\n", "l1tex__t_sector_hit_rate.pct",
+            t->l1_hit_rate * 100.0, t->l1_sectors);
+    fprintf(out, "  %-58s %11.1f%%  of %" PRIu64 " sectors\n", "lts__t_sector_hit_rate.pct",
+            t->l2_hit_rate * 100.0, t->l2_sectors);
+    metric(out, "dram__bytes_read.sum", t->dram_bytes_read, "");
+    metric(out, "dram__bytes_write.sum", t->dram_bytes_written, "");
+    uint64_t total = 0;
+    for (int i = 0; i < WS_STALL_COUNT; i++) total += t->stall[i];
+    fprintf(out, "  where the warps' cycles went (warp-cycles, Nsight Compute's stall reasons):\n");
+    for (int i = 0; i < WS_STALL_COUNT; i++) {
+        if (!t->stall[i]) continue;
+        fprintf(out, "    %-56s %12" PRIu64 "  %5.1f%%\n", ws_stall_metric((ws_stall)i), t->stall[i],
+                ratio(t->stall[i], total) * 100.0);
+    }
+}
+
 void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats *s)
 {
     double lanes = ratio(s->thread_insts, s->warp_insts);
@@ -93,6 +121,7 @@ void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats 
     fprintf(out, "kernel %s  grid (%u,%u,%u)  block (%u,%u,%u)  dynamic smem %u B\n",
             k->kernel, k->grid.x, k->grid.y, k->grid.z, k->block.x, k->block.y, k->block.z,
             k->dynamic_smem);
+    if (k->timing) timing_text(out, k->gpu ? k->gpu : "?", k->timing);
     metric(out, "smsp__inst_executed.sum", s->warp_insts, "warp instructions");
     metric(out, "smsp__thread_inst_executed.sum", s->thread_insts, "thread instructions");
     fprintf(out, "  %-58s %12.1f  of 32 lanes active on average (SIMD efficiency %.1f%%)\n",
@@ -151,5 +180,28 @@ void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats 
     }
     json_u64(out, "const_requests", s->const_requests);
     json_u64(out, "const_addresses", s->const_addresses);
+    const ws_timing_stats *t = k->timing;
+    if (t) {
+        fprintf(out, ",\"gpu\":");
+        json_string(out, k->gpu ? k->gpu : "");
+        json_u64(out, "cycles", t->cycles);
+        fprintf(out, ",\"time_ns\":%.6g,\"ipc\":%.6g,\"ipc_total\":%.6g", t->time_ns, t->ipc, t->ipc_total);
+        fprintf(out, ",\"regs_per_thread\":%d,\"regs_estimated\":%s,\"blocks_per_sm\":%d",
+                t->regs_per_thread, t->regs_estimated ? "true" : "false", t->blocks_per_sm);
+        fprintf(out, ",\"occupancy_theoretical\":%.6g,\"occupancy_achieved\":%.6g,\"waves\":%.6g",
+                t->occupancy_theoretical, t->occupancy_achieved, t->waves);
+        fprintf(out, ",\"issue_slot_utilization\":%.6g", t->issue_slot_utilization);
+        json_u64(out, "l1_sectors", t->l1_sectors);
+        json_u64(out, "l1_hit_sectors", t->l1_hit_sectors);
+        json_u64(out, "l2_sectors", t->l2_sectors);
+        json_u64(out, "l2_hit_sectors", t->l2_hit_sectors);
+        fprintf(out, ",\"l1_hit_rate\":%.6g,\"l2_hit_rate\":%.6g", t->l1_hit_rate, t->l2_hit_rate);
+        json_u64(out, "dram_bytes_read", t->dram_bytes_read);
+        json_u64(out, "dram_bytes_written", t->dram_bytes_written);
+        for (int i = 0; i < WS_STALL_COUNT; i++) {
+            snprintf(key, sizeof key, "stall_%s", ws_stall_name((ws_stall)i));
+            json_u64(out, key, t->stall[i]);
+        }
+    }
     fputs("}\n", out);
 }

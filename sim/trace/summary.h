@@ -6,11 +6,14 @@
 
 #include <stdio.h>
 #include "../core/sim.h"
+#include "../core/timing.h"
 
 typedef struct ws_summary_info {
     const char *kernel;         /* as the user named it (demangled where possible) */
     ws_dim3 grid, block;
     uint32_t dynamic_smem;
+    const char *gpu;            /* the config the timing model ran, or NULL */
+    const ws_timing_stats *timing;  /* NULL for a functional-only run */
 } ws_summary_info;
 
 /* Nsight Compute names with a plain-language gloss, one metric a line. */
