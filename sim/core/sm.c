@@ -85,7 +85,7 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
             .w = w, .block = (int32_t)bs, .live = true, .age = block * s->nwarps + wi,
             .gwarp = block * s->nwarps + wi,
             .ready = b->ready + (size_t)wi * p->nregs, .kind = b->kind + (size_t)wi * p->nregs,
-            .next_issue = now, .mem_done = now, .fetch_reason = WS_STALL_WAIT,
+            .next_issue = now, .mem_done = now, .fetch_reason = WS_STALL_WAIT, .opnd_pc = -1,
         };
     }
     sm->live += s->nwarps;
@@ -133,6 +133,7 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
                       uint64_t *wake)
 {
     ws_warp *w = sw->w;
+    sw->blocked_until = 0;
     if (w->state == WS_WARP_DONE) {
         sw->reason = WS_STALL_DRAIN;
         *wake = sw->mem_done;
@@ -145,26 +146,36 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
     }
     if (sw->next_issue > now) {
         sw->reason = sw->fetch_reason;
-        *wake = sw->next_issue;
+        *wake = sw->blocked_until = sw->next_issue;
         return false;
     }
     if (!ws_stack_settle(&w->stack)) {      /* no lanes left: the executor retires it */
         *wake = now;
         return true;
     }
-    const ws_insn_deps *d = &s->deps[ws_stack_top(&w->stack)->pc];
-    uint64_t t = 0;
-    uint8_t why = WS_STALL_WAIT;
-    for (uint32_t i = 0; i < d->nsrc + d->ndst; i++) {
-        int32_t r = i < d->nsrc ? d->src[i] : d->dst[i - d->nsrc];
-        if (sw->ready[r] > t) { t = sw->ready[r]; why = sw->kind[r]; }
+    int32_t pc = ws_stack_top(&w->stack)->pc;
+    const ws_insn_deps *d = &s->deps[pc];
+    /* Only the warp's own issues move its registers' ready times, so the
+     * answer for one pc holds until the warp issues again. */
+    if (sw->opnd_pc != pc) {
+        uint64_t t = 0;
+        uint8_t why = WS_STALL_WAIT;
+        for (uint32_t i = 0; i < d->nsrc + d->ndst; i++) {
+            int32_t r = i < d->nsrc ? d->src[i] : d->dst[i - d->nsrc];
+            if (sw->ready[r] > t) { t = sw->ready[r]; why = sw->kind[r]; }
+        }
+        sw->opnd_pc = pc;
+        sw->opnd_ready = t;
+        sw->opnd_why = why;
     }
+    uint64_t t = sw->opnd_ready;
+    uint8_t why = sw->opnd_why;
     if (t > now) {
         sw->reason = why;
-        *wake = t;
+        *wake = sw->blocked_until = t;
         return false;
     }
-    const ws_insn *in = &s->x.p->code[ws_stack_top(&w->stack)->pc];
+    const ws_insn *in = &s->x.p->code[pc];
     bool lsu = d->pipe == PTX_PIPE_LSU;
     uint8_t throttle = !lsu ? WS_STALL_MATH_PIPE_THROTTLE
                      : in->space == WS_SP_SHARED || in->m.space == PTX_SPACE_CONST ||
@@ -228,6 +239,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
             sw->ready[d->dst[i]] = ready;
             sw->kind[d->dst[i]] = kind;
         }
+        sw->opnd_pc = -1;
         sp->pipe_free[d->pipe] = now + s->interval[d->pipe];
         s->ts->pipe_busy[d->pipe] += s->interval[d->pipe];
         s->ts->pipe_insts[d->pipe]++;
@@ -257,6 +269,14 @@ bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
         for (uint32_t j = 0; j < n; j++) {
             ws_sm_warp *sw = &sm->slots[j * sm->nsp + p];
             if (!sw->w || !sw->live) continue;
+            /* A warp waiting on its own registers or on fetch stays so, in
+             * the same state, until then: nothing else can change that. */
+            if (sw->blocked_until > now && sw->w->state == WS_WARP_READY) {
+                age[j] = sw->age;
+                long_wait[j] = sw->reason == WS_STALL_LONG_SCOREBOARD;
+                if (sw->blocked_until < next) next = sw->blocked_until;
+                continue;
+            }
             uint64_t wake = WS_NEVER;
             ready[j] = can_issue(s, sm, sp, sw, now, &wake);
             age[j] = sw->age;

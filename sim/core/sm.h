@@ -51,6 +51,10 @@ typedef struct ws_sm_warp {
     uint8_t *kind;                      /* per register: ws_stall while waiting for it */
     uint64_t next_issue;                /* earliest next issue (one per cycle; branches) */
     uint64_t mem_done;                  /* its last memory access completes */
+    uint64_t blocked_until;             /* waits on its own registers or fetch until then; 0 = look */
+    int32_t opnd_pc;                    /* the pc opnd_ready is for; -1 = none */
+    uint8_t opnd_why;                   /* ws_stall while waiting for those operands */
+    uint64_t opnd_ready;                /* its registers at opnd_pc are ready then */
 } ws_sm_warp;
 
 typedef struct ws_sm_block {
