@@ -100,11 +100,12 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
 static bool retire(ws_tsim *s, ws_sm *sm, uint64_t now)
 {
     bool freed = false;
-    for (uint32_t i = 0; i < sm->nslots; i++) {
+    for (uint32_t i = 0; sm->finished && i < sm->nslots; i++) {
         ws_sm_warp *sw = &sm->slots[i];
-        if (!sw->live || sw->w->state != WS_WARP_DONE || sw->mem_done > now) continue;
+        if (!sw->live || !sw->finished || sw->mem_done > now) continue;
         sw->live = false;
         sm->live--;
+        sm->finished--;
         ws_sm_block *b = &sm->blocks[sw->block];
         if (--b->running == 0) {
             b->used = false;
@@ -249,6 +250,10 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
             sw->next_issue = now + s->lat_branch;
             sw->fetch_reason = WS_STALL_BRANCH_RESOLVING;
         }
+    }
+    if (w->state == WS_WARP_DONE && !sw->finished) {
+        sw->finished = true;
+        sm->finished++;
     }
     if (r == WS_STEP_BLOCKED || r == WS_STEP_DONE || w->state != WS_WARP_READY)
         return sync_block(s, sm, b, (uint32_t)sw->block, now);

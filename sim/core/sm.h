@@ -42,7 +42,8 @@ typedef struct ws_tsim {
 typedef struct ws_sm_warp {
     ws_warp *w;                         /* NULL: free slot */
     int32_t block;                      /* block slot */
-    bool live;                          /* resident and not finished */
+    bool live;                          /* resident and not retired */
+    bool finished;                      /* exited; counted in ws_sm.finished */
     uint8_t reason;                     /* ws_stall of the current evaluation */
     uint8_t fetch_reason;               /* why next_issue is in the future */
     uint64_t age;                       /* dispatch order (gto: smaller = older) */
@@ -82,6 +83,7 @@ typedef struct ws_sm {
     ws_l1_cache l1;
     uint64_t l1_free;                   /* the SM's L1 data stage */
     uint32_t live;                      /* resident warps */
+    uint32_t finished;                  /* of those, warps that exited and wait to retire */
     uint64_t next;                      /* next cycle to evaluate, WS_NEVER when idle */
 } ws_sm;
 
