@@ -1,8 +1,9 @@
 #!/bin/sh
 # Simulation speed: runs a few course kernels at sizes large enough to take
 # about a second and prints simulated thread instructions per second of
-# host time (the figure Accel-Sim and GPGPU-Sim users quote).  For careful
-# timing run each line under hyperfine or /usr/bin/time instead.
+# host time (the figure Accel-Sim and GPGPU-Sim users quote), functional
+# only (--functional) and with the timing model of the a100 config.  For
+# careful timing run each line under hyperfine or /usr/bin/time instead.
 #
 #   bench/sim_speed.sh [WARPSIM]      (default: build/warpsim)
 set -eu
@@ -11,6 +12,12 @@ ws=${1:-$root/build/warpsim}
 ptx=$root/kernels/ptx/sm_80
 
 run() {
+    base=$1; shift
+    run_mode "$base (functional)" "$@" --functional
+    run_mode "$base (timing, a100)" "$@" --gpu a100 --regs 32
+}
+
+run_mode() {
     name=$1; shift
     start=$(date +%s.%N)
     json=$("$ws" run "$@" --json 2>&1 >/dev/null | grep '^{')
@@ -18,7 +25,7 @@ run() {
     ti=$(printf '%s' "$json" | sed 's/.*"thread_instructions":\([0-9]*\).*/\1/')
     wi=$(printf '%s' "$json" | sed 's/.*"warp_instructions":\([0-9]*\).*/\1/')
     awk -v n="$name" -v ti="$ti" -v wi="$wi" -v s="$start" -v e="$end" 'BEGIN {
-        t = e - s; printf "%-34s %12d thread inst %10d warp inst %7.2f s %8.1f M thread inst/s\n", n, ti, wi, t, ti / t / 1e6 }'
+        t = e - s; printf "%-50s %11d thread inst %10d warp inst %7.2f s %8.1f M thread inst/s\n", n, ti, wi, t, ti / t / 1e6 }'
 }
 
 n=256
