@@ -33,13 +33,8 @@ static bool run_block(ws_exec *x, ws_block *b)
     }
 }
 
-bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
-                      ws_launch_stats *stats, ws_error *err)
+bool ws_launch_check(const ws_program *p, const ws_kernel *k, const ws_launch *l, ws_error *err)
 {
-    ws_launch_stats st;
-    memset(&st, 0, sizeof st);
-    err->msg[0] = '\0';
-    ws_exec x = {p, k, l, &st, err, l->printf_out ? l->printf_out : stdout, 0};
     const ptx_function *f = p->funcs[k->func].f;
     uint64_t nthreads = (uint64_t)l->block.x * l->block.y * l->block.z;
     uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
@@ -56,6 +51,20 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
                  f->name, need, l->params_size);
         return false;
     }
+    return true;
+}
+
+bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
+                      ws_launch_stats *stats, ws_error *err)
+{
+    ws_launch_stats st;
+    memset(&st, 0, sizeof st);
+    err->msg[0] = '\0';
+    ws_exec x = {p, k, l, &st, err, l->printf_out ? l->printf_out : stdout, 0};
+    if (!ws_launch_check(p, k, l, err)) return false;
+    const ptx_function *f = p->funcs[k->func].f;
+    uint64_t nthreads = (uint64_t)l->block.x * l->block.y * l->block.z;
+    uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     uint32_t nwarps = (uint32_t)((nthreads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
     uint64_t smem = (uint64_t)k->dyn_off + l->dynamic_smem;
     if (l->dynamic_smem == 0) smem = k->static_smem;

@@ -82,27 +82,6 @@ static void derive(ws_tsim *s, const ws_gpu_config *g)
     s->lsu_queue = (uint32_t)g->lsuQueueCycles;
 }
 
-static bool check_launch(const ws_program *p, const ws_kernel *k, const ws_launch *l, ws_error *err)
-{
-    const ptx_function *f = p->funcs[k->func].f;
-    uint64_t nthreads = (uint64_t)l->block.x * l->block.y * l->block.z;
-    uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
-    if (nthreads == 0 || nthreads > 1024 || nblocks == 0 || l->grid.y > 65535 || l->grid.z > 65535 ||
-        l->block.z > 64) {
-        snprintf(err->msg, sizeof err->msg,
-                 "invalid launch configuration for kernel %s: grid (%u,%u,%u), block (%u,%u,%u)",
-                 f->name, l->grid.x, l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z);
-        return false;
-    }
-    uint32_t need = ws_params_total_size(f);
-    if (l->params_size < need) {
-        snprintf(err->msg, sizeof err->msg, "kernel %s takes %u bytes of parameters; %zu given",
-                 f->name, need, l->params_size);
-        return false;
-    }
-    return true;
-}
-
 static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_config *g)
 {
     ws_timing_stats *t = s->ts;
@@ -140,7 +119,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     memset(&st, 0, sizeof st);
     memset(&tst, 0, sizeof tst);
     err->msg[0] = '\0';
-    if (!check_launch(p, k, l, err)) return false;
+    if (!ws_launch_check(p, k, l, err)) return false;
     const char *miss = missing_key(cfg);
     if (miss) {
         snprintf(err->msg, sizeof err->msg, "GPU config '%s' has no [timing] key '%s'", cfg->name, miss);
