@@ -87,21 +87,11 @@ static bool cmp_float(int c, double x, double y)
     }
 }
 
-static const alu_fmt *fmt_of(ptx_type t)
-{
-    switch (t) {
-    case PTX_T_F16: case PTX_T_F16X2: return &alu_fmt_f16;
-    case PTX_T_BF16: case PTX_T_BF16X2: return &alu_fmt_bf16;
-    case PTX_T_F32: return &alu_fmt_f32;
-    default: return &alu_fmt_f64;
-    }
-}
-
 /* a cmp b for one value (one half of an x2 pair is passed alone). */
 static bool compare(int c, ptx_type t, uint64_t a, uint64_t b, bool ftz)
 {
     if (alu_is_float(t)) {
-        const alu_fmt *f = fmt_of(t);
+        const alu_fmt *f = alu_fmt_of(t);
         if (ftz) {
             a = alu_fmt_ftz(f, a); b = alu_fmt_ftz(f, b);
         }

@@ -14,16 +14,6 @@ static bool fmt_ok(ptx_type t)
     return t == PTX_T_F16 || t == PTX_T_BF16 || t == PTX_T_F32 || t == PTX_T_F64;
 }
 
-static const alu_fmt *fmt_of(ptx_type t)
-{
-    switch (t) {
-    case PTX_T_F16: case PTX_T_F16X2: return &alu_fmt_f16;
-    case PTX_T_BF16: case PTX_T_BF16X2: return &alu_fmt_bf16;
-    case PTX_T_F32: return &alu_fmt_f32;
-    default: return &alu_fmt_f64;
-    }
-}
-
 static bool int_ok(ptx_type t) { return alu_is_int(t); }
 static bool irnd(int r) { return r >= PTX_RND_RNI && r <= PTX_RND_RPI; }
 static bool frnd(int r) { return r == PTX_RND_NONE || (r >= PTX_RND_RN && r <= PTX_RND_RP); }
@@ -154,16 +144,16 @@ static uint64_t cvt_one(const ptx_mods *m, ptx_type d, ptx_type s, uint64_t a)
         return (fl & PTX_F_SAT) ? int_clamp(v, d) : alu_trunc((uint64_t)v, alu_bits(d));
     }
     if (alu_is_int(s)) {
-        const alu_fmt *f = fmt_of(d);
+        const alu_fmt *f = alu_fmt_of(d);
         return float_post(f, int_to_float(int_value(a, s), f, r == PTX_RND_NONE ? PTX_RND_RN : r), fl, false);
     }
-    const alu_fmt *fs = fmt_of(s);
+    const alu_fmt *fs = alu_fmt_of(s);
     if (s == PTX_T_F32 && (fl & PTX_F_FTZ))
         a = alu_fmt_ftz(fs, a);
     double x = alu_to_double(fs, a);
     if (alu_is_int(d))
         return float_to_int(x, r, d);
-    const alu_fmt *fd = fmt_of(d);
+    const alu_fmt *fd = alu_fmt_of(d);
     if (irnd(r))        /* same type: round to an integral value */
         return float_post(fd, alu_from_double(fd, isnan(x) ? x : round_integral(x, r), PTX_RND_RN), fl, false);
     return float_post(fd, alu_from_double(fd, x, r == PTX_RND_NONE ? PTX_RND_RN : r), fl, isinf(x));

@@ -95,6 +95,17 @@ typedef struct alu_fmt {
 
 extern const alu_fmt alu_fmt_f16, alu_fmt_bf16, alu_fmt_f32, alu_fmt_f64;
 
+/* The format of a float type (an x2 type: of each half). */
+static inline const alu_fmt *alu_fmt_of(ptx_type t)
+{
+    switch (t) {
+    case PTX_T_F16: case PTX_T_F16X2: return &alu_fmt_f16;
+    case PTX_T_BF16: case PTX_T_BF16X2: return &alu_fmt_bf16;
+    case PTX_T_F32: return &alu_fmt_f32;
+    default: return &alu_fmt_f64;
+    }
+}
+
 /* Rounds (-1)^sign * (sig + s) * 2^exp, 0 <= s < 1 nonzero when sticky, to
  * format f with IEEE rounding rnd (PTX_RND_RN/RZ/RM/RP; NONE = RN).  sig may
  * be 0 (then the result is a signed zero, or the smallest subnormal when

@@ -6,10 +6,6 @@
 #include "warp.h"
 #include "warp_ops.h"
 
-#define FOR_LANES(mask, lane) \
-    for (uint32_t _m = (mask); _m; _m &= _m - 1) \
-        for (int lane = __builtin_ctz(_m), _once = 1; _once; _once = 0)
-
 static uint8_t *tparam_of(ws_block *b, const ws_program *p, const ws_warp *w, int lane)
 {
     return b->tparam + (size_t)(w->index * WS_WARP_SIZE + (uint32_t)lane) * p->tparam_size;

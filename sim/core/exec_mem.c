@@ -6,10 +6,6 @@
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
 
-#define FOR_LANES(mask, lane) \
-    for (uint32_t _m = (mask); _m; _m &= _m - 1) \
-        for (int lane = __builtin_ctz(_m), _once = 1; _once; _once = 0)
-
 static const char *space_name(int s)
 {
     switch (s) {

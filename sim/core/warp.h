@@ -11,6 +11,12 @@
 #include "program.h"
 #include "simt_stack.h"
 
+/* Runs the statement that follows once for each lane set in mask, lowest
+ * first, with lane bound to its index. */
+#define FOR_LANES(mask, lane) \
+    for (uint32_t _m = (mask); _m; _m &= _m - 1) \
+        for (int lane = __builtin_ctz(_m), _once = 1; _once; _once = 0)
+
 typedef enum ws_warp_state { WS_WARP_READY, WS_WARP_BARRIER, WS_WARP_DONE } ws_warp_state;
 
 typedef struct ws_frame { int32_t ret_pc, call; } ws_frame;
