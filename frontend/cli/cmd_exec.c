@@ -37,7 +37,8 @@ static void usage(FILE *out)
             "  --no-summary        no per-launch summary\n"
             "  --functional        compute the results without the timing model (faster;\n"
             "                      cudaEvent times then assume one instruction per cycle)\n"
-            "  --max-warp-insts N  a launch that issues more warp instructions faults\n");
+            "  --max-warp-insts N  a launch that issues more warp instructions faults, as one\n"
+            "                      that never ends would; default 2^28, 0 for no limit\n");
 }
 
 /* Reads n bytes at off; false past the end of the file. */

@@ -461,8 +461,9 @@ void runarg_print_help(FILE *out)
 "                      the --arg list) to PATH as raw little-endian bytes\n"
 "  --print I[:COUNT]   after the kernel, print the first COUNT (default %d) elements\n"
 "                      of buffer argument I\n"
-"  --max-warp-insts N  fault when the kernel issues more than N warp instructions\n"
-"                      (0, the default, is no limit)\n"
+"  --max-warp-insts N  fault when the kernel issues more than N warp instructions,\n"
+"                      as a kernel that never ends would; default 2^28 (268435456),\n"
+"                      0 for no limit\n"
 "  --gpu NAME          the GPU whose timing model runs the kernel: a config in\n"
 "                      configs/ (a100, h100, h200, rtx4090, rtx2080ti, teaching) or\n"
 "                      the path of one; default a100\n"
@@ -536,6 +537,7 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
                                    char *err, size_t errsize)
 {
     memset(o, 0, sizeof *o);
+    o->max_warp_insts = WS_DEFAULT_MAX_WARP_INSTS;
     size_t cap = argc > 0 ? (size_t)argc : 1;
     o->args = calloc(cap, sizeof *o->args);
     o->dumps = calloc(cap, sizeof *o->dumps);

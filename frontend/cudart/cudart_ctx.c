@@ -55,7 +55,7 @@ static cr_context *context_create(void)
         }
     }
     const char *lim = env("WARPSIM_MAX_WARP_INSTS");
-    if (lim) c->max_warp_insts = strtoull(lim, NULL, 10);
+    c->max_warp_insts = lim ? strtoull(lim, NULL, 10) : WS_DEFAULT_MAX_WARP_INSTS;
     return c;
 }
 

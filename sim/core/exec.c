@@ -248,7 +248,8 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
     const ws_insn *in = &x->p->code[pc];
 
     if (x->l->max_warp_insts && x->stats->warp_insts >= x->l->max_warp_insts) {
-        ws_fault(x, b, w, -1, pc, "instruction limit exceeded (%llu warp instructions)",
+        ws_fault(x, b, w, -1, pc, "instruction limit exceeded (%llu warp instructions: a kernel that "
+                 "never ends? --max-warp-insts N raises the limit, 0 removes it)",
                  (unsigned long long)x->l->max_warp_insts);
         return WS_STEP_FAULT;
     }

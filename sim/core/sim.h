@@ -35,6 +35,12 @@ const ptx_function *ws_kernel_function(const ws_kernel *k);
 /* The device address of a module-level variable, or 0. */
 uint64_t ws_program_symbol(const ws_program *p, const char *name, uint64_t *size);
 
+/* The instruction limit the command line and the runtime apply unless told
+ * otherwise: a kernel that never ends (a spinning loop) faults after this
+ * many warp instructions rather than run forever, while course-sized
+ * kernels (a naive 512^3 matmul issues about 42 million) stay far below. */
+#define WS_DEFAULT_MAX_WARP_INSTS (UINT64_C(1) << 28)
+
 typedef struct ws_launch {
     ws_dim3 grid, block;
     uint32_t dynamic_smem;      /* bytes of extern .shared */
