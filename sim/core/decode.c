@@ -7,6 +7,7 @@
 #include "alu.h"
 #include "cfg.h"
 #include "program.h"
+#include "schedule.h"
 #include "warp_ops.h"
 
 /* Per-function symbol facts the decoder needs while it resolves names. */
@@ -716,6 +717,7 @@ bool ws_decode_module(ws_program *p, ws_error *err)
                 goto fail;
             }
         }
+        ws_schedule_loads(p, wf->start, wf->end);
         if (!ws_cfg_reconvergence(p->code, wf->start, wf->end, f->is_entry)) goto oom;
     }
 

@@ -74,6 +74,7 @@ static const field fields[] = {
     {"tensorIssueInterval", F_I32, OFF(tensorIssueInterval), false, 1, 1000000},
     {"latencyConstant", F_I32, OFF(latencyConstant), false, 1, 1000000},
     {"lsuQueueCycles", F_I32, OFF(lsuQueueCycles), false, 1, 1000000},
+    {"launchOverheadCycles", F_I32, OFF(launchOverheadCycles), false, 0, 1000000000},
     {"l1CacheSize", F_U64, OFF(l1CacheSize), false, 128, GiB},
     {"l1Associativity", F_I32, OFF(l1Associativity), false, 1, 1024},
     {"l2Slices", F_I32, OFF(l2Slices), false, 1, 4096},

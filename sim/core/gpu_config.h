@@ -67,6 +67,8 @@ typedef struct ws_gpu_config {
     int32_t tensorIssueInterval;            /* cycles a wmma.mma holds the tensor pipe */
     int32_t latencyConstant;                /* constant-cache hit */
     int32_t lsuQueueCycles;                 /* L1 backlog (cycles) past which LSU issue stalls */
+    int32_t launchOverheadCycles;           /* a launch's cycles beyond its blocks' work (dispatch,
+                                               start, drain); 0 when absent */
     uint64_t l1CacheSize;                   /* bytes of L1 data cache per SM */
     int32_t l1Associativity;
     int32_t l2Slices;

@@ -85,7 +85,8 @@ static void derive(ws_tsim *s, const ws_gpu_config *g)
 static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_config *g)
 {
     ws_timing_stats *t = s->ts;
-    t->cycles = s->end;
+    t->launch_cycles = (uint64_t)g->launchOverheadCycles;
+    t->cycles = s->end + t->launch_cycles;
     t->time_ns = (double)t->cycles * 1e6 / (double)g->clockRate;
     for (int32_t i = 0; i < nsm; i++) {
         t->l1_sectors += sms[i].l1.lookups;

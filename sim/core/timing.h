@@ -51,7 +51,8 @@ const char *ws_stall_name(ws_stall s);
 const char *ws_stall_metric(ws_stall s);
 
 typedef struct ws_timing_stats {
-    uint64_t cycles;                /* launch to the last block's end */
+    uint64_t cycles;                /* launch to the last block's end, launch_cycles included */
+    uint64_t launch_cycles;         /* the config's fixed cost of a launch (launchOverheadCycles) */
     double time_ns;                 /* cycles at the config's clockRate */
     uint64_t warp_insts;            /* issued (smsp__inst_executed.sum) */
     double ipc;                     /* warp instructions per active cycle per SM (sm__inst_executed.avg.per_cycle_active) */

@@ -89,7 +89,8 @@ static void global_text(FILE *out, const ws_launch_stats *s)
 static void timing_text(FILE *out, const char *gpu, const ws_timing_stats *t)
 {
     char gloss[160];
-    snprintf(gloss, sizeof gloss, "cycles on %s: %.3f us at its clock", gpu, t->time_ns / 1000.0);
+    snprintf(gloss, sizeof gloss, "cycles on %s: %.3f us at its clock (%" PRIu64 " of them launch overhead)",
+             gpu, t->time_ns / 1000.0, t->launch_cycles);
     metric(out, "gpc__cycles_elapsed.max", t->cycles, gloss);
     fprintf(out, "  %-58s %12.3f  warp instructions per cycle per active SM (%.2f for the GPU)\n",
             "sm__inst_executed.avg.per_cycle_active", t->ipc, t->ipc_total);
@@ -185,6 +186,7 @@ void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats 
         fprintf(out, ",\"gpu\":");
         json_string(out, k->gpu ? k->gpu : "");
         json_u64(out, "cycles", t->cycles);
+        json_u64(out, "launch_cycles", t->launch_cycles);
         fprintf(out, ",\"time_ns\":%.6g,\"ipc\":%.6g,\"ipc_total\":%.6g", t->time_ns, t->ipc, t->ipc_total);
         fprintf(out, ",\"regs_per_thread\":%d,\"regs_estimated\":%s,\"blocks_per_sm\":%d",
                 t->regs_per_thread, t->regs_estimated ? "true" : "false", t->blocks_per_sm);
