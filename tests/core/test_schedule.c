@@ -1,0 +1,73 @@
+/* The loads-first block schedule (sim/core/schedule.h): loads and their
+ * address arithmetic move ahead of independent arithmetic, never past a
+ * register they share, a store, a barrier or another load, and the kernel
+ * computes what the PTX's own order computes. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "core_util.h"
+
+static const char body_ptx[] =
+    ".version 9.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 k_in, .param .u64 k_out)\n{\n"
+    " .reg .f32 %f<12>;\n .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [k_in];\n"             /* 0 */
+    " ld.param.u64 %rd2, [k_out];\n"            /* 1 */
+    " ld.global.f32 %f1, [%rd1];\n"             /* 2 */
+    " ld.global.f32 %f2, [%rd1+4];\n"           /* 3 */
+    " fma.rn.f32 %f3, %f1, %f2, %f1;\n"         /* 4 */
+    " add.s64 %rd3, %rd1, 8;\n"                 /* 5: address of the next load */
+    " ld.global.f32 %f4, [%rd3];\n"             /* 6 */
+    " ld.global.f32 %f5, [%rd1+12];\n"          /* 7 */
+    " fma.rn.f32 %f6, %f4, %f5, %f3;\n"         /* 8 */
+    " st.global.f32 [%rd2], %f6;\n"             /* 9: nothing passes a store */
+    " ld.global.f32 %f7, [%rd2];\n"             /* 10: reads what 9 wrote */
+    " add.f32 %f8, %f7, %f7;\n"                 /* 11 */
+    " st.global.f32 [%rd2+4], %f8;\n"           /* 12 */
+    " ret;\n}\n";
+
+static void test_loads_move_ahead_of_independent_arithmetic(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, body_ptx, "sched.ptx")) fail_msg("%s", t.err.msg);
+    const ws_insn *c = t.p->code + t.p->funcs[0].start;
+    /* the loads of the first block, with the add that makes an address,
+     * come before both fmas; the loads keep their order */
+    int pos_fma1 = -1, pos_add = -1, pos_ld[4] = {-1, -1, -1, -1}, nld = 0, pos_st = -1;
+    for (int i = 0; i < 9; i++) {
+        if (c[i].cls == WS_I_LD && c[i].space == WS_SP_GLOBAL && nld < 4) pos_ld[nld++] = i;
+        if (c[i].m.op == PTX_OP_FMA && pos_fma1 < 0) pos_fma1 = i;
+        if (c[i].m.op == PTX_OP_ADD && pos_add < 0) pos_add = i;
+    }
+    assert_int_equal(nld, 4);
+    assert_true(pos_ld[3] < pos_fma1);          /* all four global loads before the first fma */
+    assert_true(pos_add < pos_ld[2]);           /* the address before its load */
+    for (int i = 0; i < 13; i++)
+        if (c[i].cls == WS_I_ST) { pos_st = i; break; }
+    assert_int_equal(pos_st, 9);                /* the store keeps its place... */
+    assert_int_equal(c[10].cls, WS_I_LD);       /* ...and the load after it stays after it */
+
+    float in[4] = {1.5f, 2.0f, -3.0f, 0.25f}, out[2] = {0, 0};
+    uint64_t din = t_alloc(&t, in, sizeof in), dout = t_alloc(&t, out, sizeof out);
+    t_p64(&t, din);
+    t_p64(&t, dout);
+    if (!t_run(&t, "k", D3(1, 1, 1), D3(1, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+    assert_true(ws_devmem_read(t.mem, dout, out, sizeof out));
+    float f3 = fmaf(in[0], in[1], in[0]), f6 = fmaf(in[2], in[3], f3);
+    assert_true(out[0] == f6);
+    assert_true(out[1] == f6 + f6);
+    t_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_loads_move_ahead_of_independent_arithmetic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
