@@ -16,6 +16,8 @@ bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g)
     m->nchannels = (uint32_t)g->dramChannels;
     m->lat_l2 = (uint32_t)g->latencyL2Hit;
     m->lat_dram = (uint32_t)g->latencyDram;
+    m->fetch_sectors = g->dramAccessBytes >= 64 ? (uint32_t)g->dramAccessBytes / 32 : 1;
+    if (m->fetch_sectors > WS_SECTORS_PER_LINE) m->fetch_sectors = WS_SECTORS_PER_LINE;
     m->lookups = m->hits = m->dram_read_sectors = m->dram_write_sectors = 0;
     m->slice_cost = (uint64_t)32 * TICKS / (uint64_t)g->l2BytesPerCyclePerSlice;
     /* bytes per core cycle of one channel = 2 * memClk * busBits / 8 / clk / channels */
@@ -62,8 +64,11 @@ static uint32_t channel_of(const ws_l2_dram *m, uint64_t sector)
 }
 
 /* A miss at slice s starting at cycle t: the DRAM read, plus the channel
- * time of any dirty sectors the fill evicts.  Returns when the data is
- * back at the SM. */
+ * time of any dirty sectors the fill evicts.  The read brings the aligned
+ * group of fetch_sectors sectors the missing one belongs to (the other
+ * sectors of it that L2 lacks are filled too, and cost channel time): on
+ * an H200 a lone 32 B sector costs 64 B of DRAM reads.  Returns when the
+ * data is back at the SM. */
 static uint64_t dram_fill(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t, bool dirty)
 {
     uint32_t c = channel_of(m, sector);
@@ -73,6 +78,13 @@ static uint64_t dram_fill(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t
     uint32_t evicted = ws_scache_fill(&m->slice[s], sector, ready, dirty);
     m->dram_write_sectors += evicted;
     m->chan_free[c] += evicted * m->chan_cost;
+    uint64_t first = sector - sector % m->fetch_sectors, arrives;
+    for (uint64_t b = first; b < first + m->fetch_sectors; b++) {
+        if (b == sector || ws_scache_lookup(&m->slice[s], b, &arrives)) continue;
+        ws_scache_fill(&m->slice[s], b, ready, false);      /* same line: evicts nothing */
+        m->dram_read_sectors++;
+        m->chan_free[c] += m->chan_cost;
+    }
     return ready;
 }
 

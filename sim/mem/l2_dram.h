@@ -28,6 +28,7 @@ typedef struct ws_l2_dram {
     uint64_t *slice_free, *chan_free;           /* in ticks (1/1024 cycle) */
     uint64_t slice_cost, chan_cost;             /* ticks per 32 B sector */
     uint32_t lat_l2, lat_dram;
+    uint32_t fetch_sectors;                     /* sectors one DRAM read brings (aligned group) */
     uint64_t lookups, hits;                     /* sectors */
     uint64_t dram_read_sectors, dram_write_sectors;
 } ws_l2_dram;
