@@ -73,15 +73,24 @@ static void list_params(const ptx_function *f)
 /* Registers per thread for the occupancy rule: --regs, else what ptxas -v
  * says when the toolkit is installed, else 0 (the timing model estimates
  * from the PTX, and the summary says so). */
-static int32_t kernel_regs(const runarg_options *o, const ptx_function *f, const ws_gpu_config *g)
+static int32_t kernel_regs(const runarg_options *o, const ptx_module *m, const ptx_function *f,
+                           const ws_gpu_config *g)
 {
     if (o->regs)
         return o->regs;
     char ptxas[1024], err[512];
     int32_t regs;
     uint64_t smem;
+    /* ptxas compiles for the GPU's architecture, or the PTX's own target
+     * where that is newer (it refuses to compile down). */
+    int32_t major = g->major, minor = g->minor, tmajor, tminor;
+    if (sscanf(m->target, "sm_%1d%1d", &tmajor, &tminor) == 2 &&
+        tmajor * 10 + tminor > major * 10 + minor) {
+        major = tmajor;
+        minor = tminor;
+    }
     if (ptx_find_ptxas(ptxas, sizeof ptxas) == 0 &&
-        ptx_ptxas_registers(ptxas, o->ptx_path, f->name, g->major, g->minor, &regs, &smem,
+        ptx_ptxas_registers(ptxas, o->ptx_path, f->name, major, minor, &regs, &smem,
                             err, sizeof err) == 0)
         return regs;
     return 0;
@@ -233,7 +242,7 @@ static int run(run_state *s)
             return usage_error("--gpu: %s", cerr);
     }
     ws_timing_options topt = ws_timing_defaults();
-    topt.regs_per_thread = o->functional ? 0 : kernel_regs(o, f, &gpu);
+    topt.regs_per_thread = o->functional ? 0 : kernel_regs(o, s->module, f, &gpu);
     topt.optin = true;      /* --smem is the size asked for, as after cudaFuncSetAttribute */
     fflush(stdout);
     bool ok = o->functional ? ws_launch_kernel(s->prog, k, &l, &st, &err)
