@@ -1,7 +1,7 @@
 #!/bin/sh
 # Simulation speed: runs a few course kernels at sizes large enough to take
 # about a second and prints simulated thread instructions per second of
-# host time (the figure Accel-Sim and GPGPU-Sim users quote), functional
+# host time (the figure cycle-level simulators are compared by), functional
 # only (--functional) and with the timing model of the a100 config.  For
 # careful timing run each line under hyperfine or /usr/bin/time instead.
 #
