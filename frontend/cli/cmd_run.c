@@ -17,6 +17,7 @@
 #include "sim/core/sim.h"
 #include "sim/core/timing.h"
 #include "sim/trace/summary.h"
+#include "sim/trace/trace.h"
 
 #define RUN_EXIT_FAULT 1
 #define RUN_EXIT_USAGE 2
@@ -244,9 +245,28 @@ static int run(run_state *s)
     ws_timing_options topt = ws_timing_defaults();
     topt.regs_per_thread = o->functional ? 0 : kernel_regs(o, s->module, f, &gpu);
     topt.optin = true;      /* --smem is the size asked for, as after cudaFuncSetAttribute */
+    FILE *trace_out = NULL;
+    if (o->trace) {
+        trace_out = strcmp(o->trace, "-") ? fopen(o->trace, "w") : stdout;
+        if (!trace_out)
+            return usage_error("cannot write the trace to '%s': %s", o->trace, strerror(errno));
+        topt.trace = ws_trace_open(trace_out, (ws_trace_format)o->trace_format, &o->trace_filter);
+        if (!topt.trace) {
+            if (trace_out != stdout) fclose(trace_out);
+            return usage_error("out of memory");
+        }
+    }
     fflush(stdout);
     bool ok = o->functional ? ws_launch_kernel(s->prog, k, &l, &st, &err)
                             : ws_launch_timed(s->prog, k, &l, &gpu, &topt, &st, &ts, &err);
+    if (topt.trace) {
+        /* closed even after a fault: the events up to it are what explains it */
+        ws_trace_close(topt.trace);
+        if (trace_out != stdout && fclose(trace_out) != 0 && ok) {
+            fprintf(stderr, "warpsim run: error: writing the trace to '%s' failed\n", o->trace);
+            return RUN_EXIT_USAGE;
+        }
+    }
     if (!ok) {
         fflush(stdout);
         fprintf(stderr, "%s\n", err.msg);

@@ -473,6 +473,17 @@ void runarg_print_help(FILE *out)
 "  --functional        compute the results without the timing model (faster; no\n"
 "                      cycles, caches or stall reasons in the summary)\n"
 "  --json              print the summary as one line of JSON instead of text\n"
+"  --trace FILE        write an issue trace to FILE (- for stdout): one event per\n"
+"                      warp instruction issued: cycle, SM, block, warp, PC,\n"
+"                      instruction, active and executed lanes, source line, and\n"
+"                      for memory the banks and passes (shared) or sectors and\n"
+"                      lines (global)\n"
+"  --trace-format F    text (default), json (one object per line) or chrome\n"
+"                      (trace-event JSON for Perfetto / chrome://tracing)\n"
+"  --trace-block N     only block N (linear index x + y*gx + z*gx*gy)\n"
+"  --trace-warp N      only warp N of each block\n"
+"  --trace-pc A:B      only instructions A to B (the PC the trace shows)\n"
+"  --trace-cycles A:B  only issues in cycles A to B\n"
 "  -h, --help          this text\n"
 "\n"
 "A summary goes to stderr: cycles and time at the GPU's clock, IPC, occupancy,\n"
@@ -533,6 +544,76 @@ static bool check_buffer_index(const runarg_options *o, const char *opt, int idx
     return true;
 }
 
+/* "A:B" (either side may be empty) -> lo, hi; false when malformed. */
+static bool parse_range(const char *s, uint64_t *lo, uint64_t *hi, bool *has_hi)
+{
+    const char *colon = strchr(s, ':');
+    bool hex;
+    char buf[64];
+    if (!colon || (size_t)(colon - s) >= sizeof buf) return false;
+    memcpy(buf, s, (size_t)(colon - s));
+    buf[colon - s] = '\0';
+    *lo = 0;
+    *has_hi = colon[1] != '\0';
+    if (buf[0] && !parse_u64(buf, lo, &hex)) return false;
+    if (*has_hi && !parse_u64(colon + 1, hi, &hex)) return false;
+    return !*has_hi || *hi >= *lo;
+}
+
+static bool parse_trace_options(runarg_options *o, const char *fmt, const char *blk, const char *warp,
+                                const char *pc, const char *cycles, char *err, size_t errsize)
+{
+    ws_trace_filter *f = &o->trace_filter;
+    *f = (ws_trace_filter){.block = -1, .warp = -1, .pc_lo = 0, .pc_hi = -1, .cycle_lo = 0, .cycle_hi = 0};
+    o->trace_format = WS_TRACE_TEXT;
+    if (!o->trace && (fmt || blk || warp || pc || cycles)) {
+        fail(err, errsize, "--trace-format, --trace-block, --trace-warp, --trace-pc and --trace-cycles "
+                           "need --trace FILE");
+        return false;
+    }
+    ws_trace_format tf;
+    if (fmt) {
+        if (!ws_trace_parse_format(fmt, &tf)) {
+            fail(err, errsize, "bad --trace-format '%s': want text, json or chrome", fmt);
+            return false;
+        }
+        o->trace_format = (int)tf;
+    }
+    uint64_t v, lo, hi;
+    bool hex, has_hi;
+    if (blk) {
+        if (!parse_u64(blk, &v, &hex) || v > INT64_MAX) {
+            fail(err, errsize, "bad --trace-block '%s': want a linear block index", blk);
+            return false;
+        }
+        f->block = (int64_t)v;
+    }
+    if (warp) {
+        if (!parse_u64(warp, &v, &hex) || v >= 32) {
+            fail(err, errsize, "bad --trace-warp '%s': want a warp index in the block, 0 to 31", warp);
+            return false;
+        }
+        f->warp = (int64_t)v;
+    }
+    if (pc) {
+        if (!parse_range(pc, &lo, &hi, &has_hi) || lo > INT32_MAX || (has_hi && hi > INT32_MAX)) {
+            fail(err, errsize, "bad --trace-pc '%s': want FIRST:LAST (either may be left out)", pc);
+            return false;
+        }
+        f->pc_lo = (int32_t)lo;
+        f->pc_hi = has_hi ? (int32_t)hi : -1;
+    }
+    if (cycles) {
+        if (!parse_range(cycles, &lo, &hi, &has_hi)) {
+            fail(err, errsize, "bad --trace-cycles '%s': want FIRST:LAST (either may be left out)", cycles);
+            return false;
+        }
+        f->cycle_lo = lo;
+        f->cycle_hi = has_hi ? hi : 0;
+    }
+    return true;
+}
+
 runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
                                    char *err, size_t errsize)
 {
@@ -543,6 +624,7 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
     o->dumps = calloc(cap, sizeof *o->dumps);
     o->prints = calloc(cap, sizeof *o->prints);
     const char *grid = NULL, *block = NULL, *smem = NULL, *maxi = NULL, *regs = NULL;
+    const char *tformat = NULL, *tblock = NULL, *twarp = NULL, *tpc = NULL, *tcycles = NULL;
     runarg_status st = RUNARG_ERROR;
     if (!o->args || !o->dumps || !o->prints) {
         fail(err, errsize, "out of memory");
@@ -573,7 +655,8 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
         /* --opt VALUE or --opt=VALUE */
         static const char *const with_value[] = {
             "--kernel", "--grid", "--block", "--smem", "--arg", "--dump", "--print", "--max-warp-insts",
-            "--gpu", "--regs"};
+            "--gpu", "--regs", "--trace", "--trace-format", "--trace-block", "--trace-warp", "--trace-pc",
+            "--trace-cycles"};
         const char *eq = strchr(a, '=');
         size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
         int which = -1;
@@ -593,7 +676,7 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
             val = argv[++i];
         }
         const char **single[] = {&o->kernel, &grid, &block, &smem, NULL, NULL, NULL, &maxi,
-                                 &o->gpu, &regs};
+                                 &o->gpu, &regs, &o->trace, &tformat, &tblock, &twarp, &tpc, &tcycles};
         if (single[which]) {
             if (*single[which]) {
                 fail(err, errsize, "%s given twice", with_value[which]);
@@ -653,10 +736,12 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
         }
         o->regs = (int32_t)v;
     }
-    if (o->functional && (o->gpu || regs)) {
-        fail(err, errsize, "--functional runs no timing model: --gpu and --regs do not apply");
+    if (o->functional && (o->gpu || regs || o->trace)) {
+        fail(err, errsize, "--functional runs no timing model: --gpu, --regs and --trace do not apply");
         goto out;
     }
+    if (!parse_trace_options(o, tformat, tblock, twarp, tpc, tcycles, err, errsize))
+        goto out;
     for (int k = 0; k < o->ndumps; k++)
         if (!check_buffer_index(o, "--dump", o->dumps[k].arg, err, errsize))
             goto out;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "sim/core/sim.h"
+#include "sim/trace/trace.h"
 
 typedef enum runarg_type {
     RUNARG_I8, RUNARG_U8, RUNARG_I32, RUNARG_U32,
@@ -52,6 +53,9 @@ typedef struct runarg_options {
     const char *gpu;                    /* --gpu NAME or config path; default a100 */
     bool functional;                    /* --functional: no timing model */
     int32_t regs;                       /* --regs N for occupancy; 0 = ptxas -v or estimate */
+    const char *trace;                  /* --trace FILE ("-" = stdout), NULL = none */
+    int trace_format;                   /* ws_trace_format */
+    ws_trace_filter trace_filter;       /* --trace-block/-warp/-pc/-cycles */
     runarg *args; int nargs;
     runarg_dump *dumps; int ndumps;
     runarg_print *prints; int nprints;

@@ -68,9 +68,21 @@ const char *ws_insn_mnemonic(const ptx_mods *m, char *buf, size_t size)
         [PTX_SUB_WMMA_LOAD_C] = ".load.c", [PTX_SUB_WMMA_STORE_D] = ".store.d",
         [PTX_SUB_WMMA_MMA] = ".mma",
     };
+    static const char *const cmps[] = {"", ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi",
+                                       ".hs", ".equ", ".neu", ".ltu", ".leu", ".gtu", ".geu", ".num", ".nan"};
+    static const char *const rnds[] = {"", ".rn", ".rz", ".rm", ".rp", ".rni", ".rzi", ".rmi", ".rpi", ".rna"};
+    static const struct { uint32_t flag; const char *name; } flags[] = {
+        {PTX_F_WIDE, ".wide"}, {PTX_F_HI, ".hi"}, {PTX_F_LO, ".lo"}, {PTX_F_APPROX, ".approx"},
+        {PTX_F_FULL, ".full"}, {PTX_F_FTZ, ".ftz"}, {PTX_F_SAT, ".sat"}, {PTX_F_UNI, ".uni"},
+        {PTX_F_NC, ".nc"}, {PTX_F_VOLATILE, ".volatile"},
+    };
     const char *sub = m->subop < PTX_SUB_COUNT && subops[m->subop] ? subops[m->subop] : "";
-    size_t n = (size_t)snprintf(buf, size, "%s%s%s", ptx_opcode_name(m->op), sub,
+    size_t n = (size_t)snprintf(buf, size, "%s%s%s%s%s", ptx_opcode_name(m->op), sub,
+                                m->cmp < sizeof cmps / sizeof cmps[0] ? cmps[m->cmp] : "",
+                                m->rounding < sizeof rnds / sizeof rnds[0] ? rnds[m->rounding] : "",
                                 m->space < PTX_SPACE_COUNT ? spaces[m->space] : "");
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0] && n < size; i++)
+        if (m->flags & flags[i].flag) n += (size_t)snprintf(buf + n, size - n, "%s", flags[i].name);
     if (n < size && m->vec > 1) n += (size_t)snprintf(buf + n, size - n, ".v%u", m->vec);
     for (int i = 0; i < m->ntypes && n < size; i++)
         n += (size_t)snprintf(buf + n, size - n, "%s", ptx_type_name(m->types[i]));

@@ -37,6 +37,7 @@ typedef struct ws_tsim {
     uint64_t grid_warps;
     uint64_t end;                       /* the last block's finish so far */
     ws_timing_stats *ts;
+    struct ws_trace *trace;             /* NULL: no issue trace */
 } ws_tsim;
 
 typedef struct ws_sm_warp {

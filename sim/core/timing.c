@@ -38,7 +38,8 @@ const char *ws_stall_metric(ws_stall s)
 
 ws_timing_options ws_timing_defaults(void)
 {
-    return (ws_timing_options){0, -1, false, -1, 0};
+    return (ws_timing_options){.regs_per_thread = 0, .carveout = -1, .optin = false,
+                               .sched_policy = -1, .max_cycles = 0, .trace = NULL};
 }
 
 /* The [timing] keys the model reads; a config without one cannot be timed. */
@@ -131,6 +132,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     memset(&s, 0, sizeof s);
     s.g = cfg;
     s.ts = &tst;
+    s.trace = opt.trace;
     s.x = (ws_exec){p, k, l, &st, err, l->printf_out ? l->printf_out : stdout, 0};
     derive(&s, cfg);
     s.policy = opt.sched_policy >= 0 ? (ws_sched_policy)opt.sched_policy : (ws_sched_policy)cfg->warpScheduler;

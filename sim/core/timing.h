@@ -24,6 +24,7 @@ typedef struct ws_timing_options {
     bool optin;                 /* dynamic shared memory above 48 KB allowed */
     int32_t sched_policy;       /* ws_sched_policy, -1 = the config's warpScheduler */
     uint64_t max_cycles;        /* 0 = no limit; past it the launch faults */
+    struct ws_trace *trace;     /* issue trace (sim/trace/trace.h), NULL = none */
 } ws_timing_options;
 
 /* Default options: regs estimated, default carve-out, config's policy. */
