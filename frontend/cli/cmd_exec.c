@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "commands.h"
+#include "sim/trace/trace.h"
 #include "sim/core/gpu_config.h"
 
 #define CUDART_SONAME "libcudart.so.13"
@@ -25,6 +26,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: warpsim exec [--gpu NAME] [--summary-out FILE] [--json] [--no-summary] [--functional]\n"
+            "                    [--trace FILE [--trace-format text|json|chrome]]\n"
             "                    [--max-warp-insts N] -- PROGRAM [ARGS...]\n"
             "\n"
             "Runs PROGRAM (built with nvcc -cudart shared) with every kernel simulated.\n"
@@ -35,6 +37,9 @@ static void usage(FILE *out)
             "  --summary-out FILE  write the per-launch summaries to FILE\n"
             "  --json              one JSON object per launch instead of text\n"
             "  --no-summary        no per-launch summary\n"
+            "  --trace FILE        write the issue trace of every launch to FILE, on one\n"
+            "                      timeline (see 'warpsim run --help')\n"
+            "  --trace-format F    text (default), json or chrome\n"
             "  --functional        compute the results without the timing model (faster;\n"
             "                      cudaEvent times then assume one instruction per cycle)\n"
             "  --max-warp-insts N  a launch that issues more warp instructions faults, as one\n"
@@ -149,6 +154,7 @@ int cli_exec(int argc, char **argv)
 {
     const char *gpu = NULL, *summary_out = NULL, *max_insts = NULL;
     bool json = false, no_summary = false, functional = false;
+    const char *trace = NULL, *trace_format = NULL;
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -165,7 +171,9 @@ int cli_exec(int argc, char **argv)
         if (!strcmp(a, "--functional")) { functional = true; continue; }
         const char **slot = !strcmp(a, "--gpu") ? &gpu
                           : !strcmp(a, "--summary-out") ? &summary_out
-                          : !strcmp(a, "--max-warp-insts") ? &max_insts : NULL;
+                          : !strcmp(a, "--max-warp-insts") ? &max_insts
+                          : !strcmp(a, "--trace") ? &trace
+                          : !strcmp(a, "--trace-format") ? &trace_format : NULL;
         if (slot) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "warpsim exec: error: %s needs a value\n", a);
@@ -191,6 +199,16 @@ int cli_exec(int argc, char **argv)
     char err[1024];
     if (ws_gpu_config_load(gpu ? gpu : "a100", &cfg, err, sizeof err) != 0) {
         fprintf(stderr, "warpsim exec: %s%s\n", strncmp(err, "error: ", 7) ? "error: " : "", err);
+        return 2;
+    }
+    ws_trace_format tf;
+    if (trace_format && !ws_trace_parse_format(trace_format, &tf)) {
+        fprintf(stderr, "warpsim exec: error: bad --trace-format '%s': want text, json or chrome\n", trace_format);
+        return 2;
+    }
+    if ((trace_format && !trace) || (trace && functional)) {
+        fprintf(stderr, "warpsim exec: error: %s\n", trace ? "--functional runs no timing model: --trace does not apply"
+                                                          : "--trace-format needs --trace FILE");
         return 2;
     }
     if (max_insts && strspn(max_insts, "0123456789") != strlen(max_insts)) {
@@ -243,6 +261,8 @@ int cli_exec(int argc, char **argv)
               (!json || setenv("WARPSIM_JSON", "1", 1) == 0) &&
               (!no_summary || setenv("WARPSIM_NO_SUMMARY", "1", 1) == 0) &&
               (!functional || setenv("WARPSIM_FUNCTIONAL", "1", 1) == 0) &&
+              (!trace || setenv("WARPSIM_TRACE", trace, 1) == 0) &&
+              (!trace_format || setenv("WARPSIM_TRACE_FORMAT", trace_format, 1) == 0) &&
               (!max_insts || setenv("WARPSIM_MAX_WARP_INSTS", max_insts, 1) == 0);
     free(ldpath);
     if (!ok) {

@@ -1,6 +1,7 @@
 /* The runtime context: creation from the environment `warpsim exec` sets,
  * modules and their loading, lookups, and the error bookkeeping. */
 #include "cudart_ctx.h"
+#include "sim/trace/trace.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -41,6 +42,17 @@ static cr_context *context_create(void)
     if (!c->mem) c->gpu_ok = false;
     c->json = env("WARPSIM_JSON") && strcmp(env("WARPSIM_JSON"), "0") != 0;
     c->functional = env("WARPSIM_FUNCTIONAL") && strcmp(env("WARPSIM_FUNCTIONAL"), "0") != 0;
+    const char *trace = env("WARPSIM_TRACE");
+    if (trace && !c->functional) {
+        ws_trace_format fmt = WS_TRACE_TEXT;
+        const char *tf = env("WARPSIM_TRACE_FORMAT");
+        if (tf && !ws_trace_parse_format(tf, &fmt))
+            fprintf(stderr, "warpsim: unknown trace format '%s'; writing text\n", tf);
+        ws_trace_filter all = {.block = -1, .warp = -1, .pc_lo = 0, .pc_hi = -1, .cycle_lo = 0, .cycle_hi = 0};
+        c->trace_out = fopen(trace, "w");
+        if (c->trace_out) c->trace = ws_trace_open(c->trace_out, fmt, &all);
+        if (!c->trace) fprintf(stderr, "warpsim: cannot write the trace to %s\n", trace);
+    }
     c->summary = stderr;
     const char *out = env("WARPSIM_SUMMARY_OUT");
     if (env("WARPSIM_NO_SUMMARY")) {
@@ -102,6 +114,8 @@ static void context_destroy(cr_context *c)
     free(c->host_allocs);
     ws_devmem_destroy(c->mem);
     if (c->summary_owned) fclose(c->summary);
+    if (c->trace) ws_trace_close(c->trace);
+    if (c->trace_out) fclose(c->trace_out);
     free(c);
 }
 

@@ -86,6 +86,9 @@ typedef struct cr_context {
     FILE *summary;              /* per-launch summaries; NULL = off */
     bool summary_owned, json;
     bool functional;            /* WARPSIM_FUNCTIONAL: no timing model */
+    struct ws_trace *trace;     /* WARPSIM_TRACE: the issue trace of every launch, or NULL */
+    FILE *trace_out;
+    uint64_t trace_cycles;      /* the program's simulated cycles so far: the trace's timeline */
     uint64_t max_warp_insts;
     double sim_ms;              /* simulated time so far, for events */
     bool noted_event_time, noted_regs_estimate, noted_printf_limit;

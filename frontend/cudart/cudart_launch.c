@@ -10,6 +10,7 @@
 #include "frontend/ptx/ptx_demangle.h"
 #include "frontend/ptx/ptx_query.h"
 #include "sim/core/timing.h"
+#include "sim/trace/trace.h"
 #include "sim/trace/summary.h"
 
 static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
@@ -215,6 +216,12 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     ws_timing_options topt = ws_timing_defaults();
     topt.regs_per_thread = cr_func_regs(c, f);
     topt.optin = true;      /* the limit the program set was checked above */
+    topt.trace = c->trace;
+    if (c->trace) {
+        char tname[256];
+        kernel_display_name(f, tname, sizeof tname);
+        ws_trace_begin_launch(c->trace, tname, c->trace_cycles);
+    }
     cr_managed_sync(c, true);
     bool ok = c->functional ? ws_launch_kernel(f->mod->prog, f->kernel, &l, &st, &err)
                             : ws_launch_timed(f->mod->prog, f->kernel, &l, g, &topt, &st, &ts, &err);
@@ -226,8 +233,10 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
      * issued one warp instruction per cycle. */
     double issue_per_cycle = (double)g->multiProcessorCount *
                              (g->subPartitionsPerMultiprocessor > 0 ? g->subPartitionsPerMultiprocessor : 4);
-    if (!c->functional)
+    if (!c->functional) {
         c->sim_ms += ts.time_ns / 1e6;
+        c->trace_cycles += ts.cycles;
+    }
     else if (g->clockRate > 0 && issue_per_cycle > 0)
         c->sim_ms += (double)st.warp_insts / issue_per_cycle / (double)g->clockRate;
 

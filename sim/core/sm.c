@@ -254,7 +254,7 @@ static void trace_issue(ws_tsim *s, const ws_sm *sm, const ws_sm_block *b, const
             e.cu_line = in->src->loc.cu_line;
         }
     }
-    if (info->mem && info->mask) {
+    if (info->mem && info->mask && info->space != WS_SP_PARAM) {
         uint64_t addr[WS_WARP_SIZE] = {0};
         int space = info->space;
         for (int lane = 0; lane < WS_WARP_SIZE; lane++) {

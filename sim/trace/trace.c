@@ -10,7 +10,17 @@ struct ws_trace {
     ws_trace_format fmt;
     ws_trace_filter f;
     uint64_t events;
+    char kernel[256];       /* of the launch under way, "" when not named */
+    uint64_t base;          /* its cycle 0 on the trace's timeline */
 };
+
+void ws_trace_begin_launch(ws_trace *t, const char *kernel, uint64_t base)
+{
+    snprintf(t->kernel, sizeof t->kernel, "%s", kernel ? kernel : "");
+    t->base = base;
+    if (t->fmt == WS_TRACE_TEXT && t->kernel[0])
+        fprintf(t->out, "# launch of %s at cycle %" PRIu64 "\n", t->kernel, base);
+}
 
 bool ws_trace_parse_format(const char *s, ws_trace_format *fmt)
 {
@@ -80,12 +90,17 @@ static void json_passes(FILE *out, const ws_trace_event *e)
     fputc(']', out);
 }
 
-static void write_json_fields(FILE *out, const ws_trace_event *e)
+static void write_json_fields(const ws_trace *t, FILE *out, const ws_trace_event *e)
 {
     fprintf(out, "\"cycle\":%" PRIu64 ",\"done\":%" PRIu64 ",\"sm\":%d,\"block\":[%u,%u,%u],\"warp\":%u,"
-            "\"pc\":%d,\"insn\":", e->cycle, e->done, e->sm, e->bx, e->by, e->bz, e->warp, e->pc);
+            "\"pc\":%d,\"insn\":", t->base + e->cycle, t->base + e->done, e->sm, e->bx, e->by, e->bz,
+            e->warp, e->pc);
     json_str(out, e->insn);
     fprintf(out, ",\"active\":\"0x%08x\",\"executed\":\"0x%08x\"", e->active, e->mask);
+    if (t->kernel[0]) {
+        fputs(",\"kernel\":", out);
+        json_str(out, t->kernel);
+    }
     if (e->ptx_file) {
         fputs(",\"ptx\":", out);
         json_str(out, e->ptx_file);
@@ -116,7 +131,7 @@ void ws_trace_issue(ws_trace *t, const ws_trace_event *e)
         snprintf(block, sizeof block, "(%u,%u,%u)", e->bx, e->by, e->bz);
         if (e->cu_file) snprintf(src, sizeof src, "%s:%d", e->cu_file, e->cu_line);
         else if (e->ptx_file) snprintf(src, sizeof src, "%s:%d", e->ptx_file, e->ptx_line);
-        fprintf(out, "%10" PRIu64 " %4d %10s %4u %5d  %-28s 0x%08x 0x%08x %s", e->cycle, e->sm, block,
+        fprintf(out, "%10" PRIu64 " %4d %10s %4u %5d  %-28s 0x%08x 0x%08x %s", t->base + e->cycle, e->sm, block,
                 e->warp, e->pc, e->insn, e->active, e->mask, src);
         if (e->mem == WS_TRACE_MEM_SHARED)
             fprintf(out, "  [shared %s: %u pass%s, %u-way]", e->store ? "st" : "ld", e->wavefronts,
@@ -124,13 +139,13 @@ void ws_trace_issue(ws_trace *t, const ws_trace_event *e)
         else if (e->mem == WS_TRACE_MEM_GLOBAL || e->mem == WS_TRACE_MEM_LOCAL)
             fprintf(out, "  [%s %s: %u sectors, %u lines]", mem_name(e->mem), e->store ? "st" : "ld",
                     e->sectors, e->lines);
-        if (e->done > e->cycle) fprintf(out, "  ready at %" PRIu64, e->done);
+        if (e->done > e->cycle) fprintf(out, "  ready at %" PRIu64, t->base + e->done);
         fputc('\n', out);
         break;
     }
     case WS_TRACE_JSON:
         fputc('{', out);
-        write_json_fields(out, e);
+        write_json_fields(t, out, e);
         fputs("}\n", out);
         break;
     case WS_TRACE_CHROME:
@@ -139,9 +154,9 @@ void ws_trace_issue(ws_trace *t, const ws_trace_event *e)
         fprintf(out, "%s{\"name\":", t->events ? ",\n" : "");
         json_str(out, e->insn);
         fprintf(out, ",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64 ",\"pid\":%d,\"tid\":%" PRIu64
-                ",\"args\":{", e->cycle, e->done > e->cycle ? e->done - e->cycle : 1, e->sm,
+                ",\"args\":{", t->base + e->cycle, e->done > e->cycle ? e->done - e->cycle : 1, e->sm,
                 e->block * 1024 + e->warp);
-        write_json_fields(out, e);
+        write_json_fields(t, out, e);
         fputs("}}", out);
         break;
     }

@@ -49,6 +49,10 @@ typedef struct ws_trace ws_trace;
 /* Starts a trace written to out (which the caller closes).  NULL when out
  * of memory. */
 ws_trace *ws_trace_open(FILE *out, ws_trace_format fmt, const ws_trace_filter *filter);
+/* Starts the events of one launch: kernel names it in every event, and
+ * cycle 0 of the launch is written as cycle base (a program's launches
+ * follow each other on one timeline).  Without a call: no name, base 0. */
+void ws_trace_begin_launch(ws_trace *t, const char *kernel, uint64_t base);
 /* Whether an event with these coordinates passes the filter; cheap, so the
  * caller builds the event only then. */
 bool ws_trace_wants(const ws_trace *t, uint64_t block, uint32_t warp, int32_t pc, uint64_t cycle);
