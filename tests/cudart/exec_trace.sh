@@ -2,9 +2,14 @@
 # warpsim exec --trace: every launch of a program on one timeline.
 #   exec_trace.sh WARPSIM VECTOR_ADD_PROGRAM
 warpsim=$1 prog=$2
+# Under the sanitizers LD_PRELOAD carries ASan's runtime for the program
+# warpsim runs; the text tools here run without it.
+preload=${LD_PRELOAD:-}
+unset LD_PRELOAD
+ws() { LD_PRELOAD=$preload "$warpsim" "$@"; }
 out=${TMPDIR:-/tmp}/exec_trace.$$
 trap 'rm -f "$out"' EXIT
-"$warpsim" exec --no-summary --trace "$out" --trace-format json -- "$prog" 100 >/dev/null 2>&1 || { echo "exec failed"; exit 1; }
+ws exec --no-summary --trace "$out" --trace-format json -- "$prog" 100 >/dev/null 2>&1 || { echo "exec failed"; exit 1; }
 # vector_add launches vecAdd, vecAddGridStride, vecAddCoarsened in that order
 for k in vecAdd vecAddGridStride vecAddCoarsened; do
     grep -q "\"kernel\":\"$k\"" "$out" || { echo "no events of $k"; exit 1; }
@@ -19,6 +24,6 @@ awk -F'"cycle":' '{ split($2, a, ","); c = a[1] + 0
 lines=$(wc -l <"$out")
 objs=$(grep -c '^{"cycle":.*}$' "$out")
 [ "$lines" -gt 100 ] && [ "$lines" = "$objs" ] || { echo "$lines lines, $objs events"; exit 1; }
-"$warpsim" exec --trace "$out" --trace-format svg -- "$prog" 2>&1 | grep -q "bad --trace-format 'svg'" ||
+ws exec --trace "$out" --trace-format svg -- "$prog" 2>&1 | grep -q "bad --trace-format 'svg'" ||
     { echo "a bad format was not refused"; exit 1; }
 echo "exec_trace: $lines events of three launches on one timeline"

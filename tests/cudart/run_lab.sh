@@ -6,14 +6,19 @@
 # same but for the times (normalize_times.awk).
 #   run_lab.sh WARPSIM GPU_OUTPUTS PROGRAM [ARGS...]
 warpsim=$1 gpu=$2
+# Under the sanitizers LD_PRELOAD carries ASan's runtime for the program
+# warpsim runs; the text tools here run without it.
+preload=${LD_PRELOAD:-}
+unset LD_PRELOAD
+ws() { LD_PRELOAD=$preload "$warpsim" "$@"; }
 shift 2
 here=$(dirname "$0")
-out=$("$warpsim" exec --no-summary -- "$@" 2>/dev/null)
+out=$(ws exec --no-summary -- "$@" 2>/dev/null)
 rc=$?
 printf '%s\n' "$out"
 if [ $rc -ne 0 ]; then
     echo "run_lab: exit status $rc" >&2
-    "$warpsim" exec --no-summary -- "$@" >/dev/null
+    ws exec --no-summary -- "$@" >/dev/null
     exit 1
 fi
 if printf '%s\n' "$out" | grep -q FAIL; then
