@@ -1,19 +1,8 @@
 /* Per-kernel summary writers. */
 #include "summary.h"
+#include "json_out.h"
 
 #include <inttypes.h>
-
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-        else if (c < 0x20) fprintf(out, "\\u%04x", c);
-        else fputc(c, out);
-    }
-    fputc('"', out);
-}
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
@@ -152,7 +141,7 @@ void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats 
     const ws_global_counts *gc[] = {&s->global_ld, &s->global_st, &s->global_atom};
     char key[64];
     fprintf(out, "{\"kernel\":");
-    json_string(out, k->kernel);
+    ws_json_string(out, k->kernel);
     fprintf(out, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"dynamic_smem\":%u",
             k->grid.x, k->grid.y, k->grid.z, k->block.x, k->block.y, k->block.z, k->dynamic_smem);
     json_u64(out, "warp_instructions", s->warp_insts);
@@ -184,7 +173,7 @@ void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats 
     const ws_timing_stats *t = k->timing;
     if (t) {
         fprintf(out, ",\"gpu\":");
-        json_string(out, k->gpu ? k->gpu : "");
+        ws_json_string(out, k->gpu ? k->gpu : "");
         json_u64(out, "cycles", t->cycles);
         json_u64(out, "launch_cycles", t->launch_cycles);
         fprintf(out, ",\"time_ns\":%.6g,\"ipc\":%.6g,\"ipc_total\":%.6g", t->time_ns, t->ipc, t->ipc_total);

@@ -1,5 +1,6 @@
 /* Issue-trace writers: text, JSON lines, Chrome trace events. */
 #include "trace.h"
+#include "json_out.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -61,18 +62,6 @@ static const char *mem_name(uint8_t m)
     return m < sizeof names / sizeof names[0] ? names[m] : "";
 }
 
-static void json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-        else if (c < 0x20) fprintf(out, "\\u%04x", c);
-        else fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 /* The banks of each shared-memory pass, as JSON arrays of bank numbers. */
 static void json_passes(FILE *out, const ws_trace_event *e)
 {
@@ -95,20 +84,20 @@ static void write_json_fields(const ws_trace *t, FILE *out, const ws_trace_event
     fprintf(out, "\"cycle\":%" PRIu64 ",\"done\":%" PRIu64 ",\"sm\":%d,\"block\":[%u,%u,%u],\"warp\":%u,"
             "\"pc\":%d,\"insn\":", t->base + e->cycle, t->base + e->done, e->sm, e->bx, e->by, e->bz,
             e->warp, e->pc);
-    json_str(out, e->insn);
+    ws_json_string(out, e->insn);
     fprintf(out, ",\"active\":\"0x%08x\",\"executed\":\"0x%08x\"", e->active, e->mask);
     if (t->kernel[0]) {
         fputs(",\"kernel\":", out);
-        json_str(out, t->kernel);
+        ws_json_string(out, t->kernel);
     }
     if (e->ptx_file) {
         fputs(",\"ptx\":", out);
-        json_str(out, e->ptx_file);
+        ws_json_string(out, e->ptx_file);
         fprintf(out, ",\"ptx_line\":%d", e->ptx_line);
     }
     if (e->cu_file) {
         fputs(",\"cu\":", out);
-        json_str(out, e->cu_file);
+        ws_json_string(out, e->cu_file);
         fprintf(out, ",\"cu_line\":%d", e->cu_line);
     }
     if (e->mem != WS_TRACE_MEM_NONE) {
@@ -152,7 +141,7 @@ void ws_trace_issue(ws_trace *t, const ws_trace_event *e)
         /* A slice per instruction from issue to result: one process per
          * SM, one thread per warp of a block. */
         fprintf(out, "%s{\"name\":", t->events ? ",\n" : "");
-        json_str(out, e->insn);
+        ws_json_string(out, e->insn);
         fprintf(out, ",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64 ",\"pid\":%d,\"tid\":%" PRIu64
                 ",\"args\":{", t->base + e->cycle, e->done > e->cycle ? e->done - e->cycle : 1, e->sm,
                 e->block * 1024 + e->warp);
