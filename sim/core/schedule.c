@@ -16,9 +16,21 @@
 
 /* Instructions that keep their order with respect to every other fixed
  * instruction and every load: they touch memory, synchronize, call, use the
- * carry flag, or end the block.  Loads keep their order among themselves. */
+ * carry flag, read the clock, or end the block.  Loads keep their order
+ * among themselves. */
+static bool reads_clock(const ws_insn *in)
+{
+    for (int i = 0; i < in->nops; i++)
+        if (in->ops[i].kind == WS_OK_SREG &&
+            (in->ops[i].sreg == PTX_SREG_CLOCK || in->ops[i].sreg == PTX_SREG_CLOCK_HI ||
+             in->ops[i].sreg == PTX_SREG_CLOCK64 || in->ops[i].sreg == PTX_SREG_GLOBALTIMER))
+            return true;
+    return false;
+}
+
 static bool fixed(const ws_insn *in)
 {
+    if (reads_clock(in)) return true;   /* what a kernel times stays between its clock reads */
     switch (in->cls) {
     case WS_I_ALU:
         return (in->m.flags & PTX_F_CC) || in->m.op == PTX_OP_ADDC || in->m.op == PTX_OP_SUBC ||

@@ -12,8 +12,8 @@
  * The results are those of the PTX's own order: an instruction never
  * passes one it shares a register with (read after write, write after read
  * or write), and memory writes, loads, barriers, fences, calls, carry-flag
- * arithmetic and the block's last instruction keep their order among
- * themselves.  Branch targets and reconvergence points stay where they
+ * arithmetic, clock reads and the block's last instruction keep their order
+ * among themselves.  Branch targets and reconvergence points stay where they
  * are. */
 #ifndef WARPSIM_SCHEDULE_H
 #define WARPSIM_SCHEDULE_H

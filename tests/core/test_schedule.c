@@ -64,10 +64,38 @@ static void test_loads_move_ahead_of_independent_arithmetic(void **state)
     t_free(&t);
 }
 
+/* A kernel timing its own load with clock64 keeps the load between the
+ * clock reads. */
+static const char clock_ptx[] =
+    ".version 9.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 k_in)\n{\n"
+    " .reg .f32 %f<4>;\n .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [k_in];\n"            /* 0 */
+    " add.s64 %rd2, %rd1, 4;\n"                /* 1 */
+    " mov.u64 %rd3, %clock64;\n"               /* 2 */
+    " ld.global.f32 %f1, [%rd2];\n"            /* 3: would move above 2 but for the clock */
+    " add.f32 %f2, %f1, %f1;\n"                /* 4 */
+    " mov.u64 %rd4, %clock64;\n"               /* 5 */
+    " ret;\n}\n";
+
+static void test_clock_reads_keep_loads_between_them(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, clock_ptx, "clock.ptx")) fail_msg("%s", t.err.msg);
+    const ws_insn *c = t.p->code + t.p->funcs[0].start;
+    assert_int_equal(c[2].cls, WS_I_MOV);
+    assert_int_equal(c[2].ops[1].kind, WS_OK_SREG);
+    assert_int_equal(c[3].cls, WS_I_LD);
+    assert_int_equal(c[5].ops[1].kind, WS_OK_SREG);
+    t_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_loads_move_ahead_of_independent_arithmetic),
+        cmocka_unit_test(test_clock_reads_keep_loads_between_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
