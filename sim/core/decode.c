@@ -7,6 +7,7 @@
 #include "alu.h"
 #include "cfg.h"
 #include "program.h"
+#include "../../frontend/ptx/ptx_query.h"
 #include "schedule.h"
 #include "warp_ops.h"
 
@@ -26,17 +27,6 @@ typedef struct dctx {
 } dctx;
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
-
-static uint64_t var_elem(const ptx_var *v)
-{
-    return (uint64_t)ptx_type_size(v->type) * (v->vec > 1 ? v->vec : 1);
-}
-static uint64_t var_size(const ptx_var *v) { return var_elem(v) * v->count; }
-static uint32_t var_align(const ptx_var *v)
-{
-    uint32_t a = v->align ? v->align : (uint32_t)var_elem(v);
-    return a ? a : 1;
-}
 
 void ws_load_error(const ws_program *p, const ptx_srcloc *loc, ws_error *err,
                    const char *fmt, ...)
@@ -108,18 +98,18 @@ static bool resolve_sym(dctx *c, int32_t fi, const char *name, symres *r)
     r->is_func = false;
     for (int32_t i = 0; i < f->nparams; i++)
         if (!strcmp(f->params[i].name, name)) {
-            *r = (symres){PTX_SPACE_PARAM, d->param_addr[i], -1, var_size(&f->params[i]), false};
+            *r = (symres){PTX_SPACE_PARAM, d->param_addr[i], -1, ptx_var_size(&f->params[i]), false};
             return true;
         }
     for (int32_t i = 0; i < f->nrets; i++)
         if (!strcmp(f->rets[i].name, name)) {
-            *r = (symres){PTX_SPACE_PARAM, d->ret_addr[i], -1, var_size(&f->rets[i]), false};
+            *r = (symres){PTX_SPACE_PARAM, d->ret_addr[i], -1, ptx_var_size(&f->rets[i]), false};
             return true;
         }
     for (int32_t i = 0; i < f->nlocals; i++)
         if (!strcmp(f->locals[i].name, name)) {
             *r = (symres){f->locals[i].space, d->local_addr[i], d->local_sym[i],
-                          var_size(&f->locals[i]), false};
+                          ptx_var_size(&f->locals[i]), false};
             return true;
         }
     for (int32_t i = 0; i < p->m->nglobals; i++)
@@ -388,7 +378,7 @@ static bool decode_call(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w)
             const dfunc *d = &c->df[callee];
             uint64_t a = k < nargs ? d->param_addr[k] : d->ret_addr[k - nargs];
             theirs = (uint32_t)(a - WS_TPARAM_BASE);
-            uint64_t s = var_size(k < nargs ? &cf->params[k] : &cf->rets[k - nargs]);
+            uint64_t s = ptx_var_size(k < nargs ? &cf->params[k] : &cf->rets[k - nargs]);
             if (s < size) size = (uint32_t)s;
         }
         bool ok = k < nargs ? add_copy(p, theirs, mine, size) : add_copy(p, mine, theirs, size);
@@ -510,7 +500,7 @@ static int32_t add_shared(ws_program *p, const ptx_var *v)
     ws_shared_sym *s = realloc(p->shared, sizeof *s * (size_t)(p->nshared + 1));
     if (!s) return -1;
     p->shared = s;
-    p->shared[p->nshared] = (ws_shared_sym){v->name, var_size(v), var_align(v),
+    p->shared[p->nshared] = (ws_shared_sym){v->name, ptx_var_size(v), ptx_var_align(v),
                                             v->is_extern || v->count == 0};
     return p->nshared++;
 }
@@ -532,14 +522,14 @@ static bool layout_function(dctx *c, int32_t fi)
     wf->tparam_off = (uint32_t)frame;
     for (int32_t i = 0; i < f->nparams; i++) {
         if (f->is_entry) { d->param_addr[i] = ws_param_offset(f, i); continue; }
-        frame = align_up(frame, var_align(&f->params[i]));
+        frame = align_up(frame, ptx_var_align(&f->params[i]));
         d->param_addr[i] = WS_TPARAM_BASE + frame;
-        frame += var_size(&f->params[i]);
+        frame += ptx_var_size(&f->params[i]);
     }
     for (int32_t i = 0; i < f->nrets; i++) {
-        frame = align_up(frame, var_align(&f->rets[i]));
+        frame = align_up(frame, ptx_var_align(&f->rets[i]));
         d->ret_addr[i] = WS_TPARAM_BASE + frame;
-        frame += var_size(&f->rets[i]);
+        frame += ptx_var_size(&f->rets[i]);
     }
     uint64_t local = align_up(p->local_size, 16);
     wf->local_off = (uint32_t)local;
@@ -547,9 +537,9 @@ static bool layout_function(dctx *c, int32_t fi)
         const ptx_var *v = &f->locals[i];
         d->local_sym[i] = -1;
         if (v->space == PTX_SPACE_LOCAL) {
-            local = align_up(local, var_align(v));
+            local = align_up(local, ptx_var_align(v));
             d->local_addr[i] = local;
-            local += var_size(v);
+            local += ptx_var_size(v);
         } else if (v->space == PTX_SPACE_SHARED) {
             if ((d->local_sym[i] = add_shared(p, v)) < 0) return false;
         } else if (v->space == PTX_SPACE_PARAM) {
@@ -562,8 +552,8 @@ static bool layout_function(dctx *c, int32_t fi)
             uint64_t size = 0; uint32_t al = 1;
             for (int32_t j = i; j < f->nlocals; j++)
                 if (f->locals[j].space == PTX_SPACE_PARAM && !strcmp(f->locals[j].name, v->name)) {
-                    if (var_size(&f->locals[j]) > size) size = var_size(&f->locals[j]);
-                    if (var_align(&f->locals[j]) > al) al = var_align(&f->locals[j]);
+                    if (ptx_var_size(&f->locals[j]) > size) size = ptx_var_size(&f->locals[j]);
+                    if (ptx_var_align(&f->locals[j]) > al) al = ptx_var_align(&f->locals[j]);
                 }
             frame = align_up(frame, al);
             d->local_addr[i] = WS_TPARAM_BASE + frame;

@@ -2,23 +2,13 @@
  * multiple of its alignment (its .align when written, else the natural
  * alignment of its element type), sized count * vec * sizeof(type). */
 #include "sim.h"
-
-static uint32_t param_elem_size(const ptx_var *v)
-{
-    uint32_t vec = v->vec > 1 ? v->vec : 1;
-    return ptx_type_size(v->type) * vec;
-}
-
-static uint32_t param_align(const ptx_var *v)
-{
-    uint32_t a = v->align ? v->align : param_elem_size(v);
-    return a ? a : 1;
-}
+#include "../../frontend/ptx/ptx_query.h"
 
 static uint32_t param_bytes(const ptx_var *v)
 {
-    uint64_t count = v->count ? v->count : 1;
-    return (uint32_t)(count * param_elem_size(v));
+    ptx_var one = *v;
+    if (!one.count) one.count = 1;      /* a parameter is never an unsized array */
+    return (uint32_t)ptx_var_size(&one);
 }
 
 static uint32_t align_up32(uint32_t v, uint32_t a)
@@ -32,8 +22,8 @@ uint32_t ws_param_offset(const ptx_function *f, int i)
         return 0;
     uint32_t off = 0;
     for (int j = 0; j < i; j++)
-        off = align_up32(off, param_align(&f->params[j])) + param_bytes(&f->params[j]);
-    return align_up32(off, param_align(&f->params[i]));
+        off = align_up32(off, ptx_var_align(&f->params[j])) + param_bytes(&f->params[j]);
+    return align_up32(off, ptx_var_align(&f->params[i]));
 }
 
 uint32_t ws_param_size(const ptx_function *f, int i)

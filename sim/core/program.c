@@ -5,11 +5,7 @@
 
 #include "program.h"
 #include "../../frontend/ptx/ptx_parse.h"
-
-static uint64_t gvar_size(const ptx_var *v)
-{
-    return (uint64_t)ptx_type_size(v->type) * (v->vec > 1 ? v->vec : 1) * v->count;
-}
+#include "../../frontend/ptx/ptx_query.h"
 
 /* .global and .const variables: allocated, then initialized (an
  * initializer naming a symbol gets that symbol's address). */
@@ -22,7 +18,7 @@ static bool place_globals(ws_program *p, ws_error *err)
     for (int32_t i = 0; i < m->nglobals; i++) {
         const ptx_var *v = &m->globals[i];
         p->globals[i].name = v->name;
-        p->globals[i].size = gvar_size(v);
+        p->globals[i].size = ptx_var_size(v);
         if (v->space != PTX_SPACE_GLOBAL && v->space != PTX_SPACE_CONST) continue;
         uint64_t a = ws_devmem_alloc(p->mem, p->globals[i].size ? p->globals[i].size : 1);
         if (!a) {
