@@ -1,50 +1,71 @@
-/* Barriers of one block: release when every running thread has arrived,
- * and the deadlock message when none can. */
+/* Barriers of one block: a barrier completes when the threads it expects
+ * have arrived (every live thread of the block, or the count bar.sync
+ * names), whatever instructions they arrived at; and the deadlock message
+ * when none can. */
 #include <stdio.h>
 
 #include "block_sync.h"
+#include "warp_groups.h"
 
 static uint32_t live_threads(const ws_warp *w)
 {
     return w->state == WS_WARP_DONE ? 0 : (uint32_t)__builtin_popcount(w->lanes & ~w->exited);
 }
 
+static bool waits_at(const ws_group *g, uint32_t id)
+{
+    return g->wait == WS_WAIT_BARRIER && g->bar_id == id;
+}
+
 /* bar.red: every arrived thread gets the block-wide reduction of the
  * predicates (popc: how many were true; and: all; or: any). */
-static void write_reduction(const ws_exec *x, ws_warp *w, uint32_t ntrue, uint32_t arrived)
+static void write_reduction(const ws_exec *x, ws_warp *w, const ws_group *g, uint32_t ntrue,
+                            uint32_t arrived)
 {
-    const ws_insn *in = &x->p->code[w->bar_pc];
+    const ws_insn *in = &x->p->code[g->wait_pc];
     if (in->m.subop != PTX_SUB_BAR_RED || in->ops[0].kind != WS_OK_REG) return;
     uint64_t v = in->m.boolop == PTX_BOOL_AND ? ntrue == arrived
                : in->m.boolop == PTX_BOOL_OR  ? ntrue > 0
                : ntrue;
-    uint32_t live = w->lanes & ~w->exited;
-    for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-        if (live >> lane & 1) w->regs[in->ops[0].reg][lane] = v;
+    FOR_LANES(g->exec_lanes & ~w->exited, lane) w->regs[in->ops[0].reg][lane] = v;
 }
 
-uint32_t ws_block_release_barriers(const ws_exec *x, ws_block *b)
+/* Releases barrier id if its expected threads have all arrived. */
+static bool release(ws_exec *x, ws_block *b, uint32_t id, uint32_t expected_if_all)
+{
+    uint32_t arrived = 0, ntrue = 0, expected = expected_if_all;
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+        ws_warp *w = &b->warps[i];
+        for (int32_t k = 0; k < w->nothers; k++) {
+            const ws_group *g = &w->others[k];
+            if (!waits_at(g, id)) continue;
+            arrived += g->bar_arrived;
+            ntrue += g->bar_true;
+            if (g->bar_count) expected = g->bar_count;
+        }
+    }
+    if (arrived == 0 || arrived < expected) return false;
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+        ws_warp *w = &b->warps[i];
+        bool touched = false;
+        for (int32_t k = 0; k < w->nothers; k++) {
+            ws_group *g = &w->others[k];
+            if (!waits_at(g, id)) continue;
+            write_reduction(x, w, g, ntrue, arrived);
+            g->wait = WS_WAIT_NONE;
+            touched = true;
+        }
+        if (touched) ws_warp_settle(x, b, w);
+    }
+    return true;
+}
+
+uint32_t ws_block_release_barriers(ws_exec *x, ws_block *b)
 {
     uint32_t live = 0, released = 0;
     for (uint32_t i = 0; i < b->nwarps; i++) live += live_threads(&b->warps[i]);
-    for (uint32_t i = 0; i < b->nwarps; i++) {
-        ws_warp *w = &b->warps[i];
-        if (w->state != WS_WARP_BARRIER) continue;
-        uint32_t arrived = 0, ntrue = 0, expected = w->bar_count ? w->bar_count : live;
-        for (uint32_t j = 0; j < b->nwarps; j++)
-            if (b->warps[j].state == WS_WARP_BARRIER && b->warps[j].bar_id == w->bar_id) {
-                arrived += live_threads(&b->warps[j]);
-                ntrue += b->warps[j].bar_true;
-            }
-        if (arrived < expected) continue;
-        uint32_t id = w->bar_id;
-        for (uint32_t j = 0; j < b->nwarps; j++)
-            if (b->warps[j].state == WS_WARP_BARRIER && b->warps[j].bar_id == id) {
-                write_reduction(x, &b->warps[j], ntrue, arrived);
-                b->warps[j].state = WS_WARP_READY;
-                released++;
-            }
-    }
+    for (uint32_t id = 0; id < 16; id++)
+        released += release(x, b, id, live);
     return released;
 }
 
@@ -52,14 +73,33 @@ void ws_block_deadlock(ws_exec *x, ws_block *b)
 {
     char *s = x->err->msg;
     size_t cap = sizeof x->err->msg;
+    const ptx_module *m = x->p->m;
     size_t n = (size_t)snprintf(s, cap, "barrier deadlock in block (%u,%u,%u) of kernel %s: waiting",
                                 b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].f->name);
     for (uint32_t i = 0; i < b->nwarps && n < cap; i++) {
         const ws_warp *w = &b->warps[i];
-        if (w->state != WS_WARP_BARRIER) continue;
-        const ws_insn *in = &x->p->code[w->bar_pc];
-        n += (size_t)snprintf(s + n, cap - n, " warp %u at pc %d (barrier %u, line %d);", i, w->bar_pc,
-                              w->bar_id, in->src ? in->src->loc.line : 0);
+        for (int32_t k = 0; k < w->nothers && n < cap; k++) {
+            const ws_group *g = &w->others[k];
+            if (g->wait != WS_WAIT_BARRIER && g->wait != WS_WAIT_WARPSYNC) continue;
+            const ws_insn *in = &x->p->code[g->wait_pc];
+            n += (size_t)snprintf(s + n, cap - n, " warp %u", i);
+            if (g->wait_lanes != (w->lanes & ~w->exited) && n < cap)
+                n += (size_t)snprintf(s + n, cap - n, " lanes 0x%08x", g->wait_lanes);
+            if (n < cap && g->wait == WS_WAIT_BARRIER)
+                n += (size_t)snprintf(s + n, cap - n, " at barrier %u", g->bar_id);
+            else if (n < cap)
+                n += (size_t)snprintf(s + n, cap - n, " at a warp-synchronous operation for lanes 0x%08x",
+                                      g->members);
+            if (n < cap)
+                n += (size_t)snprintf(s + n, cap - n, " (pc %d, %s:%d", g->wait_pc,
+                                      m->path ? m->path : "<ptx>", in->src ? in->src->loc.line : 0);
+            int32_t cf = in->src ? in->src->loc.cu_file : 0;
+            if (n < cap && in->src && in->src->loc.cu_line > 0)
+                n += (size_t)snprintf(s + n, cap - n, ", %s:%d",
+                                      cf > 0 && cf < m->nfiles && m->files[cf] ? m->files[cf] : "?",
+                                      in->src->loc.cu_line);
+            if (n < cap) n += (size_t)snprintf(s + n, cap - n, ");");
+        }
     }
     uint32_t done = 0;
     for (uint32_t i = 0; i < b->nwarps; i++) done += b->warps[i].state == WS_WARP_DONE;

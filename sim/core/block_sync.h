@@ -6,8 +6,8 @@
 #include "warp.h"
 
 /* Releases every barrier whose expected threads have all arrived (bar.red
- * results written).  Returns the number of warps released. */
-uint32_t ws_block_release_barriers(const ws_exec *x, ws_block *b);
+ * results written).  Returns the number of barriers released. */
+uint32_t ws_block_release_barriers(ws_exec *x, ws_block *b);
 
 /* Fills x->err with a barrier deadlock of b: the warps waiting and where. */
 void ws_block_deadlock(ws_exec *x, ws_block *b);

@@ -437,7 +437,7 @@ static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int
         w->cls = WS_I_CVTA;
         return conv_all(c, fi, in, w, t0);
     case PTX_OP_BAR: case PTX_OP_BARRIER:
-        if (m->subop == PTX_SUB_BAR_WARP_SYNC) w->cls = WS_I_NOP;
+        if (m->subop == PTX_SUB_BAR_WARP_SYNC) w->cls = WS_I_WARPSYNC;
         else if (m->subop == PTX_SUB_BAR_SYNC || m->subop == PTX_SUB_BAR_RED) w->cls = WS_I_BAR;
         else return unsupported(c, in, "only bar.sync, bar.red, barrier.sync and bar.warp.sync are supported");
         return conv_all(c, fi, in, w, PTX_T_U32);

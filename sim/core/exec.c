@@ -4,6 +4,7 @@
 
 #include "alu.h"
 #include "warp.h"
+#include "warp_groups.h"
 #include "warp_ops.h"
 
 void ws_thread_of(const ws_exec *x, const ws_warp *w, int lane, ws_dim3 *tid)
@@ -60,17 +61,22 @@ bool ws_warp_start(ws_exec *x, ws_warp *w, uint32_t index, uint32_t lanes)
     w->lanes = lanes;
     w->exited = 0;
     w->state = WS_WARP_READY;
-    w->nframes = 0;
+    w->g.nframes = 0;
+    w->g.wait = WS_WAIT_NONE;
+    w->g.reconv_skip = -1;
+    w->nothers = 0;
     w->insts = 0;
     memset(w->cc, 0, sizeof w->cc);
-    return ws_stack_init(&w->stack, x->p->funcs[x->k->func].start, lanes);
+    return ws_stack_init(&w->g.stack, x->p->funcs[x->k->func].start, lanes);
 }
 
 void ws_warp_free(ws_warp *w)
 {
-    ws_stack_free(&w->stack);
-    free(w->frames);
-    w->frames = NULL;
+    ws_stack_free(&w->g.stack);
+    free(w->g.frames);
+    w->g.frames = NULL;
+    w->g.framecap = 0;
+    ws_warp_groups_free(w);
 }
 
 /* ---- operands ----------------------------------------------------------- */
@@ -213,36 +219,22 @@ static void exec_pack(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, ui
     }
 }
 
-static void exec_shfl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
-{
-    uint64_t s[3][WS_WARP_SIZE], d[WS_WARP_SIZE] = {0}, p[WS_WARP_SIZE] = {0};
-    const uint64_t *a = ws_opnd_row(x, b, w, &in->ops[1], s[0]);
-    const uint64_t *bb = ws_opnd_row(x, b, w, &in->ops[2], s[1]);
-    const uint64_t *c = ws_opnd_row(x, b, w, &in->ops[3], s[2]);
-    ws_shfl_exec((ptx_subop)in->m.subop, mask, a, bb, c, d, in->ops[0].reg2 >= 0 ? p : NULL);
-    FOR_LANES(mask, lane) {
-        if (in->ops[0].kind == WS_OK_REG) w->regs[in->ops[0].reg][lane] = d[lane];
-        if (in->ops[0].reg2 >= 0) w->regs[in->ops[0].reg2][lane] = p[lane];
-    }
-}
-
-static void exec_vote(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
-{
-    uint64_t s[WS_WARP_SIZE], d[WS_WARP_SIZE] = {0};
-    const uint64_t *pred = ws_opnd_row(x, b, w, &in->ops[1], s);
-    ws_vote_exec((ptx_subop)in->m.subop, mask, pred, d);
-    if (in->ops[0].kind == WS_OK_REG)
-        FOR_LANES(mask, lane) w->regs[in->ops[0].reg][lane] = d[lane];
-}
-
 /* ---- the step ----------------------------------------------------------- */
+
+int32_t ws_warp_next_pc(ws_warp *w)
+{
+    return ws_stack_settle(&w->g.stack) ? ws_stack_top(&w->g.stack)->pc : -1;
+}
 
 ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *info)
 {
     if (w->state == WS_WARP_DONE) return WS_STEP_DONE;
     if (w->state == WS_WARP_BARRIER) return WS_STEP_BLOCKED;
-    if (!ws_stack_settle(&w->stack)) { w->state = WS_WARP_DONE; return WS_STEP_DONE; }
-    ws_stack_entry *top = ws_stack_top(&w->stack);
+    if (!ws_stack_settle(&w->g.stack)) {
+        if (!ws_warp_settle(x, b, w)) return WS_STEP_FAULT;
+        if (w->state != WS_WARP_READY) return w->state == WS_WARP_DONE ? WS_STEP_DONE : WS_STEP_BLOCKED;
+    }
+    ws_stack_entry *top = ws_stack_top(&w->g.stack);
     int32_t pc = top->pc;
     uint32_t active = top->mask;
     const ws_insn *in = &x->p->code[pc];
@@ -284,8 +276,11 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
     case WS_I_ATOM: ok = ws_exec_atom(x, b, w, in, pc, mask, info); break;
     case WS_I_WMMA: ok = ws_exec_wmma(x, b, w, in, pc, mask); break;
     case WS_I_NOP: break;
-    case WS_I_SHFL: exec_shfl(x, b, w, in, mask); break;
-    case WS_I_VOTE: exec_vote(x, b, w, in, mask); break;
+    case WS_I_SHFL: case WS_I_VOTE: case WS_I_WARPSYNC: {
+        ws_step_result r = ws_exec_warpsync(x, b, w, in, pc, active, mask);
+        if (r != WS_STEP_FAULT && w->nothers && !ws_warp_settle(x, b, w)) return WS_STEP_FAULT;
+        return r;
+    }
     case WS_I_ACTIVEMASK:
         if (in->ops[0].kind == WS_OK_REG)
             FOR_LANES(mask, lane) w->regs[in->ops[0].reg][lane] = mask;
@@ -293,11 +288,17 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
     default: {
         ws_step_result r = ws_exec_ctrl(x, b, w, in, pc, active, mask);
         if (r == WS_STEP_FAULT) return r;
-        if (!ws_stack_settle(&w->stack)) { w->state = WS_WARP_DONE; return WS_STEP_DONE; }
+        if (w->nothers || !ws_stack_settle(&w->g.stack)) {
+            if (!ws_warp_settle(x, b, w)) return WS_STEP_FAULT;
+            if (w->state == WS_WARP_DONE) return WS_STEP_DONE;
+            if (w->state == WS_WARP_BARRIER) return WS_STEP_BLOCKED;
+        }
         return r;
     }
     }
     if (!ok) return WS_STEP_FAULT;
     top->pc = pc + 1;
+    /* With several groups, each step may bring two of them together. */
+    if (w->nothers && !ws_warp_settle(x, b, w)) return WS_STEP_FAULT;
     return WS_STEP_OK;
 }

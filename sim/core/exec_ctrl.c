@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "warp.h"
+#include "warp_groups.h"
 #include "warp_ops.h"
 
 static uint8_t *tparam_of(ws_block *b, const ws_program *p, const ws_warp *w, int lane)
@@ -22,21 +23,21 @@ static uint64_t tparam_u64(ws_block *b, const ws_program *p, const ws_warp *w, i
 static void exit_lanes(ws_warp *w, uint32_t lanes)
 {
     w->exited |= lanes;
-    ws_stack_remove_lanes(&w->stack, lanes);
+    ws_stack_remove_lanes(&w->g.stack, lanes);
 }
 
 static bool do_call(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask)
 {
     const ws_program *p = x->p;
     const ws_call *c = &p->calls[in->aux];
-    if (w->nframes == w->framecap) {
-        int32_t cap = w->framecap ? w->framecap * 2 : 4;
-        ws_frame *f = realloc(w->frames, sizeof *f * (size_t)cap);
+    if (w->g.nframes == w->g.framecap) {
+        int32_t cap = w->g.framecap ? w->g.framecap * 2 : 4;
+        ws_frame *f = realloc(w->g.frames, sizeof *f * (size_t)cap);
         if (!f) { ws_fault(x, b, w, -1, pc, "out of memory for call frames"); return false; }
-        w->frames = f;
-        w->framecap = cap;
+        w->g.frames = f;
+        w->g.framecap = cap;
     }
-    w->frames[w->nframes++] = (ws_frame){pc + 1, in->aux};
+    w->g.frames[w->g.nframes++] = (ws_frame){pc + 1, in->aux};
     FOR_LANES(mask, lane) {
         uint8_t *tp = tparam_of(b, p, w, lane);
         for (int32_t i = 0; i < c->nargs; i++) {
@@ -44,15 +45,15 @@ static bool do_call(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int3
             memmove(tp + cp->dst, tp + cp->src, cp->size);
         }
     }
-    ws_stack_top(&w->stack)->pc = in->target;
+    ws_stack_top(&w->g.stack)->pc = in->target;
     return true;
 }
 
 static bool do_return(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32_t mask)
 {
     const ws_program *p = x->p;
-    if (w->nframes == 0) { ws_fault(x, b, w, -1, pc, "return without a call"); return false; }
-    ws_frame f = w->frames[--w->nframes];
+    if (w->g.nframes == 0) { ws_fault(x, b, w, -1, pc, "return without a call"); return false; }
+    ws_frame f = w->g.frames[--w->g.nframes];
     const ws_call *c = &p->calls[f.call];
     FOR_LANES(mask, lane) {
         uint8_t *tp = tparam_of(b, p, w, lane);
@@ -61,7 +62,7 @@ static bool do_return(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32_t 
             memmove(tp + cp->dst, tp + cp->src, cp->size);
         }
     }
-    ws_stack_top(&w->stack)->pc = f.ret_pc;
+    ws_stack_top(&w->g.stack)->pc = f.ret_pc;
     return true;
 }
 
@@ -151,33 +152,54 @@ static bool do_assert(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
     return false;
 }
 
+/* bar.sync a{, b}; barrier.sync{.aligned} a{, b}; bar.red.OP d, a{, b}, {!}c.
+ * An aligned barrier (bar, barrier.aligned) counts the warp: the running
+ * group waits as a whole and every live thread of it arrives.  A
+ * non-aligned barrier counts threads: only the lanes that execute it wait
+ * and arrive, and the rest of the warp runs on, possibly to another
+ * instance of the same barrier (docs/SEMANTICS.md). */
 static ws_step_result do_barrier(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,
-                                 int32_t pc, uint32_t mask)
+                                 int32_t pc, uint32_t active, uint32_t mask)
 {
-    uint32_t live = w->lanes & ~w->exited;
-    if (mask == 0 && in->guard >= 0) {     /* @!p bar: not taken by this warp */
-        ws_stack_top(&w->stack)->pc = pc + 1;
-        return WS_STEP_OK;
-    }
-    if (mask != live) {
-        ws_fault(x, b, w, -1, pc,
-                 "divergent barrier: %d of the warp's %d running threads reached bar.sync (mask 0x%08x of 0x%08x)",
-                 __builtin_popcount(mask), __builtin_popcount(live), mask, live);
-        return WS_STEP_FAULT;
-    }
-    /* bar.sync a{, b}; bar.red.OP d, a{, b}, {!}c: the destination comes
-     * first, the predicate last. */
+    ws_stack_top(&w->g.stack)->pc = pc + 1;
+    if (mask == 0) return WS_STEP_OK;      /* @!p bar: not taken by this path */
+    bool aligned = in->m.op == PTX_OP_BAR || (in->m.flags & PTX_F_ALIGNED);
     bool red = in->m.subop == PTX_SUB_BAR_RED;
     int first = red ? 1 : 0, nid = in->nops - (red ? 2 : 0);
     int lane = __builtin_ctz(mask);
-    w->bar_id = nid > 0 ? (uint32_t)ws_opnd_lane(x, b, w, &in->ops[first], lane) : 0;
-    w->bar_count = nid > 1 ? (uint32_t)ws_opnd_lane(x, b, w, &in->ops[first + 1], lane) : 0;
-    w->bar_true = 0;
+    uint32_t id = nid > 0 ? (uint32_t)ws_opnd_lane(x, b, w, &in->ops[first], lane) : 0;
+    uint32_t count = nid > 1 ? (uint32_t)ws_opnd_lane(x, b, w, &in->ops[first + 1], lane) : 0;
+    if (id >= 16) {
+        ws_fault(x, b, w, lane, pc, "barrier %u out of range (0..15)", id);
+        return WS_STEP_FAULT;
+    }
+    uint32_t waiting = aligned ? ws_stack_lanes(&w->g.stack) : mask;
+    uint32_t arriving = aligned ? waiting : mask;
+    uint32_t ntrue = 0;
     if (red)
-        FOR_LANES(mask, l) w->bar_true += ws_opnd_lane(x, b, w, &in->ops[in->nops - 1], l) != 0;
-    w->bar_pc = pc;
-    w->state = WS_WARP_BARRIER;
-    ws_stack_top(&w->stack)->pc = pc + 1;
+        FOR_LANES(mask, l) ntrue += ws_opnd_lane(x, b, w, &in->ops[in->nops - 1], l) != 0;
+    /* The lanes of a non-aligned barrier whose guard is false go on. */
+    if (!aligned && mask != active) {
+        uint32_t on = active & ~mask;
+        if (!ws_stack_push(&w->g.stack, pc + 1, ws_stack_top(&w->g.stack)->rpc, on)) {
+            ws_fault(x, b, w, -1, pc, "out of memory for the reconvergence stack");
+            return WS_STEP_FAULT;
+        }
+        w->g.stack.e[w->g.stack.n - 2].mask = mask;
+        ws_stack_entry t = w->g.stack.e[w->g.stack.n - 1];     /* waiting lanes on top */
+        w->g.stack.e[w->g.stack.n - 1] = w->g.stack.e[w->g.stack.n - 2];
+        w->g.stack.e[w->g.stack.n - 2] = t;
+    }
+    ws_group *g = ws_group_wait(w, waiting, WS_WAIT_BARRIER, pc);
+    if (!g) {
+        ws_fault(x, b, w, -1, pc, "out of memory for the warp's thread groups");
+        return WS_STEP_FAULT;
+    }
+    g->exec_lanes = arriving;
+    g->bar_id = id;
+    g->bar_count = count;
+    g->bar_arrived = (uint32_t)__builtin_popcount(arriving);
+    g->bar_true = ntrue;
     return WS_STEP_BLOCKED;
 }
 
@@ -193,7 +215,7 @@ static bool exits_at(const ws_program *p, int32_t pc)
 ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,
                             int32_t pc, uint32_t active, uint32_t mask)
 {
-    ws_stack_entry *top = ws_stack_top(&w->stack);
+    ws_stack_entry *top = ws_stack_top(&w->g.stack);
     switch (in->cls) {
     case WS_I_BRA: {
         x->stats->branches++;
@@ -207,7 +229,7 @@ ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *
             exit_lanes(w, leaving);
             mask &= ~leaving;
         }
-        int r = ws_stack_branch(&w->stack, mask, in->target, pc + 1, in->rpc);
+        int r = ws_stack_branch(&w->g.stack, mask, in->target, pc + 1, in->rpc);
         if (r < 0) { ws_fault(x, b, w, -1, pc, "out of memory for the reconvergence stack"); return WS_STEP_FAULT; }
         x->stats->divergent_branches += (uint64_t)r;
         return WS_STEP_OK;
@@ -215,7 +237,7 @@ ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *
     case WS_I_RET:      /* in a .func: to its end, where the paths reconverge */
         if (in->guard >= 0) {
             x->stats->branches++;
-            int r = ws_stack_branch(&w->stack, mask, in->target, pc + 1, in->rpc);
+            int r = ws_stack_branch(&w->g.stack, mask, in->target, pc + 1, in->rpc);
             if (r < 0) { ws_fault(x, b, w, -1, pc, "out of memory for the reconvergence stack"); return WS_STEP_FAULT; }
             x->stats->divergent_branches += (uint64_t)r;
         } else {
@@ -238,14 +260,14 @@ ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *
         return do_call(x, b, w, in, pc, mask) ? WS_STEP_OK : WS_STEP_FAULT;
     case WS_I_PRINTF:
         if (!do_printf(x, b, w, in, pc, mask)) return WS_STEP_FAULT;
-        ws_stack_top(&w->stack)->pc = pc + 1;
+        ws_stack_top(&w->g.stack)->pc = pc + 1;
         return WS_STEP_OK;
     case WS_I_ASSERT:
         if (!do_assert(x, b, w, in, pc, mask)) return WS_STEP_FAULT;
-        ws_stack_top(&w->stack)->pc = pc + 1;
+        ws_stack_top(&w->g.stack)->pc = pc + 1;
         return WS_STEP_OK;
     case WS_I_BAR:
-        return do_barrier(x, b, w, in, pc, mask);
+        return do_barrier(x, b, w, in, pc, active, mask);
     case WS_I_TRAP:
         if (mask == 0) { top->pc = pc + 1; return WS_STEP_OK; }
         ws_fault(x, b, w, __builtin_ctz(mask), pc, "trap instruction executed");

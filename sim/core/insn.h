@@ -44,7 +44,8 @@ typedef enum ws_iclass {
     WS_I_LD, WS_I_ST,
     WS_I_ATOM,      /* atom and red */
     WS_I_BAR,       /* bar.sync / barrier.sync */
-    WS_I_NOP,       /* bar.warp.sync, membar, fence, prefetch, nanosleep */
+    WS_I_NOP,       /* membar, fence, prefetch, nanosleep */
+    WS_I_WARPSYNC,  /* bar.warp.sync */
     WS_I_SHFL, WS_I_VOTE, WS_I_ACTIVEMASK, WS_I_WMMA,
     WS_I_BRA,
     WS_I_CALL,      /* call of a .func with a body */

@@ -22,8 +22,10 @@ static bool run_block(ws_exec *x, ws_block *b)
             if (w->state != WS_WARP_READY) { waiting |= w->state == WS_WARP_BARRIER; continue; }
             ws_step_result r = ws_warp_step(x, b, w, NULL);
             if (r == WS_STEP_FAULT) return false;
-            if (r == WS_STEP_OK) ready = true;
-            if (r == WS_STEP_BLOCKED) waiting = true;
+            /* A step that arrived at a barrier may leave other lanes of the
+             * warp running (a thread-granular barrier). */
+            if (w->state == WS_WARP_READY) ready = true;
+            if (r == WS_STEP_BLOCKED || w->state == WS_WARP_BARRIER) waiting = true;
         }
         if (waiting && ws_block_release_barriers(x, b) > 0) continue;
         if (ready) continue;

@@ -43,6 +43,11 @@ static bool fixed(const ws_insn *in)
     }
 }
 
+static bool warp_sync(const ws_insn *in)
+{
+    return in->cls == WS_I_SHFL || in->cls == WS_I_VOTE;
+}
+
 static bool ends_block(const ws_insn *in)
 {
     switch (in->cls) {
@@ -67,6 +72,9 @@ static bool ordered(const ws_insn *ci, const ws_insn_deps *i, const ws_insn *cj,
 {
     bool li = ci->cls == WS_I_LD, lj = cj->cls == WS_I_LD;
     if ((fixed(ci) || li) && (fixed(cj) || lj)) return true;
+    /* Warp-synchronous operations keep their order among themselves: lanes
+     * on two paths pair their instances in program order. */
+    if (warp_sync(ci) && warp_sync(cj)) return true;
     return shares(i->dst, i->ndst, j->src, j->nsrc) ||     /* j reads what i writes */
            shares(i->src, i->nsrc, j->dst, j->ndst) ||     /* j overwrites what i reads */
            shares(i->dst, i->ndst, j->dst, j->ndst);

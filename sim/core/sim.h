@@ -79,6 +79,9 @@ typedef struct ws_launch_stats {
      * constant cache serves one address at a time, broadcast to the lanes
      * that read it). */
     uint64_t const_requests, const_addresses;
+    /* Warp-synchronous operations that executed without every lane of
+     * their membermask (undefined in the PTX ISA; docs/SEMANTICS.md). */
+    uint64_t warpsync_partial;
 } ws_launch_stats;
 
 /* Runs the kernel to completion.  Returns true on success; on a fault

@@ -64,3 +64,46 @@ int ws_stack_branch(ws_simt_stack *s, uint32_t taken, int32_t target,
     if (!ws_stack_push(s, target, rpc, taken)) return -1;
     return 1;
 }
+
+uint32_t ws_stack_lanes(const ws_simt_stack *s)
+{
+    uint32_t m = 0;
+    for (int32_t i = 0; i < s->n; i++) m |= s->e[i].mask;
+    return m;
+}
+
+bool ws_stack_split(ws_simt_stack *s, uint32_t lanes, ws_simt_stack *dst)
+{
+    dst->n = 0;
+    for (int32_t i = 0; i < s->n; i++) {
+        uint32_t m = s->e[i].mask & lanes;
+        if (m && !ws_stack_push(dst, s->e[i].pc, s->e[i].rpc, m)) return false;
+    }
+    ws_stack_remove_lanes(s, lanes);
+    return true;
+}
+
+bool ws_stack_holds(const ws_simt_stack *s, int32_t pc, int32_t rpc)
+{
+    for (int32_t i = 0; i + 1 < s->n; i++)
+        if (s->e[i].pc == pc && s->e[i].rpc == rpc && s->e[i].mask) return true;
+    return false;
+}
+
+bool ws_stack_merge(ws_simt_stack *dst, const ws_simt_stack *src)
+{
+    if (dst->n == 0 || src->n == 0) return false;
+    const ws_stack_entry *st = &src->e[src->n - 1], *dt = &dst->e[dst->n - 1];
+    if (st->pc != dt->pc || st->rpc != dt->rpc) return false;
+    /* Match from the top down so the tops pair with each other. */
+    int32_t match[64];
+    if (src->n > 64) return false;
+    int32_t j = dst->n - 1;
+    for (int32_t i = src->n - 1; i >= 0; i--, j--) {
+        while (j >= 0 && (dst->e[j].pc != src->e[i].pc || dst->e[j].rpc != src->e[i].rpc)) j--;
+        if (j < 0) return false;
+        match[i] = j;
+    }
+    for (int32_t i = 0; i < src->n; i++) dst->e[match[i]].mask |= src->e[i].mask;
+    return true;
+}

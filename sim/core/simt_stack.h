@@ -42,4 +42,22 @@ void ws_stack_remove_lanes(ws_simt_stack *s, uint32_t lanes);
 int ws_stack_branch(ws_simt_stack *s, uint32_t taken, int32_t target,
                      int32_t fallthrough, int32_t rpc);
 
+/* The lanes of every path on the stack. */
+uint32_t ws_stack_lanes(const ws_simt_stack *s);
+
+/* Moves lanes to dst (which must be empty): dst gets every entry that holds
+ * some of them, restricted to them, so those lanes keep their paths and
+ * reconvergence points; s keeps the rest. */
+bool ws_stack_split(ws_simt_stack *s, uint32_t lanes, ws_simt_stack *dst);
+
+/* Whether an entry below the top has this pc and rpc: the lanes of s will
+ * reach that point later. */
+bool ws_stack_holds(const ws_simt_stack *s, int32_t pc, int32_t rpc);
+
+/* Joins src's lanes into dst when both stand at the same point: equal tops,
+ * and every entry of src matched (pc and rpc) by an entry of dst, in order.
+ * Each lane then follows exactly the path it would have followed alone.
+ * Returns false (nothing changed) when they do not match. */
+bool ws_stack_merge(ws_simt_stack *dst, const ws_simt_stack *src);
+
 #endif

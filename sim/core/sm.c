@@ -153,11 +153,11 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
         *wake = sw->blocked_until = sw->next_issue;
         return false;
     }
-    if (!ws_stack_settle(&w->stack)) {      /* no lanes left: the executor retires it */
+    int32_t pc = ws_warp_next_pc(w);
+    if (pc < 0) {      /* no lanes left: the executor retires it */
         *wake = now;
         return true;
     }
-    int32_t pc = ws_stack_top(&w->stack)->pc;
     const ws_insn_deps *d = &s->deps[pc];
     /* Only the warp's own issues move its registers' ready times, so the
      * answer for one pc holds until the warp issues again. */
@@ -295,7 +295,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
 {
     ws_warp *w = sw->w;
     ws_sm_block *b = &sm->blocks[sw->block];
-    int32_t pc = ws_stack_settle(&w->stack) ? ws_stack_top(&w->stack)->pc : -1;
+    int32_t pc = ws_warp_next_pc(w);
     ws_step_info info;
     info.mem = false;
     s->x.clock = now - 1;       /* the step counts one: %clock reads the issue cycle */

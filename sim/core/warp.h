@@ -17,20 +17,46 @@
     for (uint32_t _m = (mask); _m; _m &= _m - 1) \
         for (int lane = __builtin_ctz(_m), _once = 1; _once; _once = 0)
 
+/* READY: the running group can issue.  BARRIER: every group waits (at a
+ * block barrier, or at a warp-synchronous operation).  DONE: no lanes left. */
 typedef enum ws_warp_state { WS_WARP_READY, WS_WARP_BARRIER, WS_WARP_DONE } ws_warp_state;
 
 typedef struct ws_frame { int32_t ret_pc, call; } ws_frame;
+
+/* What a group of a warp's threads waits for (docs/SEMANTICS.md). */
+typedef enum ws_wait {
+    WS_WAIT_NONE,       /* runnable */
+    WS_WAIT_BARRIER,    /* a block barrier: bar.sync / barrier.sync / bar.red */
+    WS_WAIT_WARPSYNC,   /* the other lanes of a *.sync warp operation's membermask */
+    WS_WAIT_RECONVERGE  /* lanes of another group that will reach its reconvergence point */
+} ws_wait;
+
+/* A group of a warp's threads that runs on its own: its reconvergence stack,
+ * its call frames, and what it waits for.  A warp normally has one; lanes
+ * split off when a warp-synchronous operation or a thread-granular barrier
+ * needs lanes that are on another path of the warp, and join again when
+ * they stand at the same point. */
+typedef struct ws_group {
+    ws_simt_stack stack;
+    ws_frame *frames; int32_t nframes, framecap;
+    uint8_t wait;           /* ws_wait */
+    int32_t wait_pc;        /* the instruction it waits at (the stack's top holds where it resumes) */
+    uint32_t wait_lanes;    /* the lanes of the path that reached it */
+    uint32_t exec_lanes;    /* those of them that execute it (guard applied) */
+    uint32_t members;       /* WS_WAIT_WARPSYNC: the membermask */
+    int32_t reconv_skip;    /* a pc where it no longer waits to reconverge */
+    uint32_t bar_id, bar_count;     /* WS_WAIT_BARRIER: the barrier; count 0 = all threads */
+    uint32_t bar_arrived;   /* threads it counts as arrived */
+    uint32_t bar_true;      /* bar.red: arrived threads whose predicate is true */
+} ws_group;
 
 typedef struct ws_warp {
     uint32_t index;         /* warp index within the block */
     uint32_t lanes;         /* lanes that exist (a partial last warp has fewer) */
     uint32_t exited;        /* lanes that have exited */
     uint8_t state;          /* ws_warp_state */
-    uint32_t bar_id, bar_count;     /* the barrier it waits at; count 0 = all threads */
-    int32_t bar_pc;
-    uint32_t bar_true;              /* bar.red: arrived threads whose predicate is true */
-    ws_simt_stack stack;
-    ws_frame *frames; int32_t nframes, framecap;    /* .func calls */
+    ws_group g;             /* the running group */
+    ws_group *others; int32_t nothers, othercap;    /* the warp's other groups (rare) */
     uint64_t (*regs)[WS_WARP_SIZE];
     uint64_t cc[WS_WARP_SIZE];      /* carry flags */
     uint64_t insts;
@@ -72,6 +98,10 @@ typedef struct ws_step_info {
     uint64_t addr[WS_WARP_SIZE];
 } ws_step_info;
 
+/* The pc the warp's running group issues next, or -1 when it has none
+ * (the next step retires the group or the warp). */
+int32_t ws_warp_next_pc(ws_warp *w);
+
 /* Executes the next instruction of w.  info may be NULL. */
 ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *info);
 
@@ -106,6 +136,17 @@ bool ws_exec_cvta(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32
 /* Reads or writes size bytes of one lane's memory in space. */
 bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, uint8_t space,
                    uint64_t addr, void *buf, uint32_t size, bool write, const char *what);
+/* Warp-synchronous operations (exec_warpsync.c): shfl.sync, vote.sync,
+ * bar.warp.sync.  ws_warpsync_members_opnd gives the membermask operand's
+ * index, -1 for an operation that does not wait for other lanes. */
+int ws_warpsync_members_opnd(const ws_insn *in);
+ws_step_result ws_exec_warpsync(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,
+                                int32_t pc, uint32_t active, uint32_t mask);
+/* After groups of w changed (lanes exited, a barrier released, a group
+ * waits): completes warp-synchronous operations whose lanes have all
+ * arrived and picks the running group.  False on a fault (x->err filled). */
+bool ws_warp_settle(ws_exec *x, ws_block *b, ws_warp *w);
+
 /* Control flow: bra, call, ret, exit, fend, bar, printf, assert, trap.
  * Leaves the stack's top pc where the warp goes next. */
 ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,

@@ -62,6 +62,9 @@ static const char divbar_ptx[] = HDR
     "SKIP:\n st.global.u32 [%rd1], %r1;\n"                        /* 14-15 */
     " ret;\n}\n";
 
+/* bar.sync is aligned: it counts whole warps.  Lanes 16-31 of warp 0 and
+ * all of warp 1 reach it; warp 0 counts with all its threads, so the
+ * barrier completes (as on sm_70 and later GPUs). */
 static void test_divergent_barrier(void **state)
 {
     (void)state;
@@ -69,11 +72,7 @@ static void test_divergent_barrier(void **state)
     if (!t_load(&t, divbar_ptx, "divbar.ptx")) fail_msg("%s", t.err.msg);
     uint64_t buf = t_alloc(&t, NULL, 4);
     t_p64(&t, buf);
-    assert_false(t_run(&t, "divbar", D3(1, 1, 1), D3(64, 1, 1), 0, NULL, 0));
-    if (!strstr(t.err.msg, "divergent barrier: 16 of the warp's 32 running threads reached bar.sync") ||
-        !strstr(t.err.msg, "by warp 0 in block (0,0,0) of kernel divbar at pc 4 (bar.sync") ||
-        !strstr(t.err.msg, "divbar.ptx:13:"))
-        fail_msg("got: %s", t.err.msg);
+    if (!t_run(&t, "divbar", D3(1, 1, 1), D3(64, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
     t_free(&t);
 }
 
@@ -95,7 +94,8 @@ static void test_deadlock(void **state)
     if (!t_load(&t, deadlock_ptx, "dl.ptx")) fail_msg("%s", t.err.msg);
     assert_false(t_run(&t, "dl", D3(1, 1, 1), D3(64, 1, 1), 0, NULL, 0));
     if (!strstr(t.err.msg, "barrier deadlock in block (0,0,0) of kernel dl") ||
-        !strstr(t.err.msg, "warp 0 at pc 5 (barrier 0") || !strstr(t.err.msg, "warp 1 at pc 3 (barrier 1"))
+        !strstr(t.err.msg, "warp 0 at barrier 0 (pc 5, dl.ptx:") ||
+        !strstr(t.err.msg, "warp 1 at barrier 1 (pc 3, dl.ptx:"))
         fail_msg("got: %s", t.err.msg);
     /* one warp alone: its barrier 0 releases */
     if (!t_run(&t, "dl", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
