@@ -147,8 +147,17 @@ ws_sched_result ws_warp_schedule(ws_warp *w)
             clear_wait(&w->g);
         }
         int32_t pick = -1;
-        for (int32_t i = 0; i < w->nothers && pick < 0; i++)
-            if (w->others[i].wait == WS_WAIT_NONE) pick = i;
+        bool at_barrier = false, at_warpsync = false;
+        for (int32_t i = 0; i < w->nothers; i++) {
+            if (w->others[i].wait == WS_WAIT_NONE && pick < 0) pick = i;
+            at_barrier |= w->others[i].wait == WS_WAIT_BARRIER;
+            at_warpsync |= w->others[i].wait == WS_WAIT_WARPSYNC;
+        }
+        /* Lanes that went past a warp-synchronous operation without
+         * executing one are not waited for there: it executes with the
+         * lanes that came (the caller forces it), and the warp can join
+         * again behind it. */
+        if (pick < 0 && at_warpsync && !at_barrier) { w->state = WS_WARP_BARRIER; return WS_SCHED_STUCK; }
         if (pick < 0) {
             /* Forward progress: groups waiting to reconverge run on alone
              * when nothing else can run. */
@@ -168,9 +177,7 @@ ws_sched_result ws_warp_schedule(ws_warp *w)
         }
         if (w->nothers == 0) { w->state = WS_WARP_DONE; return WS_SCHED_DONE; }
         w->state = WS_WARP_BARRIER;
-        for (int32_t i = 0; i < w->nothers; i++)
-            if (w->others[i].wait == WS_WAIT_BARRIER) return WS_SCHED_WAITING;
-        return WS_SCHED_STUCK;      /* only warp-synchronous waits left */
+        return at_barrier ? WS_SCHED_WAITING : WS_SCHED_STUCK;
     }
 }
 
