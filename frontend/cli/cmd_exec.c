@@ -42,8 +42,9 @@ static void usage(FILE *out)
             "  --trace-format F    text (default), json or chrome\n"
             "  --functional        compute the results without the timing model (faster;\n"
             "                      cudaEvent times then assume one instruction per cycle)\n"
-            "  --max-warp-insts N  a launch that issues more warp instructions faults, as one\n"
-            "                      that never ends would; default 2^28, 0 for no limit\n");
+            "  --max-warp-insts N  a launch that issues more warp instructions stops with\n"
+            "                      cudaErrorLaunchTimeout; default 0, no limit (a kernel\n"
+            "                      that spins stops when it makes no progress)\n");
 }
 
 /* Reads n bytes at off; false past the end of the file. */

@@ -163,7 +163,7 @@ static cudaError_t fault_code(const char *msg)
     if (strstr(msg, "device-side assertion")) return cudaErrorAssert;
     if (!strncmp(msg, "Misaligned", 10)) return cudaErrorMisalignedAddress;
     if (!strncmp(msg, "Invalid ", 8)) return cudaErrorIllegalAddress;
-    if (strstr(msg, "instruction limit exceeded")) return cudaErrorLaunchTimeout;
+    if (strstr(msg, "launch timed out")) return cudaErrorLaunchTimeout;
     return cudaErrorLaunchFailure;
 }
 

@@ -1,6 +1,7 @@
 /* One step of a warp: fetch, guard, dispatch; register-only instructions. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "alu.h"
 #include "warp.h"
@@ -221,6 +222,77 @@ static void exec_pack(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, ui
 
 /* ---- the step ----------------------------------------------------------- */
 
+/* ---- the watchdog ------------------------------------------------------ */
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void ws_watchdog_start(ws_exec *x)
+{
+    x->progress_at = x->stats->warp_insts;
+    x->deadline_ns = x->l->timeout_s > 0 ? now_ns() + (uint64_t)(x->l->timeout_s * 1e9) : 0;
+}
+
+/* Where the warps of b are: "warp 0 at pc 7 (spin.ptx:14, spin.cu:9); ...". */
+static void where_warps(const ws_exec *x, const ws_block *b, char *s, size_t cap)
+{
+    const ptx_module *m = x->p->m;
+    size_t n = 0;
+    s[0] = '\0';
+    for (uint32_t i = 0; i < b->nwarps && n < cap; i++) {
+        ws_warp *w = &b->warps[i];
+        int32_t pc = w->state == WS_WARP_DONE ? -1 : ws_warp_next_pc(w);
+        if (pc < 0) continue;
+        const ws_insn *in = &x->p->code[pc];
+        n += (size_t)snprintf(s + n, cap - n, " warp %u at pc %d (%s:%d", i, pc, m->path ? m->path : "<ptx>",
+                              in->src ? in->src->loc.line : 0);
+        int32_t cf = in->src ? in->src->loc.cu_file : 0;
+        if (n < cap && in->src && in->src->loc.cu_line > 0)
+            n += (size_t)snprintf(s + n, cap - n, ", %s:%d",
+                                  cf > 0 && cf < m->nfiles && m->files[cf] ? m->files[cf] : "?",
+                                  in->src->loc.cu_line);
+        if (n < cap) n += (size_t)snprintf(s + n, cap - n, ");");
+    }
+}
+
+/* Stops a launch that runs past its limits: an instruction count, a
+ * stretch without progress (a kernel spinning on a value no thread will
+ * change), or wall-clock time.  The messages say "timed out", which the
+ * runtime reports as cudaErrorLaunchTimeout, as a GPU's watchdog would. */
+static bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
+{
+    uint64_t n = x->stats->warp_insts;
+    if (x->l->max_warp_insts && n >= x->l->max_warp_insts) {
+        ws_fault(x, b, w, -1, pc, "launch timed out: instruction limit exceeded (%llu warp instructions; "
+                 "--max-warp-insts N raises the limit, 0 removes it)",
+                 (unsigned long long)x->l->max_warp_insts);
+        return false;
+    }
+    uint64_t limit = x->l->progress_limit ? x->l->progress_limit : WS_DEFAULT_PROGRESS_LIMIT;
+    bool spinning = n - x->progress_at >= limit;
+    bool late = x->deadline_ns && (n & 0xfff) == 0 && now_ns() > x->deadline_ns;
+    if (!spinning && !late) return true;
+    char where[640];
+    where_warps(x, b, where, sizeof where);
+    if (spinning)
+        snprintf(x->err->msg, sizeof x->err->msg,
+                 "launch timed out: kernel %s made no progress in %llu warp instructions (no store, no "
+                 "atomic that changed memory, no barrier completed, no thread exited): spinning on a value "
+                 "no thread will change? In block (%u,%u,%u):%s (--progress-limit N raises the limit)",
+                 x->p->funcs[x->k->func].f->name, (unsigned long long)limit, b->idx.x, b->idx.y, b->idx.z,
+                 where);
+    else
+        snprintf(x->err->msg, sizeof x->err->msg,
+                 "launch timed out: kernel %s ran past --timeout %.3g s of wall-clock time, in block "
+                 "(%u,%u,%u):%s", x->p->funcs[x->k->func].f->name, x->l->timeout_s,
+                 b->idx.x, b->idx.y, b->idx.z, where);
+    return false;
+}
+
 int32_t ws_warp_next_pc(ws_warp *w)
 {
     return ws_stack_settle(&w->g.stack) ? ws_stack_top(&w->g.stack)->pc : -1;
@@ -239,12 +311,7 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
     uint32_t active = top->mask;
     const ws_insn *in = &x->p->code[pc];
 
-    if (x->l->max_warp_insts && x->stats->warp_insts >= x->l->max_warp_insts) {
-        ws_fault(x, b, w, -1, pc, "instruction limit exceeded (%llu warp instructions: a kernel that "
-                 "never ends? --max-warp-insts N raises the limit, 0 removes it)",
-                 (unsigned long long)x->l->max_warp_insts);
-        return WS_STEP_FAULT;
-    }
+    if (!watchdog_ok(x, b, w, pc)) return WS_STEP_FAULT;
     x->stats->warp_insts++;
     x->stats->thread_insts += (uint64_t)__builtin_popcount(active);
     x->clock++;

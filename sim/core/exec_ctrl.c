@@ -20,9 +20,10 @@ static uint64_t tparam_u64(ws_block *b, const ws_program *p, const ws_warp *w, i
 }
 
 /* Lanes leave for good: out of every path. */
-static void exit_lanes(ws_warp *w, uint32_t lanes)
+static void exit_lanes(ws_exec *x, ws_warp *w, uint32_t lanes)
 {
     w->exited |= lanes;
+    if (lanes) ws_progress(x);
     ws_stack_remove_lanes(&w->g.stack, lanes);
 }
 
@@ -114,6 +115,7 @@ static bool do_printf(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
             }
         }
         char why[160] = "";
+        ws_progress(x);
         int n = ws_device_printf(x->out, fmt, abuf, asize, generic_rd, &rc, why, sizeof why);
         if (n < 0) {
             if (!x->err->msg[0]) ws_fault(x, b, w, lane, pc, "printf: %s", why);
@@ -226,7 +228,7 @@ ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *
                            (exits_at(x->p, pc + 1) ? active & ~mask : 0);
         if (leaving && leaving != active) {
             x->stats->divergent_branches++;     /* the warp split, though no path waits */
-            exit_lanes(w, leaving);
+            exit_lanes(x, w, leaving);
             mask &= ~leaving;
         }
         int r = ws_stack_branch(&w->g.stack, mask, in->target, pc + 1, in->rpc);
@@ -246,10 +248,10 @@ ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *
         return WS_STEP_OK;
     case WS_I_EXIT:
         top->pc = pc + 1;
-        exit_lanes(w, mask);
+        exit_lanes(x, w, mask);
         return WS_STEP_OK;
     case WS_I_FEND:
-        if (x->p->funcs[in->func].f->is_entry) { exit_lanes(w, active); return WS_STEP_OK; }
+        if (x->p->funcs[in->func].f->is_entry) { exit_lanes(x, w, active); return WS_STEP_OK; }
         return do_return(x, b, w, pc, active) ? WS_STEP_OK : WS_STEP_FAULT;
     case WS_I_CALL:
         if (mask != active) {

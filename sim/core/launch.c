@@ -62,8 +62,10 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     ws_launch_stats st;
     memset(&st, 0, sizeof st);
     err->msg[0] = '\0';
-    ws_exec x = {p, k, l, &st, err, l->printf_out ? l->printf_out : stdout, 0};
+    ws_exec x = {.p = p, .k = k, .l = l, .stats = &st, .err = err,
+                 .out = l->printf_out ? l->printf_out : stdout};
     if (!ws_launch_check(p, k, l, err)) return false;
+    ws_watchdog_start(&x);
     const ptx_function *f = p->funcs[k->func].f;
     uint64_t nthreads = (uint64_t)l->block.x * l->block.y * l->block.z;
     uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;

@@ -39,7 +39,12 @@ uint64_t ws_program_symbol(const ws_program *p, const char *name, uint64_t *size
  * otherwise: a kernel that never ends (a spinning loop) faults after this
  * many warp instructions rather than run forever, while course-sized
  * kernels (a naive 512^3 matmul issues about 42 million) stay far below. */
-#define WS_DEFAULT_MAX_WARP_INSTS (UINT64_C(1) << 28)
+/* No limit by default: long legitimate launches run to their end; a
+ * launch that spins is stopped by the progress limit instead. */
+#define WS_DEFAULT_MAX_WARP_INSTS 0
+/* About 5 seconds of functional simulation of one spinning warp; far more
+ * than any course kernel issues between two stores (docs/FAULTS.md). */
+#define WS_DEFAULT_PROGRESS_LIMIT (UINT64_C(1) << 24)
 
 typedef struct ws_launch {
     ws_dim3 grid, block;
@@ -48,6 +53,12 @@ typedef struct ws_launch {
     size_t params_size;
     FILE *printf_out;           /* device printf goes here; NULL = stdout */
     uint64_t max_warp_insts;    /* 0 = no limit; past it the launch faults */
+    /* Warp instructions in a row with no sign of progress (no store, no
+     * atomic that changed memory, no barrier completed, no thread exited)
+     * after which the launch is stopped as spinning; 0 = the default
+     * WS_DEFAULT_PROGRESS_LIMIT, UINT64_MAX = never. */
+    uint64_t progress_limit;
+    double timeout_s;           /* wall-clock seconds for the launch; 0 = no limit */
 } ws_launch;
 
 /* Memory counters of one kind of access (loads, stores or atomics). */

@@ -133,7 +133,9 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     s.g = cfg;
     s.ts = &tst;
     s.trace = opt.trace;
-    s.x = (ws_exec){p, k, l, &st, err, l->printf_out ? l->printf_out : stdout, 0};
+    s.x = (ws_exec){.p = p, .k = k, .l = l, .stats = &st, .err = err,
+                    .out = l->printf_out ? l->printf_out : stdout};
+    ws_watchdog_start(&s.x);
     derive(&s, cfg);
     s.policy = opt.sched_policy >= 0 ? (ws_sched_policy)opt.sched_policy : (ws_sched_policy)cfg->warpScheduler;
     s.two_level_active = (uint32_t)cfg->twoLevelActiveWarps;
@@ -184,7 +186,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
             if (sms[i].next < now) now = sms[i].next;
         if (now == WS_NEVER) break;
         if (opt.max_cycles && now > opt.max_cycles) {
-            snprintf(err->msg, sizeof err->msg, "cycle limit exceeded (%llu cycles) in kernel %s",
+            snprintf(err->msg, sizeof err->msg, "launch timed out: cycle limit exceeded (%llu cycles, --max-cycles) in kernel %s",
                      (unsigned long long)opt.max_cycles, p->funcs[k->func].f->name);
             ok = false;
             break;

@@ -80,7 +80,18 @@ typedef struct ws_exec {
     ws_error *err;
     FILE *out;              /* device printf */
     uint64_t clock;         /* %clock in functional mode: warp steps so far */
+    /* The watchdog (ws_watchdog, exec.c): warp instructions issued at the
+     * last sign of progress (a store, an atomic that changed memory, a
+     * barrier completed, a thread exited, device printf), and the wall-clock
+     * deadline in ns of CLOCK_MONOTONIC (0 = none). */
+    uint64_t progress_at;
+    uint64_t deadline_ns;
 } ws_exec;
+
+static inline void ws_progress(ws_exec *x) { x->progress_at = x->stats->warp_insts; }
+
+/* Sets up the watchdog of a launch (exec.c). */
+void ws_watchdog_start(ws_exec *x);
 
 typedef enum ws_step_result {
     WS_STEP_OK, WS_STEP_BLOCKED, WS_STEP_DONE, WS_STEP_FAULT

@@ -112,9 +112,72 @@ static void test_instruction_limit(void **state)
     tctx t;
     if (!t_load(&t, spin_ptx, "spin.ptx")) fail_msg("%s", t.err.msg);
     assert_false(t_run(&t, "spin", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 1000));
-    if (!strstr(t.err.msg, "instruction limit exceeded (1000 warp instructions: ") ||
+    if (!strstr(t.err.msg, "launch timed out: instruction limit exceeded (1000 warp instructions; ") ||
         !strstr(t.err.msg, "--max-warp-insts N raises the limit")) fail_msg("got: %s", t.err.msg);
     assert_int_equal(t.st.warp_insts, 1000);
+    t_free(&t);
+}
+
+/* Thread 0 waits for a flag that thread 32 sets only after the barrier
+ * thread 0 never reaches: no store, no atomic, no exit for ever. */
+static const char flag_ptx[] = HDR
+    ".visible .entry waitflag(.param .u64 f)\n{\n"                   /* 4-5 */
+    " .reg .pred %p<3>;\n .reg .b32 %r<4>;\n .reg .b64 %rd<2>;\n"    /* 6-8 */
+    " ld.param.u64 %rd1, [f];\n mov.u32 %r1, %tid.x;\n"              /* 9-10 */
+    " setp.ne.u32 %p1, %r1, 0;\n @%p1 bra DONE;\n"                   /* 11-12 */
+    "SPIN:\n ld.volatile.global.u32 %r2, [%rd1];\n"                  /* 13-14 */
+    " setp.eq.u32 %p2, %r2, 0;\n @%p2 bra SPIN;\n"                   /* 15-16 */
+    "DONE:\n ret;\n}\n";
+
+static bool run_limited(tctx *t, const char *name, uint64_t progress_limit, double timeout_s)
+{
+    const ws_kernel *k = ws_program_kernel(t->p, name);
+    ws_launch l = {.grid = D3(1, 1, 1), .block = D3(64, 1, 1), .params = t->params, .params_size = t->nparams,
+                   .progress_limit = progress_limit, .timeout_s = timeout_s};
+    return ws_launch_kernel(t->p, k, &l, &t->st, &t->err);
+}
+
+static void test_spinning_kernel(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, flag_ptx, "flag.ptx")) fail_msg("%s", t.err.msg);
+    uint64_t f = t_alloc(&t, NULL, 4);
+    t_p64(&t, f);
+    assert_false(run_limited(&t, "waitflag", 100000, 0));
+    if (!strstr(t.err.msg, "launch timed out: kernel waitflag made no progress in 100000 warp instructions") ||
+        !strstr(t.err.msg, "In block (0,0,0): warp 0 at pc ") || !strstr(t.err.msg, "(flag.ptx:1"))
+        fail_msg("got: %s", t.err.msg);
+    /* warp 1 exited at the start: progress, then none */
+    assert_true(t.st.warp_insts >= 100000 && t.st.warp_insts < 100100);
+    /* Wall-clock time bounds it too. */
+    assert_false(run_limited(&t, "waitflag", UINT64_MAX, 0.05));
+    if (!strstr(t.err.msg, "launch timed out: kernel waitflag ran past --timeout 0.05 s"))
+        fail_msg("got: %s", t.err.msg);
+    /* The flag set: the same kernel ends. */
+    uint32_t one = 1;
+    assert_true(ws_devmem_write(t.mem, f, &one, 4));
+    if (!run_limited(&t, "waitflag", 1000, 0)) fail_msg("%s", t.err.msg);
+    t_free(&t);
+}
+
+/* A long loop that stores as it goes is progress, however long. */
+static const char busy_ptx[] = HDR
+    ".visible .entry busy(.param .u64 f)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<4>;\n .reg .b64 %rd<2>;\n"
+    " ld.param.u64 %rd1, [f];\n mov.u32 %r1, 0;\n"
+    "L:\n add.u32 %r1, %r1, 1;\n st.global.u32 [%rd1], %r1;\n"
+    " setp.lt.u32 %p1, %r1, 20000;\n @%p1 bra L;\n ret;\n}\n";
+
+static void test_busy_kernel_runs(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, busy_ptx, "busy.ptx")) fail_msg("%s", t.err.msg);
+    uint64_t f = t_alloc(&t, NULL, 4);
+    t_p64(&t, f);
+    if (!run_limited(&t, "busy", 100, 0)) fail_msg("%s", t.err.msg);
+    assert_true(t.st.warp_insts > 2 * 80000);
     t_free(&t);
 }
 
@@ -154,6 +217,8 @@ int main(void)
         cmocka_unit_test(test_divergent_barrier),
         cmocka_unit_test(test_deadlock),
         cmocka_unit_test(test_instruction_limit),
+        cmocka_unit_test(test_spinning_kernel),
+        cmocka_unit_test(test_busy_kernel_runs),
         cmocka_unit_test(test_trap),
         cmocka_unit_test(test_load_errors),
     };
