@@ -45,7 +45,6 @@ static bool release(ws_exec *x, ws_block *b, uint32_t id, uint32_t expected_if_a
         }
     }
     if (arrived == 0 || arrived < expected) return false;
-    ws_progress(x);
     for (uint32_t i = 0; i < b->nwarps; i++) {
         ws_warp *w = &b->warps[i];
         bool touched = false;
@@ -53,6 +52,7 @@ static bool release(ws_exec *x, ws_block *b, uint32_t id, uint32_t expected_if_a
             ws_group *g = &w->others[k];
             if (!waits_at(g, id)) continue;
             write_reduction(x, w, g, ntrue, arrived);
+            ws_progress(x, w);
             g->wait = WS_WAIT_NONE;
             touched = true;
         }

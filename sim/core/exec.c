@@ -67,6 +67,7 @@ bool ws_warp_start(ws_exec *x, ws_warp *w, uint32_t index, uint32_t lanes)
     w->g.reconv_skip = -1;
     w->nothers = 0;
     w->insts = 0;
+    w->progress_at = 0;
     memset(w->cc, 0, sizeof w->cc);
     return ws_stack_init(&w->g.stack, x->p->funcs[x->k->func].start, lanes);
 }
@@ -272,8 +273,11 @@ static bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
                  (unsigned long long)x->l->max_warp_insts);
         return false;
     }
+    /* Spinning: no warp has made progress for limit warp instructions, and
+     * this warp none for its share of them, so thousands of warps that
+     * compute long before their first store are not taken for spinning. */
     uint64_t limit = x->l->progress_limit ? x->l->progress_limit : WS_DEFAULT_PROGRESS_LIMIT;
-    bool spinning = n - x->progress_at >= limit;
+    bool spinning = n - x->progress_at >= limit && w->insts - w->progress_at >= limit / 8;
     bool late = x->deadline_ns && (n & 0xfff) == 0 && now_ns() > x->deadline_ns;
     if (!spinning && !late) return true;
     char where[640];

@@ -23,7 +23,7 @@ static uint64_t tparam_u64(ws_block *b, const ws_program *p, const ws_warp *w, i
 static void exit_lanes(ws_exec *x, ws_warp *w, uint32_t lanes)
 {
     w->exited |= lanes;
-    if (lanes) ws_progress(x);
+    if (lanes) ws_progress(x, w);
     ws_stack_remove_lanes(&w->g.stack, lanes);
 }
 
@@ -115,7 +115,7 @@ static bool do_printf(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
             }
         }
         char why[160] = "";
-        ws_progress(x);
+        ws_progress(x, w);
         int n = ws_device_printf(x->out, fmt, abuf, asize, generic_rd, &rc, why, sizeof why);
         if (n < 0) {
             if (!x->err->msg[0]) ws_fault(x, b, w, lane, pc, "printf: %s", why);

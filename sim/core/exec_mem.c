@@ -228,7 +228,7 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
             le_put(buf + k * es, ws_opnd_lane(x, b, w, &el[k], lane), es);
         if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, total, true, "write")) return false;
     }
-    if (mask) ws_progress(x);
+    if (mask) ws_progress(x, w);
     account(x, in, mask, addrs, total, ACC_ST);
     return true;
 }
@@ -255,7 +255,7 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
         uint64_t nv = ws_atom_apply(&in->m, old, ws_opnd_lane(x, b, w, bo, lane),
                                     co ? ws_opnd_lane(x, b, w, co, lane) : 0);
         le_put(buf, nv, size);
-        if (nv != old) ws_progress(x);     /* a failing compare-and-swap is no progress */
+        if (nv != old) ws_progress(x, w);     /* a failing compare-and-swap is no progress */
         if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, size, true, "atomic")) return false;
         if (d && d->kind == WS_OK_REG) w->regs[d->reg][lane] = old;
     }
@@ -341,7 +341,7 @@ bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     }
     wmma_ctx c = {x, b, w, lane, pc, in->space};
     uint64_t base = lane_addr(x, w, a, lane);
-    if (store) ws_progress(x);
+    if (store) ws_progress(x, w);
     ok = store ? ws_wmma_store(&in->m, base, stride, wmma_wr, &c, r0, why, sizeof why)
                : ws_wmma_load(&in->m, base, stride, wmma_rd, &c, r0, why, sizeof why);
     if (!ok && why[0] && strncmp(x->err->msg, "Invalid", 7) != 0)

@@ -60,6 +60,7 @@ typedef struct ws_warp {
     uint64_t (*regs)[WS_WARP_SIZE];
     uint64_t cc[WS_WARP_SIZE];      /* carry flags */
     uint64_t insts;
+    uint64_t progress_at;   /* insts at its last sign of progress (the watchdog) */
 } ws_warp;
 
 typedef struct ws_block {
@@ -80,15 +81,19 @@ typedef struct ws_exec {
     ws_error *err;
     FILE *out;              /* device printf */
     uint64_t clock;         /* %clock in functional mode: warp steps so far */
-    /* The watchdog (ws_watchdog, exec.c): warp instructions issued at the
-     * last sign of progress (a store, an atomic that changed memory, a
+    /* The watchdog (exec.c): warp instructions issued at the last sign of
+     * progress of any warp (a store, an atomic that changed memory, a
      * barrier completed, a thread exited, device printf), and the wall-clock
      * deadline in ns of CLOCK_MONOTONIC (0 = none). */
     uint64_t progress_at;
     uint64_t deadline_ns;
 } ws_exec;
 
-static inline void ws_progress(ws_exec *x) { x->progress_at = x->stats->warp_insts; }
+static inline void ws_progress(ws_exec *x, ws_warp *w)
+{
+    x->progress_at = x->stats->warp_insts;
+    w->progress_at = w->insts;
+}
 
 /* Sets up the watchdog of a launch (exec.c). */
 void ws_watchdog_start(ws_exec *x);
