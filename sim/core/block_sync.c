@@ -45,6 +45,7 @@ static bool release(ws_exec *x, ws_block *b, uint32_t id, uint32_t expected_if_a
         }
     }
     if (arrived == 0 || arrived < expected) return false;
+    ws_race_barrier(&b->race);
     for (uint32_t i = 0; i < b->nwarps; i++) {
         ws_warp *w = &b->warps[i];
         bool touched = false;

@@ -154,6 +154,23 @@ static bool do_assert(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
     return false;
 }
 
+/* synccheck: an aligned barrier must be reached by the whole warp, and
+ * every thread waiting on a barrier must name the same thread count. */
+static void sync_check(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, bool aligned, uint32_t mask,
+                       uint32_t id, uint32_t count)
+{
+    uint32_t live = w->lanes & ~w->exited;
+    if (aligned && mask != live) ws_sync_check_divergent(x, b, w, pc, mask, live);
+    for (uint32_t i = 0; i < b->nwarps; i++)
+        for (int32_t k = 0; k < b->warps[i].nothers; k++) {
+            const ws_group *g = &b->warps[i].others[k];
+            if (g->wait == WS_WAIT_BARRIER && g->bar_id == id && g->bar_count != count) {
+                ws_sync_check_count(x, b, w, pc, id, count, g->bar_count, g->wait_pc);
+                return;
+            }
+        }
+}
+
 /* bar.sync a{, b}; barrier.sync{.aligned} a{, b}; bar.red.OP d, a{, b}, {!}c.
  * An aligned barrier (bar, barrier.aligned) counts the warp: the running
  * group waits as a whole and every live thread of it arrives.  A
@@ -175,6 +192,7 @@ static ws_step_result do_barrier(ws_exec *x, ws_block *b, ws_warp *w, const ws_i
         ws_fault(x, b, w, lane, pc, "barrier %u out of range (0..15)", id);
         return WS_STEP_FAULT;
     }
+    if (x->checks && (x->l->checks & WS_CHECK_SYNC)) sync_check(x, b, w, pc, aligned, mask, id, count);
     uint32_t waiting = aligned ? ws_stack_lanes(&w->g.stack) : mask;
     uint32_t arriving = aligned ? waiting : mask;
     uint32_t ntrue = 0;

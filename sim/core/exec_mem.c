@@ -57,6 +57,10 @@ bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, ui
         break;
     }
     if (host) {
+        /* racecheck: atomics do not race with one another */
+        if (s == WS_SP_SHARED && x->checks && (x->l->checks & WS_CHECK_RACE) &&
+            !(what && !strcmp(what, "atomic")))
+            ws_race_access(x, b, w, pc, off, size, write);
         if (write) memcpy(host, buf, size);
         else memcpy(buf, host, size);
         return true;

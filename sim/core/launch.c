@@ -66,6 +66,10 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
                  .out = l->printf_out ? l->printf_out : stdout};
     if (!ws_launch_check(p, k, l, err)) return false;
     ws_watchdog_start(&x);
+    ws_check_log checks;
+    memset(&checks, 0, sizeof checks);
+    if (l->checks) x.checks = &checks;
+    ws_racecheck race = {0};
     const ptx_function *f = p->funcs[k->func].f;
     uint64_t nthreads = (uint64_t)l->block.x * l->block.y * l->block.z;
     uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
@@ -103,10 +107,19 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
         if (!ok) { snprintf(err->msg, sizeof err->msg, "out of memory"); break; }
         st.blocks++;
         st.warps += nwarps;
+        if ((l->checks & WS_CHECK_RACE) && !ws_race_begin(&race, (uint32_t)smem)) {
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+            ok = false;
+            break;
+        }
+        b.race = race;
         ok = run_block(&x, &b);
+        race = b.race;
     }
     for (uint32_t wi = 0; lm.warps && wi < nwarps; wi++) ws_warp_free(&lm.warps[wi]);
     free(lm.warps); free(lm.regs); free(lm.shared); free(lm.local); free(lm.tparam);
+    ws_race_free(&race);
+    ws_checks_summary(&x);
     if (stats) *stats = st;
     return ok;
 }

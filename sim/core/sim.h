@@ -59,7 +59,11 @@ typedef struct ws_launch {
      * WS_DEFAULT_PROGRESS_LIMIT, UINT64_MAX = never. */
     uint64_t progress_limit;
     double timeout_s;           /* wall-clock seconds for the launch; 0 = no limit */
+    uint32_t checks;            /* WS_CHECK_*: sanitizer-style checks (docs/FAULTS.md) */
+    FILE *report_out;           /* where the checks report; NULL = stderr */
 } ws_launch;
+
+enum { WS_CHECK_RACE = 1u << 0, WS_CHECK_SYNC = 1u << 1 };
 
 /* Memory counters of one kind of access (loads, stores or atomics). */
 typedef struct ws_shared_counts {

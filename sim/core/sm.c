@@ -34,6 +34,7 @@ void ws_sm_free(ws_tsim *s, ws_sm *sm)
         for (uint32_t w = 0; b->b.warps && w < s->nwarps; w++) ws_warp_free(&b->b.warps[w]);
         free(b->b.warps); free(b->regs); free(b->ready); free(b->kind);
         free(b->b.shared); free(b->b.local); free(b->b.tparam);
+        ws_race_free(&b->b.race);
     }
     if (sm->ready_to_run) ws_l1_free(&sm->l1);
     free(sm->slots); free(sm->blocks); free(sm->sp);
@@ -75,6 +76,7 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     memset(b->ready, 0, sizeof *b->ready * nr);
     memset(b->kind, 0, nr);
     memset(b->b.shared, 0, s->smem);
+    if ((l->checks & WS_CHECK_RACE) && !ws_race_begin(&b->b.race, s->smem)) return false;
     memset(b->b.local, 0, (size_t)p->local_size * s->nthreads);
     memset(b->b.tparam, 0, (size_t)p->tparam_size * s->nthreads);
     for (uint32_t wi = 0; wi < s->nwarps; wi++) {

@@ -136,6 +136,9 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     s.x = (ws_exec){.p = p, .k = k, .l = l, .stats = &st, .err = err,
                     .out = l->printf_out ? l->printf_out : stdout};
     ws_watchdog_start(&s.x);
+    ws_check_log checks;
+    memset(&checks, 0, sizeof checks);
+    if (l->checks) s.x.checks = &checks;
     derive(&s, cfg);
     s.policy = opt.sched_policy >= 0 ? (ws_sched_policy)opt.sched_policy : (ws_sched_policy)cfg->warpScheduler;
     s.two_level_active = (uint32_t)cfg->twoLevelActiveWarps;
@@ -196,6 +199,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
             if (sms[i].next == now) ok = ws_sm_cycle(&s, &sms[i], now);
     }
     if (ok) finish_stats(&s, sms, nsm, cfg);
+    ws_checks_summary(&s.x);
     for (int32_t i = 0; sms && i < nsm; i++) ws_sm_free(&s, &sms[i]);
     free(sms);
     free(s.deps);

@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include "alu.h"
+#include "checks.h"
 #include "program.h"
 #include "simt_stack.h"
 
@@ -70,6 +71,7 @@ typedef struct ws_block {
     uint8_t *shared; uint32_t shared_size;
     uint8_t *local;         /* nthreads * program local_size */
     uint8_t *tparam;        /* nthreads * program tparam_size */
+    ws_racecheck race;      /* racecheck's shadow of shared memory (when on) */
 } ws_block;
 
 /* One launch of a kernel. */
@@ -87,6 +89,7 @@ typedef struct ws_exec {
      * deadline in ns of CLOCK_MONOTONIC (0 = none). */
     uint64_t progress_at;
     uint64_t deadline_ns;
+    ws_check_log *checks;   /* findings of the launch's checks; NULL when none is on */
 } ws_exec;
 
 static inline void ws_progress(ws_exec *x, ws_warp *w)

@@ -1,0 +1,148 @@
+/* racecheck and synccheck (see checks.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "warp.h"
+
+enum { KIND_RAW, KIND_WAR, KIND_WAW, KIND_DIVERGENT, KIND_COUNT };
+
+static const char *const kind_name[] = {
+    [KIND_RAW] = "read after write", [KIND_WAR] = "write after read",
+    [KIND_WAW] = "write after write", [KIND_DIVERGENT] = "divergent barrier",
+    [KIND_COUNT] = "barrier count mismatch",
+};
+
+bool ws_race_begin(ws_racecheck *r, uint32_t shared_size)
+{
+    uint32_t n = (shared_size + 3) / 4;
+    if (n > r->nwords) {
+        ws_race_word *w = realloc(r->words, sizeof *w * n);
+        if (!w) return false;
+        r->words = w;
+        r->nwords = n;
+    }
+    if (r->words) memset(r->words, 0, sizeof *r->words * r->nwords);
+    r->epoch = 1;
+    return true;
+}
+
+void ws_race_free(ws_racecheck *r)
+{
+    free(r->words);
+    r->words = NULL;
+    r->nwords = 0;
+}
+
+static FILE *report_file(const ws_exec *x)
+{
+    return x->l->report_out ? x->l->report_out : stderr;
+}
+
+/* Where pc is: "pc 12 (file.ptx:40, file.cu:17)". */
+static void where(const ws_exec *x, int32_t pc, char *s, size_t cap)
+{
+    const ptx_module *m = x->p->m;
+    const ws_insn *in = &x->p->code[pc];
+    char mn[96];
+    ws_insn_mnemonic(&in->m, mn, sizeof mn);
+    size_t n = (size_t)snprintf(s, cap, "%s at pc %d (%s:%d", mn, pc, m->path ? m->path : "<ptx>",
+                                in->src ? in->src->loc.line : 0);
+    int32_t cf = in->src ? in->src->loc.cu_file : 0;
+    if (n < cap && in->src && in->src->loc.cu_line > 0)
+        n += (size_t)snprintf(s + n, cap - n, ", %s:%d",
+                              cf > 0 && cf < m->nfiles && m->files[cf] ? m->files[cf] : "?",
+                              in->src->loc.cu_line);
+    if (n < cap) snprintf(s + n, cap - n, ")");
+}
+
+/* Counts a finding; true the first time this pair of instructions has it. */
+static bool first_time(ws_exec *x, int kind, int32_t pc1, int32_t pc2)
+{
+    ws_check_log *g = x->checks;
+    g->total++;
+    for (uint32_t i = 0; i < g->nseen; i++)
+        if (g->seen[i].kind == kind && g->seen[i].pc1 == pc1 && g->seen[i].pc2 == pc2) return false;
+    if (g->nseen == WS_CHECK_SEEN_MAX) return false;
+    g->seen[g->nseen].kind = (uint8_t)kind;
+    g->seen[g->nseen].pc1 = pc1;
+    g->seen[g->nseen].pc2 = pc2;
+    g->nseen++;
+    return true;
+}
+
+static void race(ws_exec *x, ws_block *b, int kind, uint64_t off, uint32_t warp1, int32_t pc1,
+                 uint32_t warp2, int32_t pc2)
+{
+    if (!first_time(x, kind, pc1, pc2)) return;
+    char a[320], c[320], w1[32];
+    where(x, pc1, a, sizeof a);
+    where(x, pc2, c, sizeof c);
+    if (warp1 == WS_RACE_MANY) snprintf(w1, sizeof w1, "several warps");
+    else snprintf(w1, sizeof w1, "warp %u", warp1);
+    fprintf(report_file(x),
+            "warpsim racecheck: shared memory hazard (%s) at __shared__ offset 0x%llx in block (%u,%u,%u) "
+            "of kernel %s: %s by warp %u, %s, after the %s by %s, %s, with no barrier between\n",
+            kind_name[kind], (unsigned long long)off, b->idx.x, b->idx.y, b->idx.z,
+            x->p->funcs[x->k->func].f->name, kind == KIND_RAW ? "read" : "write", warp2, c,
+            kind == KIND_WAR ? "read" : "write", w1, a);
+}
+
+void ws_race_access(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint64_t off, uint32_t size,
+                    bool write)
+{
+    ws_racecheck *r = &b->race;
+    uint16_t me = (uint16_t)w->index;
+    for (uint64_t i = off / 4; i < (off + size + 3) / 4 && i < r->nwords; i++) {
+        ws_race_word *s = &r->words[i];
+        if (s->w_epoch == r->epoch && s->w_warp != me)
+            race(x, b, write ? KIND_WAW : KIND_RAW, i * 4, s->w_warp, s->w_pc, me, pc);
+        if (write) {
+            if (s->r_epoch == r->epoch && s->r_warp != me)
+                race(x, b, KIND_WAR, i * 4, s->r_warp, s->r_pc, me, pc);
+            s->w_epoch = r->epoch;
+            s->w_warp = me;
+            s->w_pc = pc;
+        } else {
+            if (s->r_epoch == r->epoch && s->r_warp != me) s->r_warp = WS_RACE_MANY;
+            else s->r_warp = me;
+            s->r_epoch = r->epoch;
+            s->r_pc = pc;
+        }
+    }
+}
+
+void ws_sync_check_divergent(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32_t lanes,
+                             uint32_t live)
+{
+    if (!first_time(x, KIND_DIVERGENT, pc, pc)) return;
+    char a[320];
+    where(x, pc, a, sizeof a);
+    fprintf(report_file(x),
+            "warpsim synccheck: divergent barrier: %s reached by %d of the %d running threads of warp %u "
+            "(lanes 0x%08x of 0x%08x) in block (%u,%u,%u) of kernel %s\n",
+            a, __builtin_popcount(lanes), __builtin_popcount(live), w->index, lanes, live,
+            b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].f->name);
+}
+
+void ws_sync_check_count(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32_t id, uint32_t count,
+                         uint32_t other_count, int32_t other_pc)
+{
+    if (!first_time(x, KIND_COUNT, pc, other_pc)) return;
+    char a[320], c[320];
+    where(x, pc, a, sizeof a);
+    where(x, other_pc, c, sizeof c);
+    fprintf(report_file(x),
+            "warpsim synccheck: barrier %u waited on with %u threads by warp %u, %s, and with %u by %s, "
+            "in block (%u,%u,%u) of kernel %s\n", id, count, w->index, a, other_count, c,
+            b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].f->name);
+}
+
+void ws_checks_summary(ws_exec *x)
+{
+    if (!x->checks || !x->checks->total) return;
+    fprintf(report_file(x), "warpsim checks: %llu finding(s) in kernel %s, %u distinct shown\n",
+            (unsigned long long)x->checks->total, x->p->funcs[x->k->func].f->name, x->checks->nseen);
+}

@@ -1,0 +1,64 @@
+/* Sanitizer-style checks of a launch, named as compute-sanitizer names
+ * them (docs/FAULTS.md): racecheck finds shared-memory accesses by
+ * different warps of a block to the same word, at least one a write, with
+ * no barrier between; synccheck finds barriers reached in divergent code
+ * and barriers waited on with different thread counts.  Each finding is
+ * reported once per pair of instructions; the kernel runs on. */
+#ifndef WARPSIM_CHECKS_H
+#define WARPSIM_CHECKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ws_exec;
+struct ws_block;
+struct ws_warp;
+
+/* Shadow state of one block's shared memory, one entry per 4-byte word:
+ * the last write and the last read (of the current barrier interval). */
+typedef struct ws_race_word {
+    uint32_t w_epoch, r_epoch;      /* barrier interval of the access; 0 = none */
+    int32_t w_pc, r_pc;
+    uint16_t w_warp, r_warp;        /* r_warp WS_RACE_MANY: several warps read */
+} ws_race_word;
+
+#define WS_RACE_MANY 0xffff
+
+typedef struct ws_racecheck {
+    ws_race_word *words;
+    uint32_t nwords;
+    uint32_t epoch;         /* barrier intervals so far in this block, from 1 */
+} ws_racecheck;
+
+/* Findings of one launch, each pair of instructions once. */
+#define WS_CHECK_SEEN_MAX 128
+typedef struct ws_check_log {
+    uint64_t total;         /* every finding, repeated or not */
+    uint32_t nseen;
+    struct { int32_t pc1, pc2; uint8_t kind; } seen[WS_CHECK_SEEN_MAX];
+} ws_check_log;
+
+/* A new block: shadow memory for shared_size bytes, all clear.  False when
+ * out of memory. */
+bool ws_race_begin(ws_racecheck *r, uint32_t shared_size);
+void ws_race_free(ws_racecheck *r);
+
+/* A shared-memory access of size bytes at offset off by warp w at pc. */
+void ws_race_access(struct ws_exec *x, struct ws_block *b, struct ws_warp *w, int32_t pc,
+                    uint64_t off, uint32_t size, bool write);
+
+/* A barrier of the block completed: a new interval. */
+static inline void ws_race_barrier(ws_racecheck *r) { r->epoch++; }
+
+/* synccheck: an aligned barrier at pc reached by lanes of w's live
+ * threads; a barrier waited on with a thread count other than one
+ * already waiting with. */
+void ws_sync_check_divergent(struct ws_exec *x, struct ws_block *b, struct ws_warp *w, int32_t pc,
+                             uint32_t lanes, uint32_t live);
+void ws_sync_check_count(struct ws_exec *x, struct ws_block *b, struct ws_warp *w, int32_t pc,
+                         uint32_t id, uint32_t count, uint32_t other_count, int32_t other_pc);
+
+/* Prints the launch's totals, when there were findings. */
+void ws_checks_summary(struct ws_exec *x);
+
+#endif
