@@ -160,7 +160,7 @@ static void account(ws_exec *x, const ws_insn *in, uint32_t mask, const uint64_t
     }
     if (smask) {
         ws_bank_access b;
-        ws_bank_access_eval(saddr, smask, size, &b);
+        ws_bank_access_eval(saddr, smask, size, op == ACC_LD, &b);
         ws_shared_counts *c = op == ACC_LD ? &s->shared_ld : op == ACC_ST ? &s->shared_st : &s->shared_atom;
         c->requests++;
         c->wavefronts += b.wavefronts;

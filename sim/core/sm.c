@@ -273,7 +273,7 @@ static void trace_issue(ws_tsim *s, const ws_sm *sm, const ws_sm_block *b, const
         e.store = info->store;
         if (space == WS_SP_SHARED) {
             ws_bank_access ba;
-            ws_bank_access_eval(addr, info->mask, info->size, &ba);
+            ws_bank_access_eval(addr, info->mask, info->size, !info->store, &ba);
             e.mem = WS_TRACE_MEM_SHARED;
             e.wavefronts = ba.wavefronts;
             e.degree = ba.degree;

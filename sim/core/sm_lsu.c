@@ -2,7 +2,8 @@
  * L1 and what lies behind it (l2_dram.h).
  *
  * The L1 data stage serves one wavefront per cycle for the whole SM: a
- * shared access takes as many as the bank rule gives it passes, a global
+ * shared access (an atomic too) takes as many as the bank rule gives it
+ * passes (shared_banks.h), a global
  * or local access one per 128 B line it touches.  A shared load's data is
  * ready latencySharedLoad cycles after its last pass starts; so a d-way
  * conflict costs d - 1 cycles more than none, and holds the stage d
@@ -41,30 +42,16 @@ static uint32_t distinct(const uint64_t *addr, uint32_t mask)
     return n;
 }
 
-/* Atomics in shared memory serialize per bank, same address included:
- * the passes are the most lanes any one bank receives. */
-static uint32_t atomic_bank_passes(const uint64_t *addr, uint32_t mask)
-{
-    uint32_t count[WS_SMEM_BANKS] = {0}, most = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
-        uint32_t bank = (uint32_t)(addr[__builtin_ctz(m)] / WS_SMEM_BANK_BYTES % WS_SMEM_BANKS);
-        if (++count[bank] > most) most = count[bank];
-    }
-    return most;
-}
-
+/* A shared access holds the L1 data stage for the wavefronts the bank rule
+ * gives it.  An atomic is charged the same: 32 lanes adding to one word
+ * are one wavefront, as the H200 counts them
+ * (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom), not 32 passes. */
 static uint64_t shared_access(ws_tsim *s, ws_sm *sm, const uint64_t *off, uint32_t mask,
-                              uint32_t size, bool atomic, uint64_t now)
+                              uint32_t size, bool load, uint64_t now)
 {
-    uint32_t passes;
-    if (atomic) {
-        passes = atomic_bank_passes(off, mask);
-    } else {
-        ws_bank_access b;
-        ws_bank_access_eval(off, mask, size, &b);
-        passes = b.wavefronts;
-    }
-    if (passes == 0) passes = 1;
+    ws_bank_access b;
+    ws_bank_access_eval(off, mask, size, load, &b);
+    uint32_t passes = b.wavefronts ? b.wavefronts : 1;
     uint64_t start = l1_stage(s, sm, now, passes);
     return start + passes - 1 + s->lat_shared;
 }
@@ -160,7 +147,7 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
     int op = in->cls == WS_I_ATOM ? WS_I_ATOM : info->store ? WS_I_ST : WS_I_LD;
     uint64_t ready = now + 1;
     if (smask) {
-        uint64_t r = shared_access(s, sm, off, smask, info->size, op == WS_I_ATOM, now);
+        uint64_t r = shared_access(s, sm, off, smask, info->size, op == WS_I_LD, now);
         sw->mem_done = max64(sw->mem_done, r);
         ready = max64(ready, r);
     }

@@ -1,6 +1,7 @@
 /* Memory timing on the teaching GPU (configs/teaching.ini): shared-memory
  * bank conflicts, strided global loads, a barrier. */
 #include "timing_util.h"
+#include "../memstats/probe_data.h"
 
 /* One warp: lane i reads word i * stride of a shared array, 16 times into
  * 16 registers, then exits (its exit waits for the loads). */
@@ -50,6 +51,63 @@ static void test_shared_conflict_degree(void **state)
         /* an odd stride is conflict-free whatever its size */
         assert_int_equal(shared_stride_cycles(2 * d + 1, &ts), base);
     }
+}
+
+/* One warp: lane i adds 1 to word i * stride of a shared array, 16
+ * times into 16 registers (stride 0: all lanes on one word). */
+static uint64_t shared_atomic_cycles(uint32_t stride, ws_timing_stats *ts, ws_launch_stats *st)
+{
+    tbuf b = {.n = 0};
+    tb(&b, PTX_HEAD ".shared .align 4 .b8 sm[8192];\n"
+           ".visible .entry k(.param .u32 stride)\n{\n"
+           " .reg .b32 %%r<24>;\n"
+           " ld.param.u32 %%r1, [stride];\n"
+           " mov.u32 %%r2, %%tid.x;\n"
+           " mul.lo.u32 %%r3, %%r2, %%r1;\n"
+           " shl.b32 %%r4, %%r3, 2;\n"
+           " mov.u32 %%r5, sm;\n"
+           " add.u32 %%r6, %%r5, %%r4;\n");
+    for (int i = 1; i <= 16; i++) tb(&b, " atom.shared.add.u32 %%r%d, [%%r6], 1;\n", 6 + i);
+    tb(&b, " ret;\n}\n");
+    tctx t;
+    tt_load(&t, &b);
+    ws_gpu_config g;
+    tt_config(&g, "teaching");
+    t_p32(&t, stride);
+    tt_run(&t, &g, "k", D3(1, 1, 1), D3(32, 1, 1), 0, 24, ts);
+    *st = t.st;
+    t_free(&t);
+    return ts->cycles;
+}
+
+/* 32 lanes adding to one shared word: the H200 counts one wavefront
+ * (validation/results/h200_counter_probe.csv, smem_atom_same_address), and
+ * the L1 data stage is charged what the counter says, so 16 such atomics
+ * take as long as 16 on 32 distinct banks.  32 lanes on 32 words of one
+ * bank are 32 wavefronts each: as for loads, each extra way costs 16
+ * cycles (test_shared_conflict_degree). */
+static void test_shared_atomic_same_address(void **state)
+{
+    (void)state;
+    probe_row rows[256];
+    int n = probe_rows(rows, 256);
+    if (n < 0) fail_msg("cannot read %s", PROBE_DATA_FILE);
+    const char *v = probe_value(rows, n, "smem_atom_same_address",
+                                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum");
+    if (!v) fail_msg("%s has no smem_atom_same_address wavefronts", PROBE_DATA_FILE);
+    uint64_t h200 = strtoull(v, NULL, 10);
+    ws_timing_stats ts;
+    ws_launch_stats st;
+    uint64_t distinct = shared_atomic_cycles(1, &ts, &st);
+    assert_int_equal(ts.l1_wavefronts, 16);
+    uint64_t same = shared_atomic_cycles(0, &ts, &st);
+    assert_int_equal(st.shared_atom.wavefronts, 16 * h200);
+    assert_int_equal(ts.l1_wavefronts, 16 * h200);
+    assert_int_equal(same, distinct + 16 * (h200 - 1));
+    uint64_t one_bank = shared_atomic_cycles(32, &ts, &st);
+    assert_int_equal(st.shared_atom.wavefronts, 16 * 32);
+    assert_int_equal(ts.l1_wavefronts, 16 * 32);
+    assert_int_equal(one_bank - distinct, 16 * 31);
 }
 
 /* 64 warps (2 blocks of 1024) each load a[tid * stride] once. */
@@ -177,6 +235,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_conflict_degree),
+        cmocka_unit_test(test_shared_atomic_same_address),
         cmocka_unit_test(test_global_stride),
         cmocka_unit_test(test_barrier_waits_for_slowest),
     };
