@@ -1,6 +1,12 @@
 /* The functional launcher: blocks one after another (x fastest), the warps
  * of a block stepped round-robin, barriers released when every running
- * thread of the block has arrived. */
+ * thread of the block has arrived.
+ *
+ * Special registers that name hardware places get fixed values: %nsmid and
+ * %nwarpid are the launch's sm_count and warps_per_sm (1 and 64 when not
+ * given), %smid the block's linear index modulo %nsmid (blocks dealt
+ * round-robin, as the timing model's first wave deals them), and %warpid
+ * the warp's index within its block. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,7 +66,8 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     ws_launch_stats st;
     memset(&st, 0, sizeof st);
     err->msg[0] = '\0';
-    ws_exec x = {p, k, l, &st, err, l->printf_out ? l->printf_out : stdout, 0};
+    ws_exec x = {p, k, l, &st, err, l->printf_out ? l->printf_out : stdout, 0,
+                 l->sm_count ? l->sm_count : 1, l->warps_per_sm ? l->warps_per_sm : 64};
     if (!ws_launch_check(p, k, l, err)) return false;
     const ptx_function *f = p->funcs[k->func].f;
     uint64_t nthreads = (uint64_t)l->block.x * l->block.y * l->block.z;
@@ -82,7 +89,8 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
         ws_block b = {
             .idx = {(uint32_t)(bi % l->grid.x), (uint32_t)(bi / l->grid.x % l->grid.y),
                     (uint32_t)(bi / ((uint64_t)l->grid.x * l->grid.y))},
-            .nthreads = (uint32_t)nthreads, .nwarps = nwarps, .warps = lm.warps,
+            .nthreads = (uint32_t)nthreads, .nwarps = nwarps, .smid = (uint32_t)(bi % x.nsmid),
+            .warpid0 = 0, .warps = lm.warps,
             .shared = lm.shared, .shared_size = (uint32_t)smem,
             .local = lm.local, .tparam = lm.tparam,
         };

@@ -48,6 +48,10 @@ typedef struct ws_launch {
     size_t params_size;
     FILE *printf_out;           /* device printf goes here; NULL = stdout */
     uint64_t max_warp_insts;    /* 0 = no limit; past it the launch faults */
+    /* The GPU's SMs and warp slots per SM, for %nsmid, %smid and %nwarpid
+     * in a functional launch (a timed one takes its config's); 0 = one SM
+     * of 64 warps. */
+    uint32_t sm_count, warps_per_sm;
 } ws_launch;
 
 /* Memory counters of one kind of access (loads, stores or atomics). */

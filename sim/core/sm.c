@@ -70,6 +70,8 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
                          (uint32_t)(block / ((uint64_t)l->grid.x * l->grid.y))};
     b->b.nthreads = s->nthreads;
     b->b.nwarps = s->nwarps;
+    b->b.smid = (uint32_t)sm->id;
+    b->b.warpid0 = bs * s->nwarps;      /* its warps' slots on the SM */
     b->b.shared_size = s->smem;
     memset(b->regs, 0, sizeof *b->regs * nr);
     memset(b->ready, 0, sizeof *b->ready * nr);

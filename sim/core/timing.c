@@ -133,7 +133,8 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     s.g = cfg;
     s.ts = &tst;
     s.trace = opt.trace;
-    s.x = (ws_exec){p, k, l, &st, err, l->printf_out ? l->printf_out : stdout, 0};
+    s.x = (ws_exec){p, k, l, &st, err, l->printf_out ? l->printf_out : stdout, 0,
+                    (uint32_t)cfg->multiProcessorCount, (uint32_t)(cfg->maxThreadsPerMultiProcessor / WS_WARP_SIZE)};
     derive(&s, cfg);
     s.policy = opt.sched_policy >= 0 ? (ws_sched_policy)opt.sched_policy : (ws_sched_policy)cfg->warpScheduler;
     s.two_level_active = (uint32_t)cfg->twoLevelActiveWarps;

@@ -39,6 +39,8 @@ typedef struct ws_warp {
 typedef struct ws_block {
     ws_dim3 idx;
     uint32_t nthreads, nwarps;
+    uint32_t smid;          /* %smid of its threads */
+    uint32_t warpid0;       /* %warpid of its warp 0 (warp w: warpid0 + w) */
     ws_warp *warps;
     uint8_t *shared; uint32_t shared_size;
     uint8_t *local;         /* nthreads * program local_size */
@@ -54,6 +56,7 @@ typedef struct ws_exec {
     ws_error *err;
     FILE *out;              /* device printf */
     uint64_t clock;         /* %clock in functional mode: warp steps so far */
+    uint32_t nsmid, nwarpid;        /* %nsmid, %nwarpid */
 } ws_exec;
 
 typedef enum ws_step_result {

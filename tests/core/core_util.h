@@ -89,7 +89,7 @@ static inline bool t_run(tctx *t, const char *name, ws_dim3 grid, ws_dim3 block,
 {
     const ws_kernel *k = ws_program_kernel(t->p, name);
     if (!k) fail_msg("no kernel %s", name);
-    ws_launch l = {grid, block, dyn_smem, t->params, t->nparams, out, max_insts};
+    ws_launch l = {grid, block, dyn_smem, t->params, t->nparams, out, max_insts, 0, 0};
     return ws_launch_kernel(t->p, k, &l, &t->st, &t->err);
 }
 
