@@ -70,8 +70,27 @@ static uint32_t same_address_serial(const uint64_t *addr, uint32_t mask, uint64_
     return most;
 }
 
+/* What a load does in L1, by its cache operator (PTX ISA, "Cache
+ * Operators"): .ca (the default) and ld.global.nc (the read-only path,
+ * through L1 on sm_80 and later) allocate; .cs (streaming) and .lu (last
+ * use, a .cs on global addresses) allocate as the first to evict, as does
+ * .L1::evict_first; .L1::no_allocate does not allocate; .cg (cache in L2,
+ * not L1) and .cv (don't cache, fetch again) are served by L2, and so is
+ * ld.volatile, a relaxed load at system scope since sm_70 that the
+ * non-coherent L1 cannot answer. */
+static ws_l1_policy l1_policy(const ws_insn *in)
+{
+    if (in->m.flags & PTX_F_VOLATILE) return WS_L1_BYPASS;
+    switch (in->m.cache) {
+    case PTX_CACHE_CG: case PTX_CACHE_CV: return WS_L1_BYPASS;
+    case PTX_CACHE_CS: case PTX_CACHE_LU: case PTX_CACHE_L1_EVICT_FIRST: return WS_L1_EVICT_FIRST;
+    case PTX_CACHE_L1_NO_ALLOCATE: return WS_L1_NO_ALLOCATE;
+    default: return WS_L1_ALLOCATE;
+    }
+}
+
 static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const uint64_t *addr,
-                              uint32_t mask, uint32_t size, int op, uint64_t now)
+                              uint32_t mask, uint32_t size, int op, ws_l1_policy policy, uint64_t now)
 {
     ws_coalesce co;
     ws_coalesce_eval(addr, mask, size, &co);
@@ -80,9 +99,9 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const uint6
     for (uint32_t i = 0; i < co.sectors; i++) {
         uint64_t sec = co.sector[i], r;
         if (op == WS_I_LD) {
-            if (!ws_l1_load(&sm->l1, sec, start, &r)) {
+            if (!ws_l1_load(&sm->l1, sec, start, policy, &r)) {
                 r = ws_l2_read(&s->l2, sec, start);
-                ws_l1_fill(&sm->l1, sec, r);
+                ws_l1_fill(&sm->l1, sec, r, policy);
             }
         } else if (op == WS_I_ST) {
             ws_l1_store(&sm->l1, sec, start);
@@ -152,7 +171,7 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
         ready = max64(ready, r);
     }
     if (gmask) {
-        ready = max64(ready, global_access(s, sm, sw, gaddr, gmask, info->size, op, now));
+        ready = max64(ready, global_access(s, sm, sw, gaddr, gmask, info->size, op, l1_policy(in), now));
         *kind = WS_STALL_LONG_SCOREBOARD;
     }
     return ready;

@@ -169,6 +169,79 @@ static void test_global_stride(void **state)
     }
 }
 
+/* One warp loads 32 consecutive floats (4 sectors, one line) twice with
+ * load instruction ld; the second load's address depends on the first's
+ * data (as in validation/probes/counter_probe.cu's CACHE_OP_PROBE), so it
+ * looks the sectors up after they arrived. */
+static void cache_op_run(const char *ld, ws_timing_stats *ts)
+{
+    tbuf b = {.n = 0};
+    tb(&b, PTX_HEAD ".visible .entry k(.param .u64 in)\n{\n"
+           " .reg .f32 %%f<4>;\n .reg .b32 %%r<4>;\n .reg .b64 %%rd<8>;\n"
+           " ld.param.u64 %%rd1, [in];\n"
+           " mov.u32 %%r1, %%tid.x;\n"
+           " mul.wide.u32 %%rd2, %%r1, 4;\n"
+           " add.u64 %%rd3, %%rd1, %%rd2;\n"
+           " %s.f32 %%f1, [%%rd3];\n"
+           " mul.f32 %%f2, %%f1, 0f00000000;\n"
+           " cvt.rzi.s32.f32 %%r2, %%f2;\n"
+           " mul.wide.s32 %%rd4, %%r2, 4;\n"
+           " add.u64 %%rd5, %%rd3, %%rd4;\n"
+           " %s.f32 %%f3, [%%rd5];\n"
+           " ret;\n}\n", ld, ld);
+    tctx t;
+    tt_load(&t, &b);
+    ws_gpu_config g;
+    tt_config(&g, "teaching");
+    t_p64(&t, t_alloc(&t, NULL, 128));
+    tt_run(&t, &g, "k", D3(1, 1, 1), D3(32, 1, 1), 0, 16, ts);
+    t_free(&t);
+}
+
+/* The PTX ISA's cache operators (section "Cache Operators"): which loads
+ * allocate in L1.  Those that do find the second load's 4 sectors there
+ * (a 50 % hit rate, 4 sectors from L2); .cg, .cv and ld.volatile go to L2
+ * both times (0 %, 8), as does .L1::no_allocate here.  Where
+ * validation/results/h200_counter_probe.csv has the probe's hit rate or
+ * L2 sectors for the operator, they must agree too. */
+static void test_cache_operators(void **state)
+{
+    (void)state;
+    static const struct { const char *probe, *ld; bool allocates; } t[] = {
+        {"cache_ld_default", "ld.global", true},
+        {"cache_ld_ca", "ld.global.ca", true},
+        {"cache_ld_cg", "ld.global.cg", false},
+        {"cache_ld_cs", "ld.global.cs", true},
+        {"cache_ld_lu", "ld.global.lu", true},
+        {"cache_ld_cv", "ld.global.cv", false},
+        {"cache_ld_volatile", "ld.volatile.global", false},
+        {"cache_ld_nc", "ld.global.nc", true},
+        {"cache_ld_L1_no_allocate", "ld.global.L1::no_allocate", false},
+        {"cache_ld_L1_evict_first", "ld.global.L1::evict_first", true},
+    };
+    probe_row rows[256];
+    int n = probe_rows(rows, 256);
+    if (n < 0) fail_msg("cannot read %s", PROBE_DATA_FILE);
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        ws_timing_stats ts;
+        cache_op_run(t[i].ld, &ts);
+        uint64_t hits = t[i].allocates ? 4 : 0;
+        if (ts.l1_sectors != 8 || ts.l1_hit_sectors != hits || ts.l2_sectors != 8 - hits)
+            fail_msg("%s: %llu L1 sectors, %llu hits, %llu at L2; want 8, %llu, %llu", t[i].ld,
+                     (unsigned long long)ts.l1_sectors, (unsigned long long)ts.l1_hit_sectors,
+                     (unsigned long long)ts.l2_sectors, (unsigned long long)hits,
+                     (unsigned long long)(8 - hits));
+        const char *rate = probe_value(rows, n, t[i].probe, "l1tex__t_sector_hit_rate.pct");
+        if (rate && (uint64_t)(strtod(rate, NULL) + 0.5) != 100 * hits / 8)
+            fail_msg("%s: H200 L1 hit rate %s %%, warpsim %llu %%", t[i].ld, rate,
+                     (unsigned long long)(100 * hits / 8));
+        const char *l2 = probe_value(rows, n, t[i].probe, "lts__t_sectors_srcunit_tex_op_read.sum");
+        if (l2 && strtoull(l2, NULL, 10) != 8 - hits)
+            fail_msg("%s: H200 %s L2 read sectors, warpsim %llu", t[i].ld, l2,
+                     (unsigned long long)(8 - hits));
+    }
+}
+
 /* Two warps of one block: warp 0 runs a dependent chain of n FFMAs, warp
  * 1 one of m, then both meet at bar.sync and store. */
 static uint64_t barrier_cycles(int n, int m, ws_timing_stats *ts)
@@ -237,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_shared_conflict_degree),
         cmocka_unit_test(test_shared_atomic_same_address),
         cmocka_unit_test(test_global_stride),
+        cmocka_unit_test(test_cache_operators),
         cmocka_unit_test(test_barrier_waits_for_slowest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
