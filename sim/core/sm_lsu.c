@@ -116,36 +116,17 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const uint6
     return ready;
 }
 
-uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, const ws_insn *in,
-                      const ws_step_info *info, uint64_t now, uint8_t *kind)
+/* One warp-wide access (addr[lane] for the lanes in mask) of a memory
+ * instruction: the cycle its data is ready. */
+static uint64_t one_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_insn *in,
+                           const ws_step_info *info, const uint64_t *addr, uint64_t now, uint8_t *kind)
 {
-    *kind = WS_STALL_SHORT_SCOREBOARD;
-    if (in->cls == WS_I_WMMA) {
-        /* wmma.load/store carry no addresses here: a 16x16 fragment is
-         * taken as four wavefronts at the L1 hit or shared latency */
-        bool shared = in->m.space == PTX_SPACE_SHARED;
-        uint64_t start = l1_stage(s, sm, now, 4);
-        if (!shared) *kind = WS_STALL_LONG_SCOREBOARD;
-        uint64_t r = start + 3 + (shared ? (uint64_t)s->lat_shared : (uint64_t)s->g->latencyL1Hit);
-        sw->mem_done = max64(sw->mem_done, r);
-        return r;
-    }
-    if (!info->mem || !info->mask) return now + 1;   /* fence, membar, or no lane active */
-    uint32_t mask = info->mask;
-    /* kernel parameters are constant-bank operands: the latency, no port */
-    if (info->space == WS_SP_PARAM) return now + s->lat_const;
-    if (in->m.space == PTX_SPACE_CONST) {
-        uint32_t n = distinct(info->addr, mask);
-        uint64_t start = max64(now, sp->const_free);
-        sp->const_free = start + n;
-        return start + n - 1 + s->lat_const;
-    }
     /* split the lanes by the space their address falls in */
     uint64_t off[WS_WARP_SIZE], gaddr[WS_WARP_SIZE];
     uint32_t smask = 0, gmask = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
+    for (uint32_t m = info->mask; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
-        uint64_t a = info->addr[lane], o = a;
+        uint64_t a = addr[lane], o = a;
         int space = info->space;
         if (space == WS_SP_GENERIC) {
             ws_generic_space g = ws_generic_classify(a, &o);
@@ -174,5 +155,27 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
         ready = max64(ready, global_access(s, sm, sw, gaddr, gmask, info->size, op, l1_policy(in), now));
         *kind = WS_STALL_LONG_SCOREBOARD;
     }
+    return ready;
+}
+
+uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, const ws_insn *in,
+                      const ws_step_info *info, uint64_t now, uint8_t *kind)
+{
+    *kind = WS_STALL_SHORT_SCOREBOARD;
+    if (!info->mem || !info->mask) return now + 1;   /* fence, membar, wmma.mma, or no lane active */
+    uint32_t mask = info->mask;
+    /* kernel parameters are constant-bank operands: the latency, no port */
+    if (info->space == WS_SP_PARAM) return now + s->lat_const;
+    if (in->m.space == PTX_SPACE_CONST) {
+        uint32_t n = distinct(info->addr, mask);
+        uint64_t start = max64(now, sp->const_free);
+        sp->const_free = start + n;
+        return start + n - 1 + s->lat_const;
+    }
+    /* a wmma.load or wmma.store makes several accesses, one after another
+     * through the L1 data stage; the registers are ready with the last */
+    uint64_t ready = now + 1;
+    for (uint32_t k = 0; k < info->naccess; k++)
+        ready = max64(ready, one_access(s, sm, sw, in, info, info->addr + (size_t)k * WS_WARP_SIZE, now, kind));
     return ready;
 }
