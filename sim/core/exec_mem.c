@@ -310,6 +310,8 @@ static int frag_rows(const ws_exec *x, ws_warp *w, const ws_opnd *v, uint64_t **
     return v->nelems;
 }
 
+_Static_assert(WS_WMMA_MAX_ACCESSES <= WS_STEP_MAX_ACCESSES, "ws_step_info holds a wmma's accesses");
+
 /* The accesses of a wmma.load or wmma.store at base (ws_wmma_accesses):
  * counted as loads or stores, and handed to the timing model in info. */
 static void wmma_account(ws_exec *x, const ws_insn *in, uint32_t mask, uint64_t base,
