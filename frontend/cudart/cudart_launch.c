@@ -208,6 +208,8 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
         .dynamic_smem = (uint32_t)shmem, .params = params, .params_size = total,
         .printf_out = NULL, .max_warp_insts = c->max_warp_insts,
+        .sm_count = (uint32_t)g->multiProcessorCount,
+        .warps_per_sm = (uint32_t)(g->maxThreadsPerMultiProcessor / g->warpSize),
     };
     ws_launch_stats st;
     ws_timing_stats ts;

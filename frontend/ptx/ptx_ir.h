@@ -111,6 +111,16 @@ enum {
     PTX_F_SATFINITE= 1u << 21
 };
 
+/* Cache operators and L1 eviction priorities of ld and st (PTX ISA,
+ * "Cache Operators", "ld"): none written is PTX_CACHE_DEFAULT. */
+typedef enum ptx_cache_op {
+    PTX_CACHE_DEFAULT = 0,
+    PTX_CACHE_CA, PTX_CACHE_CG, PTX_CACHE_CS, PTX_CACHE_LU, PTX_CACHE_CV,
+    PTX_CACHE_WB, PTX_CACHE_WT,
+    PTX_CACHE_L1_EVICT_NORMAL, PTX_CACHE_L1_EVICT_UNCHANGED, PTX_CACHE_L1_EVICT_FIRST,
+    PTX_CACHE_L1_EVICT_LAST, PTX_CACHE_L1_NO_ALLOCATE
+} ptx_cache_op;
+
 /* Everything the mnemonic says besides the opcode.  types[] holds the type
  * modifiers in the order written: cvt.f32.s32 -> {F32, S32}; set.lt.u32.f32
  * -> {U32, F32}; slct.f32.s32 -> {F32, S32}; wmma.mma...f32.f32 -> {F32, F32}
@@ -126,6 +136,7 @@ typedef struct ptx_mods {
     uint8_t subop;          /* ptx_subop */
     uint8_t vec;            /* 0 or 1 = scalar, 2 = .v2, 4 = .v4 */
     uint8_t wmma_shape;     /* 0 = none, 1 = m16n16k16, 2 = m32n8k16, 3 = m8n32k16 */
+    uint8_t cache;          /* ptx_cache_op */
     uint32_t flags;         /* PTX_F_* */
 } ptx_mods;
 

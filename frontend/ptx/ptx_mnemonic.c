@@ -49,11 +49,20 @@ static const struct { const char *s; uint32_t f; } mn_flags[] = {
     {"relu", PTX_F_RELU}, {"satfinite", PTX_F_SATFINITE},
 };
 
-/* Cache, eviction, ordering and scope hints: no effect on what the
+/* Cache operators and L1 eviction priorities: kept for the timing model's
+ * L1 (they change no value). */
+static const struct { const char *s; uint8_t c; } mn_caches[] = {
+    {"ca", PTX_CACHE_CA}, {"cg", PTX_CACHE_CG}, {"cs", PTX_CACHE_CS}, {"lu", PTX_CACHE_LU},
+    {"cv", PTX_CACHE_CV}, {"wb", PTX_CACHE_WB}, {"wt", PTX_CACHE_WT},
+    {"L1::evict_normal", PTX_CACHE_L1_EVICT_NORMAL}, {"L1::evict_unchanged", PTX_CACHE_L1_EVICT_UNCHANGED},
+    {"L1::evict_first", PTX_CACHE_L1_EVICT_FIRST}, {"L1::evict_last", PTX_CACHE_L1_EVICT_LAST},
+    {"L1::no_allocate", PTX_CACHE_L1_NO_ALLOCATE},
+};
+
+/* L2 eviction, prefetch, ordering and scope hints: no effect on what the
  * simulator computes, accepted and dropped. */
 static const char *const mn_hints[] = {
-    "ca", "cg", "cs", "lu", "cv", "wb", "wt", "L1::no_allocate", "L1::evict_normal",
-    "L1::evict_first", "L1::evict_last", "L1::evict_unchanged", "L2::64B", "L2::128B",
+    "L2::64B", "L2::128B",
     "L2::256B", "L2::evict_normal", "L2::evict_first", "L2::evict_last", "relaxed",
     "acquire", "release", "acq_rel", "sc", "weak", "gpu", "cta", "sys", "gl", "noftz",
     "L1", "L2",
@@ -93,6 +102,7 @@ static bool mn_cmp(const char *w, ptx_cmp *c) { MN_LOOKUP(mn_cmps, c, w, c); }
 static bool mn_flag(const char *w, uint32_t *f) { MN_LOOKUP(mn_flags, f, w, f); }
 static bool mn_atom(const char *w, uint8_t *s) { MN_LOOKUP(mn_atom_ops, sub, w, s); }
 static bool mn_misc(const char *w, uint8_t *s) { MN_LOOKUP(mn_misc_subs, sub, w, s); }
+static bool mn_cache(const char *w, uint8_t *c) { MN_LOOKUP(mn_caches, c, w, c); }
 
 static bool mn_hint(const char *w)
 {
@@ -217,6 +227,10 @@ static bool mn_word(ptx_mods *m, const char *w, const char *prev, int *wmma_layo
     }
     if (mn_flag(w, &f)) {
         m->flags |= f;
+        return true;
+    }
+    if (mn_cache(w, &sub)) {
+        m->cache = sub;
         return true;
     }
     return mn_hint(w);

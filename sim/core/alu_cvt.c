@@ -3,7 +3,17 @@
  *
  * Floats are widened to double exactly and rounded once to the target with
  * the integer rounding core, so every rounding mode is exact.  Float to
- * integer conversions always saturate on the GPU and turn NaN into 0. */
+ * integer conversions always saturate on the GPU and turn NaN into 0.
+ *
+ * A NaN converted between f32 and f64 keeps its sign and its payload, left
+ * aligned, and comes out quiet: widening appends zeros to the fraction
+ * (the H200: f32 0x7fc00123 -> f64 0x7ff8002460000000), narrowing keeps
+ * the top 23 of its 52 fraction bits.  That is IEEE 754-2008 6.2.3's
+ * recommendation (a quiet NaN's payload survives a round trip through the
+ * wider format); the narrowing is assumed to follow it, pending
+ * cvt_rn_f32_f64 in validation/results/h200_counter_probe.csv.  Other
+ * NaN conversions (to or from f16 and bf16, or with .sat) give the
+ * target's canonical NaN (0 with .sat). */
 #include <math.h>
 #include "alu_impl.h"
 
@@ -135,6 +145,14 @@ static uint64_t float_post(const alu_fmt *f, uint64_t r, uint32_t fl, bool src_i
     return r;
 }
 
+/* A NaN a of type s (f32 or f64) as the other of the two. */
+static uint64_t nan_f32_f64(ptx_type s, uint64_t a)
+{
+    if (s == PTX_T_F32)
+        return ((a & 0x80000000u) << 32) | 0x7FF8000000000000ull | ((a & 0x7FFFFFu) << 29);
+    return ((a >> 32) & 0x80000000u) | 0x7FC00000u | ((a >> 29) & 0x7FFFFFu);
+}
+
 static uint64_t cvt_one(const ptx_mods *m, ptx_type d, ptx_type s, uint64_t a)
 {
     uint32_t fl = m->flags;
@@ -148,6 +166,9 @@ static uint64_t cvt_one(const ptx_mods *m, ptx_type d, ptx_type s, uint64_t a)
         return float_post(f, int_to_float(int_value(a, s), f, r == PTX_RND_NONE ? PTX_RND_RN : r), fl, false);
     }
     const alu_fmt *fs = alu_fmt_of(s);
+    bool f32_f64 = (s == PTX_T_F32 && d == PTX_T_F64) || (s == PTX_T_F64 && d == PTX_T_F32);
+    if (f32_f64 && !(fl & PTX_F_SAT) && alu_fmt_isnan(fs, a))
+        return nan_f32_f64(s, a);
     if (s == PTX_T_F32 && (fl & PTX_F_FTZ))
         a = alu_fmt_ftz(fs, a);
     double x = alu_to_double(fs, a);

@@ -96,10 +96,12 @@ static uint64_t sreg_value(const ws_exec *x, const ws_block *b, const ws_warp *w
     case PTX_SREG_CTAID: return DIM(b->idx);
     case PTX_SREG_NCTAID: return DIM(l->grid);
     case PTX_SREG_LANEID: return (uint64_t)lane;
-    case PTX_SREG_WARPID: return w->index;
-    case PTX_SREG_NWARPID: return 64;
-    case PTX_SREG_SMID: return 0;
-    case PTX_SREG_NSMID: return 1;
+    /* where the hardware puts the warp: see launch.c (functional) and
+     * ws_sm_start_block (timed) */
+    case PTX_SREG_WARPID: return b->warpid0 + w->index;
+    case PTX_SREG_NWARPID: return x->nwarpid;
+    case PTX_SREG_SMID: return b->smid;
+    case PTX_SREG_NSMID: return x->nsmid;
     case PTX_SREG_GRIDID: return 1;
     /* Functional mode has no cycles: the clock counts warp steps. */
     case PTX_SREG_CLOCK: return (uint32_t)x->clock;
@@ -345,7 +347,7 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
     case WS_I_LD: ok = ws_exec_ld(x, b, w, in, pc, mask, info); break;
     case WS_I_ST: ok = ws_exec_st(x, b, w, in, pc, mask, info); break;
     case WS_I_ATOM: ok = ws_exec_atom(x, b, w, in, pc, mask, info); break;
-    case WS_I_WMMA: ok = ws_exec_wmma(x, b, w, in, pc, mask); break;
+    case WS_I_WMMA: ok = ws_exec_wmma(x, b, w, in, pc, mask, info); break;
     case WS_I_NOP: break;
     case WS_I_SHFL: case WS_I_VOTE: case WS_I_WARPSYNC: {
         ws_step_result r = ws_exec_warpsync(x, b, w, in, pc, active, mask);

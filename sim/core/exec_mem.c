@@ -112,6 +112,7 @@ static void record(ws_step_info *info, uint8_t space, uint32_t size, bool store)
     info->space = space;
     info->size = size;
     info->store = store;
+    info->naccess = 1;
 }
 
 /* ---- memory statistics ------------------------------------------------- */
@@ -164,7 +165,7 @@ static void account(ws_exec *x, const ws_insn *in, uint32_t mask, const uint64_t
     }
     if (smask) {
         ws_bank_access b;
-        ws_bank_access_eval(saddr, smask, size, &b);
+        ws_bank_access_eval(saddr, smask, size, op == ACC_LD, &b);
         ws_shared_counts *c = op == ACC_LD ? &s->shared_ld : op == ACC_ST ? &s->shared_st : &s->shared_atom;
         c->requests++;
         c->wavefronts += b.wavefronts;
@@ -315,8 +316,30 @@ static int frag_rows(const ws_exec *x, ws_warp *w, const ws_opnd *v, uint64_t **
     return v->nelems;
 }
 
+_Static_assert(WS_WMMA_MAX_ACCESSES <= WS_STEP_MAX_ACCESSES, "ws_step_info holds a wmma's accesses");
+
+/* The accesses of a wmma.load or wmma.store at base (ws_wmma_accesses):
+ * counted as loads or stores, and handed to the timing model in info. */
+static void wmma_account(ws_exec *x, const ws_insn *in, uint32_t mask, uint64_t base,
+                         uint32_t stride, bool store, ws_step_info *info)
+{
+    uint64_t off[WS_WMMA_MAX_ACCESSES * WS_WARP_SIZE], own[WS_WARP_SIZE];
+    uint32_t size;
+    int n = ws_wmma_accesses(&in->m, stride, off, &size);
+    if (n <= 0) return;
+    if (info) {
+        record(info, in->space, size, store);
+        info->naccess = (uint32_t)n;
+    }
+    for (int k = 0; k < n; k++) {
+        uint64_t *addr = info ? info->addr + k * WS_WARP_SIZE : own;
+        FOR_LANES(mask, lane) addr[lane] = base + off[k * WS_WARP_SIZE + lane];
+        account(x, in, mask, addr, size, store ? ACC_ST : ACC_LD);
+    }
+}
+
 bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
-                  uint32_t mask)
+                  uint32_t mask, ws_step_info *info)
 {
     char why[160] = "";
     if (mask == 0) return true;
@@ -350,5 +373,6 @@ bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
                : ws_wmma_load(&in->m, base, stride, wmma_rd, &c, r0, why, sizeof why);
     if (!ok && why[0] && strncmp(x->err->msg, "Invalid", 7) != 0)
         ws_fault(x, b, w, -1, pc, "wmma: %s", why);
+    if (ok) wmma_account(x, in, mask, base, stride, store, info);
     return ok;
 }

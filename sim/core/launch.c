@@ -1,6 +1,12 @@
 /* The functional launcher: blocks one after another (x fastest), the warps
  * of a block stepped round-robin, barriers released when every running
- * thread of the block has arrived. */
+ * thread of the block has arrived.
+ *
+ * Special registers that name hardware places get fixed values: %nsmid and
+ * %nwarpid are the launch's sm_count and warps_per_sm (1 and 64 when not
+ * given), %smid the block's linear index modulo %nsmid (blocks dealt
+ * round-robin, as the timing model's first wave deals them), and %warpid
+ * the warp's index within its block. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,7 +69,8 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     memset(&st, 0, sizeof st);
     err->msg[0] = '\0';
     ws_exec x = {.p = p, .k = k, .l = l, .stats = &st, .err = err,
-                 .out = l->printf_out ? l->printf_out : stdout};
+                 .out = l->printf_out ? l->printf_out : stdout,
+                 .nsmid = l->sm_count ? l->sm_count : 1, .nwarpid = l->warps_per_sm ? l->warps_per_sm : 64};
     if (!ws_launch_check(p, k, l, err)) return false;
     ws_watchdog_start(&x);
     ws_check_log checks;
@@ -90,7 +97,8 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
         ws_block b = {
             .idx = {(uint32_t)(bi % l->grid.x), (uint32_t)(bi / l->grid.x % l->grid.y),
                     (uint32_t)(bi / ((uint64_t)l->grid.x * l->grid.y))},
-            .nthreads = (uint32_t)nthreads, .nwarps = nwarps, .warps = lm.warps,
+            .nthreads = (uint32_t)nthreads, .nwarps = nwarps, .smid = (uint32_t)(bi % x.nsmid),
+            .warpid0 = 0, .warps = lm.warps,
             .shared = lm.shared, .shared_size = (uint32_t)smem,
             .local = lm.local, .tparam = lm.tparam,
         };

@@ -61,6 +61,10 @@ typedef struct ws_launch {
     double timeout_s;           /* wall-clock seconds for the launch; 0 = no limit */
     uint32_t checks;            /* WS_CHECK_*: sanitizer-style checks (docs/FAULTS.md) */
     FILE *report_out;           /* where the checks report; NULL = stderr */
+    /* The GPU's SMs and warp slots per SM, for %nsmid, %smid and %nwarpid
+     * in a functional launch (a timed one takes its config's); 0 = one SM
+     * of 64 warps. */
+    uint32_t sm_count, warps_per_sm;
 } ws_launch;
 
 enum { WS_CHECK_RACE = 1u << 0, WS_CHECK_SYNC = 1u << 1 };

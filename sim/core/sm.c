@@ -71,6 +71,8 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
                          (uint32_t)(block / ((uint64_t)l->grid.x * l->grid.y))};
     b->b.nthreads = s->nthreads;
     b->b.nwarps = s->nwarps;
+    b->b.smid = (uint32_t)sm->id;
+    b->b.warpid0 = bs * s->nwarps;      /* its warps' slots on the SM */
     b->b.shared_size = s->smem;
     memset(b->regs, 0, sizeof *b->regs * nr);
     memset(b->ready, 0, sizeof *b->ready * nr);
@@ -225,6 +227,44 @@ static bool sync_block(ws_tsim *s, ws_sm *sm, ws_sm_block *b, uint32_t bs, uint6
     return true;
 }
 
+/* Adds one warp-wide access of info (addresses acc) to a trace event:
+ * bank passes in shared memory, sectors and lines in global or local. */
+static void trace_access(const ws_step_info *info, const uint64_t *acc, ws_trace_event *e)
+{
+    uint64_t addr[WS_WARP_SIZE] = {0};
+    int space = info->space;
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+        if (!(info->mask >> lane & 1)) continue;
+        addr[lane] = acc[lane];
+        if (info->space == WS_SP_GENERIC) {
+            int here;
+            switch (ws_generic_classify(acc[lane], &addr[lane])) {
+            case WS_GEN_SHARED: here = WS_SP_SHARED; break;
+            case WS_GEN_LOCAL: here = WS_SP_LOCAL; break;
+            default: here = WS_SP_GLOBAL; break;
+            }
+            space = space == WS_SP_GENERIC || space == here ? here : -1;
+        }
+    }
+    if (space == WS_SP_SHARED) {
+        ws_bank_access ba;
+        ws_bank_access_eval(addr, info->mask, info->size, !info->store, &ba);
+        e->mem = WS_TRACE_MEM_SHARED;
+        for (uint32_t i = 0; i < ba.wavefronts && e->wavefronts + i < 32; i++)
+            e->pass_banks[e->wavefronts + i] = ba.pass_banks[i];
+        e->wavefronts += ba.wavefronts;
+        if (ba.degree > e->degree) e->degree = ba.degree;
+    } else if (space == WS_SP_GLOBAL || space == WS_SP_LOCAL) {
+        ws_coalesce co;
+        ws_coalesce_eval(addr, info->mask, info->size, &co);
+        e->mem = space == WS_SP_GLOBAL ? WS_TRACE_MEM_GLOBAL : WS_TRACE_MEM_LOCAL;
+        e->sectors += co.sectors;
+        e->lines += co.lines;
+    } else {
+        e->mem = WS_TRACE_MEM_OTHER;
+    }
+}
+
 /* One issue into the trace: where, what, and what a memory access cost. */
 static void trace_issue(ws_tsim *s, const ws_sm *sm, const ws_sm_block *b, const ws_warp *w,
                         int32_t pc, const ws_step_info *info, uint64_t now, uint64_t done)
@@ -257,38 +297,9 @@ static void trace_issue(ws_tsim *s, const ws_sm *sm, const ws_sm_block *b, const
         }
     }
     if (info->mem && info->mask && info->space != WS_SP_PARAM) {
-        uint64_t addr[WS_WARP_SIZE] = {0};
-        int space = info->space;
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
-            if (!(info->mask >> lane & 1)) continue;
-            addr[lane] = info->addr[lane];
-            if (info->space == WS_SP_GENERIC) {
-                int here;
-                switch (ws_generic_classify(info->addr[lane], &addr[lane])) {
-                case WS_GEN_SHARED: here = WS_SP_SHARED; break;
-                case WS_GEN_LOCAL: here = WS_SP_LOCAL; break;
-                default: here = WS_SP_GLOBAL; break;
-                }
-                space = space == WS_SP_GENERIC || space == here ? here : -1;
-            }
-        }
         e.store = info->store;
-        if (space == WS_SP_SHARED) {
-            ws_bank_access ba;
-            ws_bank_access_eval(addr, info->mask, info->size, &ba);
-            e.mem = WS_TRACE_MEM_SHARED;
-            e.wavefronts = ba.wavefronts;
-            e.degree = ba.degree;
-            memcpy(e.pass_banks, ba.pass_banks, sizeof e.pass_banks);
-        } else if (space == WS_SP_GLOBAL || space == WS_SP_LOCAL) {
-            ws_coalesce co;
-            ws_coalesce_eval(addr, info->mask, info->size, &co);
-            e.mem = space == WS_SP_GLOBAL ? WS_TRACE_MEM_GLOBAL : WS_TRACE_MEM_LOCAL;
-            e.sectors = co.sectors;
-            e.lines = co.lines;
-        } else {
-            e.mem = WS_TRACE_MEM_OTHER;
-        }
+        for (uint32_t k = 0; k < info->naccess; k++)
+            trace_access(info, info->addr + (size_t)k * WS_WARP_SIZE, &e);
     }
     ws_trace_issue(s->trace, &e);
 }

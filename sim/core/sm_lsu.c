@@ -2,7 +2,8 @@
  * L1 and what lies behind it (l2_dram.h).
  *
  * The L1 data stage serves one wavefront per cycle for the whole SM: a
- * shared access takes as many as the bank rule gives it passes, a global
+ * shared access (an atomic too) takes as many as the bank rule gives it
+ * passes (shared_banks.h), a global
  * or local access one per 128 B line it touches.  A shared load's data is
  * ready latencySharedLoad cycles after its last pass starts; so a d-way
  * conflict costs d - 1 cycles more than none, and holds the stage d
@@ -41,30 +42,16 @@ static uint32_t distinct(const uint64_t *addr, uint32_t mask)
     return n;
 }
 
-/* Atomics in shared memory serialize per bank, same address included:
- * the passes are the most lanes any one bank receives. */
-static uint32_t atomic_bank_passes(const uint64_t *addr, uint32_t mask)
-{
-    uint32_t count[WS_SMEM_BANKS] = {0}, most = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
-        uint32_t bank = (uint32_t)(addr[__builtin_ctz(m)] / WS_SMEM_BANK_BYTES % WS_SMEM_BANKS);
-        if (++count[bank] > most) most = count[bank];
-    }
-    return most;
-}
-
+/* A shared access holds the L1 data stage for the wavefronts the bank rule
+ * gives it.  An atomic is charged the same: 32 lanes adding to one word
+ * are one wavefront, as the H200 counts them
+ * (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom), not 32 passes. */
 static uint64_t shared_access(ws_tsim *s, ws_sm *sm, const uint64_t *off, uint32_t mask,
-                              uint32_t size, bool atomic, uint64_t now)
+                              uint32_t size, bool load, uint64_t now)
 {
-    uint32_t passes;
-    if (atomic) {
-        passes = atomic_bank_passes(off, mask);
-    } else {
-        ws_bank_access b;
-        ws_bank_access_eval(off, mask, size, &b);
-        passes = b.wavefronts;
-    }
-    if (passes == 0) passes = 1;
+    ws_bank_access b;
+    ws_bank_access_eval(off, mask, size, load, &b);
+    uint32_t passes = b.wavefronts ? b.wavefronts : 1;
     uint64_t start = l1_stage(s, sm, now, passes);
     return start + passes - 1 + s->lat_shared;
 }
@@ -83,8 +70,27 @@ static uint32_t same_address_serial(const uint64_t *addr, uint32_t mask, uint64_
     return most;
 }
 
+/* What a load does in L1, by its cache operator (PTX ISA, "Cache
+ * Operators"): .ca (the default) and ld.global.nc (the read-only path,
+ * through L1 on sm_80 and later) allocate; .cs (streaming) and .lu (last
+ * use, a .cs on global addresses) allocate as the first to evict, as does
+ * .L1::evict_first; .L1::no_allocate does not allocate; .cg (cache in L2,
+ * not L1) and .cv (don't cache, fetch again) are served by L2, and so is
+ * ld.volatile, a relaxed load at system scope since sm_70 that the
+ * non-coherent L1 cannot answer. */
+static ws_l1_policy l1_policy(const ws_insn *in)
+{
+    if (in->m.flags & PTX_F_VOLATILE) return WS_L1_BYPASS;
+    switch (in->m.cache) {
+    case PTX_CACHE_CG: case PTX_CACHE_CV: return WS_L1_BYPASS;
+    case PTX_CACHE_CS: case PTX_CACHE_LU: case PTX_CACHE_L1_EVICT_FIRST: return WS_L1_EVICT_FIRST;
+    case PTX_CACHE_L1_NO_ALLOCATE: return WS_L1_NO_ALLOCATE;
+    default: return WS_L1_ALLOCATE;
+    }
+}
+
 static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const uint64_t *addr,
-                              uint32_t mask, uint32_t size, int op, uint64_t now)
+                              uint32_t mask, uint32_t size, int op, ws_l1_policy policy, uint64_t now)
 {
     ws_coalesce co;
     ws_coalesce_eval(addr, mask, size, &co);
@@ -93,9 +99,9 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const uint6
     for (uint32_t i = 0; i < co.sectors; i++) {
         uint64_t sec = co.sector[i], r;
         if (op == WS_I_LD) {
-            if (!ws_l1_load(&sm->l1, sec, start, &r)) {
+            if (!ws_l1_load(&sm->l1, sec, start, policy, &r)) {
                 r = ws_l2_read(&s->l2, sec, start);
-                ws_l1_fill(&sm->l1, sec, r);
+                ws_l1_fill(&sm->l1, sec, r, policy);
             }
         } else if (op == WS_I_ST) {
             ws_l1_store(&sm->l1, sec, start);
@@ -110,36 +116,17 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const uint6
     return ready;
 }
 
-uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, const ws_insn *in,
-                      const ws_step_info *info, uint64_t now, uint8_t *kind)
+/* One warp-wide access (addr[lane] for the lanes in mask) of a memory
+ * instruction: the cycle its data is ready. */
+static uint64_t one_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_insn *in,
+                           const ws_step_info *info, const uint64_t *addr, uint64_t now, uint8_t *kind)
 {
-    *kind = WS_STALL_SHORT_SCOREBOARD;
-    if (in->cls == WS_I_WMMA) {
-        /* wmma.load/store carry no addresses here: a 16x16 fragment is
-         * taken as four wavefronts at the L1 hit or shared latency */
-        bool shared = in->m.space == PTX_SPACE_SHARED;
-        uint64_t start = l1_stage(s, sm, now, 4);
-        if (!shared) *kind = WS_STALL_LONG_SCOREBOARD;
-        uint64_t r = start + 3 + (shared ? (uint64_t)s->lat_shared : (uint64_t)s->g->latencyL1Hit);
-        sw->mem_done = max64(sw->mem_done, r);
-        return r;
-    }
-    if (!info->mem || !info->mask) return now + 1;   /* fence, membar, or no lane active */
-    uint32_t mask = info->mask;
-    /* kernel parameters are constant-bank operands: the latency, no port */
-    if (info->space == WS_SP_PARAM) return now + s->lat_const;
-    if (in->m.space == PTX_SPACE_CONST) {
-        uint32_t n = distinct(info->addr, mask);
-        uint64_t start = max64(now, sp->const_free);
-        sp->const_free = start + n;
-        return start + n - 1 + s->lat_const;
-    }
     /* split the lanes by the space their address falls in */
     uint64_t off[WS_WARP_SIZE], gaddr[WS_WARP_SIZE];
     uint32_t smask = 0, gmask = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
+    for (uint32_t m = info->mask; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
-        uint64_t a = info->addr[lane], o = a;
+        uint64_t a = addr[lane], o = a;
         int space = info->space;
         if (space == WS_SP_GENERIC) {
             ws_generic_space g = ws_generic_classify(a, &o);
@@ -160,13 +147,35 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
     int op = in->cls == WS_I_ATOM ? WS_I_ATOM : info->store ? WS_I_ST : WS_I_LD;
     uint64_t ready = now + 1;
     if (smask) {
-        uint64_t r = shared_access(s, sm, off, smask, info->size, op == WS_I_ATOM, now);
+        uint64_t r = shared_access(s, sm, off, smask, info->size, op == WS_I_LD, now);
         sw->mem_done = max64(sw->mem_done, r);
         ready = max64(ready, r);
     }
     if (gmask) {
-        ready = max64(ready, global_access(s, sm, sw, gaddr, gmask, info->size, op, now));
+        ready = max64(ready, global_access(s, sm, sw, gaddr, gmask, info->size, op, l1_policy(in), now));
         *kind = WS_STALL_LONG_SCOREBOARD;
     }
+    return ready;
+}
+
+uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, const ws_insn *in,
+                      const ws_step_info *info, uint64_t now, uint8_t *kind)
+{
+    *kind = WS_STALL_SHORT_SCOREBOARD;
+    if (!info->mem || !info->mask) return now + 1;   /* fence, membar, wmma.mma, or no lane active */
+    uint32_t mask = info->mask;
+    /* kernel parameters are constant-bank operands: the latency, no port */
+    if (info->space == WS_SP_PARAM) return now + s->lat_const;
+    if (in->m.space == PTX_SPACE_CONST) {
+        uint32_t n = distinct(info->addr, mask);
+        uint64_t start = max64(now, sp->const_free);
+        sp->const_free = start + n;
+        return start + n - 1 + s->lat_const;
+    }
+    /* a wmma.load or wmma.store makes several accesses, one after another
+     * through the L1 data stage; the registers are ready with the last */
+    uint64_t ready = now + 1;
+    for (uint32_t k = 0; k < info->naccess; k++)
+        ready = max64(ready, one_access(s, sm, sw, in, info, info->addr + (size_t)k * WS_WARP_SIZE, now, kind));
     return ready;
 }

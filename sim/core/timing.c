@@ -134,7 +134,9 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     s.ts = &tst;
     s.trace = opt.trace;
     s.x = (ws_exec){.p = p, .k = k, .l = l, .stats = &st, .err = err,
-                    .out = l->printf_out ? l->printf_out : stdout};
+                    .out = l->printf_out ? l->printf_out : stdout,
+                    .nsmid = (uint32_t)cfg->multiProcessorCount,
+                    .nwarpid = (uint32_t)(cfg->maxThreadsPerMultiProcessor / WS_WARP_SIZE)};
     ws_watchdog_start(&s.x);
     ws_check_log checks;
     memset(&checks, 0, sizeof checks);

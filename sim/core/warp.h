@@ -67,6 +67,8 @@ typedef struct ws_warp {
 typedef struct ws_block {
     ws_dim3 idx;
     uint32_t nthreads, nwarps;
+    uint32_t smid;          /* %smid of its threads */
+    uint32_t warpid0;       /* %warpid of its warp 0 (warp w: warpid0 + w) */
     ws_warp *warps;
     uint8_t *shared; uint32_t shared_size;
     uint8_t *local;         /* nthreads * program local_size */
@@ -90,6 +92,7 @@ typedef struct ws_exec {
     uint64_t progress_at;
     uint64_t deadline_ns;
     ws_check_log *checks;   /* findings of the launch's checks; NULL when none is on */
+    uint32_t nsmid, nwarpid;        /* %nsmid, %nwarpid */
 } ws_exec;
 
 static inline void ws_progress(ws_exec *x, ws_warp *w)
@@ -105,16 +108,23 @@ typedef enum ws_step_result {
     WS_STEP_OK, WS_STEP_BLOCKED, WS_STEP_DONE, WS_STEP_FAULT
 } ws_step_result;
 
+/* The most warp-wide accesses one step makes (a wmma.load or wmma.store:
+ * one per fragment element or pair of elements). */
+#define WS_STEP_MAX_ACCESSES 8
+
 /* What one step did, for a timing model or a trace. */
 typedef struct ws_step_info {
     int32_t pc;
     uint32_t active;        /* lanes of the path that issued */
     uint32_t mask;          /* lanes that executed (guard applied) */
-    bool mem;               /* a memory access: addr[], size, space, store */
+    bool mem;               /* a memory access: naccess, addr[], size, space, store */
     bool store;
     uint8_t space;          /* ws_space as resolved (generic resolved per lane is not kept) */
-    uint32_t size;          /* bytes per lane */
-    uint64_t addr[WS_WARP_SIZE];
+    uint32_t size;          /* bytes per lane of each access */
+    uint32_t naccess;       /* warp-wide accesses: 1 (ld, st, atom, red) or more (wmma) */
+    /* access k of lane l at addr[k * WS_WARP_SIZE + l] (so addr[l] is the
+     * first access's) */
+    uint64_t addr[WS_STEP_MAX_ACCESSES * WS_WARP_SIZE];
 } ws_step_info;
 
 /* The pc the warp's running group issues next, or -1 when it has none
@@ -150,7 +160,7 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
 bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                   uint32_t mask, ws_step_info *info);
 bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
-                  uint32_t mask);
+                  uint32_t mask, ws_step_info *info);
 bool ws_exec_cvta(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask);
 /* Reads or writes size bytes of one lane's memory in space. */
 bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, uint8_t space,

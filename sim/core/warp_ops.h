@@ -50,6 +50,19 @@ bool ws_wmma_store(const ptx_mods *m, uint64_t base, uint32_t stride,
 void ws_wmma_mma(const ptx_mods *m, uint64_t *d[], uint64_t *const a[],
                  uint64_t *const b[], uint64_t *const c[]);
 
+/* The memory a wmma.load or wmma.store touches, as warp-wide accesses for
+ * the memory counters and timing: each lane's distinct fragment elements
+ * in order, the two elements of each pair (2r, 2r + 1) taken as one access
+ * when every pair of every lane is adjacent in memory and aligned to the
+ * two (as a 32-bit register holds two f16, or LDG.64 would load two f32),
+ * else one access per element.  Access k of lane l is at base +
+ * off[k * WS_WARP_SIZE + l], *size bytes; returns the number of accesses
+ * (4 or 8), or 0 when m is not a supported load or store.  off holds
+ * WS_WMMA_MAX_ACCESSES * 32 offsets. */
+#define WS_WMMA_MAX_ACCESSES 8
+int ws_wmma_accesses(const ptx_mods *m, uint32_t stride, uint64_t *off,
+                     uint32_t *size);
+
 /* Device printf (vprintf): fmt_addr is the device address of the format
  * string, args the packed argument buffer as nvcc lays it out (each argument
  * at its natural alignment; float promoted to double).  %s arguments are

@@ -212,6 +212,34 @@ bool ws_wmma_store(const ptx_mods *m, uint64_t base, uint32_t stride,
     return true;
 }
 
+int ws_wmma_accesses(const ptx_mods *m, uint32_t stride, uint64_t *off,
+                     uint32_t *size)
+{
+    enum wmma_matrix mat;
+    ptx_type t;
+    char why[160];
+    if (!check_form(m, why, sizeof why) || !load_matrix(m, &mat, &t, why, sizeof why)) return 0;
+    bool rowm = row_layout(m);
+    uint32_t esize = is_half(t) ? 2 : 4;
+    /* elements 0..7 are each lane's distinct ones (A's and B's 8..15 repeat them) */
+    uint64_t e[8][WS_WARP_SIZE];
+    bool pairs = true;
+    for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++)
+        for (uint32_t i = 0; i < 8; i++) {
+            uint32_t row, col;
+            element_pos(mat, lane, i, &row, &col);
+            e[i][lane] = elem_offset(rowm, row, col, stride, esize);
+            if (i % 2 == 1)
+                pairs = pairs && e[i][lane] == e[i - 1][lane] + esize && e[i - 1][lane] % (2 * esize) == 0;
+        }
+    uint32_t step = pairs ? 2 : 1;
+    *size = step * esize;
+    for (uint32_t k = 0; k < 8 / step; k++)
+        for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++)
+            off[k * WS_WARP_SIZE + lane] = e[k * step][lane];
+    return (int)(8 / step);
+}
+
 /* Gathers a whole matrix, as floats, from the lanes' fragments. */
 static void gather(enum wmma_matrix mat, bool half, uint64_t *const frag[], float out[WMMA_N][WMMA_N])
 {

@@ -10,7 +10,7 @@ bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
     c->ways = ways ? ways : 1;
     uint64_t sets = bytes / ((uint64_t)LINE_BYTES * c->ways);
     c->nsets = sets ? (uint32_t)sets : 1;
-    c->stamp = 0;
+    c->stamp = 1;       /* uses stamp 2, 3, ...: 1 is older than any (evict-first) */
     c->lines = calloc((size_t)c->nsets * c->ways, sizeof *c->lines);
     return c->lines != NULL;
 }
@@ -39,11 +39,12 @@ bool ws_scache_lookup(ws_sector_cache *c, uint64_t sector, uint64_t *ready)
     return true;
 }
 
-uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty)
+static uint32_t fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty, bool first)
 {
     uint64_t line = sector / WS_SECTORS_PER_LINE;
     uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE), evicted = 0;
     ws_cache_line *l = find(c, line);
+    bool allocated = !l;
     if (!l) {
         ws_cache_line *set = &c->lines[(size_t)(line % c->nsets) * c->ways];
         l = &set[0];
@@ -53,11 +54,21 @@ uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, boo
         l->line = line;
         l->valid = l->dirty = 0;
     }
-    l->last_use = ++c->stamp;
+    l->last_use = first && allocated ? 1 : ++c->stamp;
     l->valid |= (uint8_t)(1u << s);
     if (dirty) l->dirty |= (uint8_t)(1u << s);
     l->ready[s] = ready;
     return evicted;
+}
+
+uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty)
+{
+    return fill(c, sector, ready, dirty, false);
+}
+
+uint32_t ws_scache_fill_evict_first(ws_sector_cache *c, uint64_t sector, uint64_t ready)
+{
+    return fill(c, sector, ready, false, true);
 }
 
 void ws_scache_invalidate(ws_sector_cache *c, uint64_t sector)

@@ -14,7 +14,7 @@
 
 typedef struct ws_cache_line {
     uint64_t line;                          /* line number (byte address / 128) */
-    uint64_t last_use;                      /* LRU stamp; 0 = way never used */
+    uint64_t last_use;                      /* LRU stamp; 0 = way never used, 1 = evict first */
     uint64_t ready[WS_SECTORS_PER_LINE];    /* cycle each valid sector's data arrives */
     uint8_t valid, dirty;                   /* bit per sector */
 } ws_cache_line;
@@ -38,6 +38,11 @@ bool ws_scache_lookup(ws_sector_cache *c, uint64_t sector, uint64_t *ready);
  * takes a store), allocating its line over the least recently used one.
  * Returns the number of dirty sectors the eviction threw out. */
 uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty);
+
+/* The same for a load that streams (evict-first): a line it allocates is
+ * made the least recently used of its set, the first to go unless a hit
+ * uses it first.  Not dirty; returns the dirty sectors thrown out. */
+uint32_t ws_scache_fill_evict_first(ws_sector_cache *c, uint64_t sector, uint64_t ready);
 
 /* Drops sector if present. */
 void ws_scache_invalidate(ws_sector_cache *c, uint64_t sector);

@@ -4,9 +4,9 @@
 #include <stdbool.h>
 #include <string.h>
 
-/* Words one part can touch: 32 lanes x 2 words (4 bytes, not aligned) or
- * 8 lanes x 5 words (16 bytes, not aligned) at most. */
-#define PART_WORDS 64
+/* Words one part can touch: 32 lanes x 3 words (a paired 8-byte load, not
+ * aligned) at most. */
+#define PART_WORDS 96
 
 /* The common cases in one sweep: every lane on the first lane's word or
  * alone in its bank (broadcast, conflict-free strides).  Returns false
@@ -27,13 +27,25 @@ static bool one_pass(const uint64_t *addr, uint32_t pm, uint32_t size, uint32_t 
     return true;
 }
 
-void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size,
+/* Whether every pair of active lanes (n, n ^ dist) has one address. */
+static bool pairs_share(const uint64_t *addr, uint32_t mask, uint32_t dist)
+{
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(m), other = lane ^ dist;
+        if (other > lane && (mask >> other & 1) && addr[other] != addr[lane]) return false;
+    }
+    return true;
+}
+
+void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, bool load,
                          ws_bank_access *out)
 {
     memset(out, 0, sizeof *out);
     if (size == 0) size = 1;
     if (size > 16) size = 16;
     uint32_t parts = size <= 4 ? 1 : size <= 8 ? 2 : 4;
+    if (parts > 1 && load && (pairs_share(addr, mask, 1) || pairs_share(addr, mask, 2)))
+        parts /= 2;     /* paired loads: see shared_banks.h */
     uint32_t lanes = WS_SMEM_BANKS / parts;
     uint32_t part_mask = lanes == 32 ? UINT32_MAX : (UINT32_C(1) << lanes) - 1;
     uint32_t used = 0;

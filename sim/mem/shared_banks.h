@@ -7,20 +7,38 @@
  * it (broadcast on a read; one of them wins on a write); the part takes as
  * many passes as the largest number of distinct words in one bank.
  *
+ * Paired loads.  The data path returns 128 bytes (one 32-bit register of
+ * the warp) per cycle, which is why 8- and 16-byte accesses are split.  A
+ * load whose lanes come in pairs that read the same address needs only
+ * half the registers' worth of distinct data, and the hardware packs it:
+ * when every pair of active lanes (n, n^1) has one address, or every pair
+ * (n, n^2) has one (a pair with one active lane always qualifies), the
+ * parts of an 8- or 16-byte load are twice as large: the whole warp for 8
+ * bytes, half a warp for 16.  (NVIDIA's description of CC 7.x, forum
+ * thread "Unexpected shared memory bank conflict", 2019; on the H200 all
+ * 32 lanes loading one 8-byte word take 1 wavefront and one 16-byte word
+ * 2, and ptxas's 128-bit loads of the tiled matmul's broadcast A tile 2
+ * each: validation/results/h200_counter_probe.csv, h200_sm90_counters.csv.)
+ * Stores and atomics are never paired.
+ *
  *   wavefronts = passes summed over the parts
  *   conflicts  = wavefronts - the parts that have an active lane
  *   degree     = the largest pass count of one part (the course's "n-way")
  *
  * The least an access needs is one pass per part, so a full warp needs 1
- * (4 bytes or less), 2 (8 bytes) or 4 (16 bytes) wavefronts; a part with no
- * active lane takes no pass and is not owed one, so a 64-bit access by
- * lanes 0-15 alone is 1 wavefront and no conflict.
+ * (4 bytes or less), 2 (8 bytes) or 4 (16 bytes) wavefronts, 1 and 2 for
+ * paired 8- and 16-byte loads; a part with no active lane takes no pass
+ * and is not owed one, so a 64-bit access by lanes 0-15 alone is 1
+ * wavefront and no conflict.
  *
- * Atomics and reductions on shared memory use the same rule for now: the
- * same-address serialization of atomics is not modelled here. */
+ * Atomics and reductions on shared memory count by the same rule, lanes on
+ * one address included (one wavefront for 32 lanes adding to one word, as
+ * the H200's l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom counts),
+ * and the timing model charges them that many passes. */
 #ifndef WARPSIM_SHARED_BANKS_H
 #define WARPSIM_SHARED_BANKS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define WS_SMEM_BANKS 32
@@ -33,7 +51,7 @@ typedef struct ws_bank_access {
     uint32_t wavefronts;
     uint32_t conflicts;
     uint32_t degree;
-    uint32_t parts;         /* 1, 2 or 4 for widths up to 4, 8, 16 bytes */
+    uint32_t parts;         /* 1, 2 or 4 for widths up to 4, 8, 16 bytes (halved for paired loads) */
     /* For a bank trace: bit b of pass_banks[i] is set when wavefront i
      * (parts in lane order, passes within a part in order) reads or
      * writes bank b. */
@@ -43,10 +61,11 @@ typedef struct ws_bank_access {
 /* Applies the rule to one warp-level shared-memory access.  addr[lane] is
  * the lane's byte address (an offset in shared memory), read only for the
  * lanes in mask; size is the bytes per lane (1, 2, 4, 8 or 16; .v2/.v4
- * accesses count their whole vector).  Sizes above 16 are treated as 16,
- * and a lane whose range crosses a word boundary touches every word it
- * covers (aligned accesses never do). */
-void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size,
+ * accesses count their whole vector); load says it is a load (ld), which
+ * may be paired, rather than a store or an atomic.  Sizes above 16 are
+ * treated as 16, and a lane whose range crosses a word boundary touches
+ * every word it covers (aligned accesses never do). */
+void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, bool load,
                          ws_bank_access *out);
 
 #endif

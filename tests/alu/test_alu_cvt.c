@@ -3,6 +3,7 @@
  * limits, subnormals and round-half-even.  Bit patterns from IEEE 754:
  * f16 1.0 = 0x3C00, 65504 = 0x7BFF, inf = 0x7C00, 2^-24 = 0x0001. */
 #include "alu_test_util.h"
+#include "../memstats/probe_data.h"
 
 #define C(d, s, r, f) mods(PTX_OP_CVT, PTX_T_##d, PTX_T_##s, PTX_RND_##r, f)
 
@@ -159,6 +160,44 @@ static void test_float_to_float(void **s)
     assert_int_equal(run1(C(F32, F32, NONE, PTX_F_SAT), 0x7FC00000), 0);
 }
 
+/* NaN payloads between f32 and f64: the H200's conversions of
+ * validation/probes/counter_probe.cu (cvt_f64_f32 and cvt_rn_f32_f64 rows
+ * of the data file; 0x7fc00123 -> 0x7ff8002460000000 is issue 8's), and
+ * by hand from IEEE 754-2008 6.2.3: widening appends 29 zero bits to the
+ * 23-bit fraction, narrowing keeps its top 23 bits, the sign stays and
+ * the quiet bit is set. */
+static void test_nan_payload(void **s)
+{
+    (void)s;
+    probe_row rows[256];
+    int n = probe_rows(rows, 256);
+    if (n < 0) fail_msg("cannot read %s", PROBE_DATA_FILE);
+    const char *v = probe_value(rows, n, "cvt_f64_f32", "0x7fc00123");
+    if (!v) fail_msg("%s has no cvt_f64_f32 row for 0x7fc00123", PROBE_DATA_FILE);
+    int checked = 0;
+    for (int i = 0; i < n; i++) {
+        bool widen = !strcmp(rows[i].probe, "cvt_f64_f32");
+        if (!widen && strcmp(rows[i].probe, "cvt_rn_f32_f64")) continue;
+        uint64_t in = strtoull(rows[i].metric, NULL, 16), want = strtoull(rows[i].value, NULL, 16);
+        uint64_t got = widen ? run1(C(F64, F32, NONE, 0), in) : run1(C(F32, F64, RN, 0), in);
+        if (got != want)
+            fail_msg("%s %s: H200 %s, warpsim 0x%llx", rows[i].probe, rows[i].metric, rows[i].value,
+                     (unsigned long long)got);
+        checked++;
+    }
+    assert_true(checked >= 1);
+    assert_int_equal(run1(C(F64, F32, NONE, 0), 0xFFC00123), 0xFFF8002460000000ull);
+    assert_int_equal(run1(C(F64, F32, NONE, 0), 0x7F800001), 0x7FF8000020000000ull);   /* quieted */
+    assert_int_equal(run1(C(F64, F32, NONE, PTX_F_FTZ), 0x7FC00123), 0x7FF8002460000000ull);
+    assert_int_equal(run1(C(F32, F64, RN, 0), 0x7FF8002460000000ull), 0x7FC00123);
+    assert_int_equal(run1(C(F32, F64, RZ, 0), 0xFFF8002460000000ull), 0xFFC00123);
+    assert_int_equal(run1(C(F32, F64, RN, 0), 0x7FF123456789ABCDull), 0x7FC91A2B);
+    assert_int_equal(run1(C(F32, F64, RN, 0), 0x7FF0000000000001ull), 0x7FC00000);  /* payload below the top 23 bits */
+    /* .sat turns NaN into 0 */
+    assert_int_equal(run1(C(F64, F32, NONE, PTX_F_SAT), 0x7FC00123), 0);
+    assert_int_equal(run1(C(F32, F64, RN, PTX_F_SAT), 0x7FF8002460000000ull), 0);
+}
+
 static void test_rejects(void **s)
 {
     (void)s;
@@ -179,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_f16),
         cmocka_unit_test(test_bf16),
         cmocka_unit_test(test_float_to_float),
+        cmocka_unit_test(test_nan_payload),
         cmocka_unit_test(test_rejects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

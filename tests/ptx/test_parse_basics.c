@@ -223,6 +223,7 @@ static void test_modifiers(void **state)
     assert_true(in[1].m.flags & PTX_F_WIDE);
     assert_int_equal(in[2].m.space, PTX_SPACE_GLOBAL);
     assert_true(in[2].m.flags & PTX_F_NC);
+    assert_int_equal(in[2].m.cache, PTX_CACHE_L1_NO_ALLOCATE);
     assert_int_equal(in[2].m.vec, 2);
     assert_int_equal(in[2].m.types[0], PTX_T_F32);
     assert_int_equal(in[3].m.space, PTX_SPACE_SHARED);

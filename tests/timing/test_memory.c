@@ -1,6 +1,7 @@
 /* Memory timing on the teaching GPU (configs/teaching.ini): shared-memory
  * bank conflicts, strided global loads, a barrier. */
 #include "timing_util.h"
+#include "../memstats/probe_data.h"
 
 /* One warp: lane i reads word i * stride of a shared array, 16 times into
  * 16 registers, then exits (its exit waits for the loads). */
@@ -50,6 +51,63 @@ static void test_shared_conflict_degree(void **state)
         /* an odd stride is conflict-free whatever its size */
         assert_int_equal(shared_stride_cycles(2 * d + 1, &ts), base);
     }
+}
+
+/* One warp: lane i adds 1 to word i * stride of a shared array, 16
+ * times into 16 registers (stride 0: all lanes on one word). */
+static uint64_t shared_atomic_cycles(uint32_t stride, ws_timing_stats *ts, ws_launch_stats *st)
+{
+    tbuf b = {.n = 0};
+    tb(&b, PTX_HEAD ".shared .align 4 .b8 sm[8192];\n"
+           ".visible .entry k(.param .u32 stride)\n{\n"
+           " .reg .b32 %%r<24>;\n"
+           " ld.param.u32 %%r1, [stride];\n"
+           " mov.u32 %%r2, %%tid.x;\n"
+           " mul.lo.u32 %%r3, %%r2, %%r1;\n"
+           " shl.b32 %%r4, %%r3, 2;\n"
+           " mov.u32 %%r5, sm;\n"
+           " add.u32 %%r6, %%r5, %%r4;\n");
+    for (int i = 1; i <= 16; i++) tb(&b, " atom.shared.add.u32 %%r%d, [%%r6], 1;\n", 6 + i);
+    tb(&b, " ret;\n}\n");
+    tctx t;
+    tt_load(&t, &b);
+    ws_gpu_config g;
+    tt_config(&g, "teaching");
+    t_p32(&t, stride);
+    tt_run(&t, &g, "k", D3(1, 1, 1), D3(32, 1, 1), 0, 24, ts);
+    *st = t.st;
+    t_free(&t);
+    return ts->cycles;
+}
+
+/* 32 lanes adding to one shared word: the H200 counts one wavefront
+ * (validation/results/h200_counter_probe.csv, smem_atom_same_address), and
+ * the L1 data stage is charged what the counter says, so 16 such atomics
+ * take as long as 16 on 32 distinct banks.  32 lanes on 32 words of one
+ * bank are 32 wavefronts each: as for loads, each extra way costs 16
+ * cycles (test_shared_conflict_degree). */
+static void test_shared_atomic_same_address(void **state)
+{
+    (void)state;
+    probe_row rows[256];
+    int n = probe_rows(rows, 256);
+    if (n < 0) fail_msg("cannot read %s", PROBE_DATA_FILE);
+    const char *v = probe_value(rows, n, "smem_atom_same_address",
+                                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum");
+    if (!v) fail_msg("%s has no smem_atom_same_address wavefronts", PROBE_DATA_FILE);
+    uint64_t h200 = strtoull(v, NULL, 10);
+    ws_timing_stats ts;
+    ws_launch_stats st;
+    uint64_t distinct = shared_atomic_cycles(1, &ts, &st);
+    assert_int_equal(ts.l1_wavefronts, 16);
+    uint64_t same = shared_atomic_cycles(0, &ts, &st);
+    assert_int_equal(st.shared_atom.wavefronts, 16 * h200);
+    assert_int_equal(ts.l1_wavefronts, 16 * h200);
+    assert_int_equal(same, distinct + 16 * (h200 - 1));
+    uint64_t one_bank = shared_atomic_cycles(32, &ts, &st);
+    assert_int_equal(st.shared_atom.wavefronts, 16 * 32);
+    assert_int_equal(ts.l1_wavefronts, 16 * 32);
+    assert_int_equal(one_bank - distinct, 16 * 31);
 }
 
 /* 64 warps (2 blocks of 1024) each load a[tid * stride] once. */
@@ -108,6 +166,79 @@ static void test_global_stride(void **state)
         assert_true((double)cycles > model * 0.97 && (double)cycles < model * 1.03);
         prev = cycles;
         prev_sectors = sectors;
+    }
+}
+
+/* One warp loads 32 consecutive floats (4 sectors, one line) twice with
+ * load instruction ld; the second load's address depends on the first's
+ * data (as in validation/probes/counter_probe.cu's CACHE_OP_PROBE), so it
+ * looks the sectors up after they arrived. */
+static void cache_op_run(const char *ld, ws_timing_stats *ts)
+{
+    tbuf b = {.n = 0};
+    tb(&b, PTX_HEAD ".visible .entry k(.param .u64 in)\n{\n"
+           " .reg .f32 %%f<4>;\n .reg .b32 %%r<4>;\n .reg .b64 %%rd<8>;\n"
+           " ld.param.u64 %%rd1, [in];\n"
+           " mov.u32 %%r1, %%tid.x;\n"
+           " mul.wide.u32 %%rd2, %%r1, 4;\n"
+           " add.u64 %%rd3, %%rd1, %%rd2;\n"
+           " %s.f32 %%f1, [%%rd3];\n"
+           " mul.f32 %%f2, %%f1, 0f00000000;\n"
+           " cvt.rzi.s32.f32 %%r2, %%f2;\n"
+           " mul.wide.s32 %%rd4, %%r2, 4;\n"
+           " add.u64 %%rd5, %%rd3, %%rd4;\n"
+           " %s.f32 %%f3, [%%rd5];\n"
+           " ret;\n}\n", ld, ld);
+    tctx t;
+    tt_load(&t, &b);
+    ws_gpu_config g;
+    tt_config(&g, "teaching");
+    t_p64(&t, t_alloc(&t, NULL, 128));
+    tt_run(&t, &g, "k", D3(1, 1, 1), D3(32, 1, 1), 0, 16, ts);
+    t_free(&t);
+}
+
+/* The PTX ISA's cache operators (section "Cache Operators"): which loads
+ * allocate in L1.  Those that do find the second load's 4 sectors there
+ * (a 50 % hit rate, 4 sectors from L2); .cg, .cv and ld.volatile go to L2
+ * both times (0 %, 8), as does .L1::no_allocate here.  Where
+ * validation/results/h200_counter_probe.csv has the probe's hit rate or
+ * L2 sectors for the operator, they must agree too. */
+static void test_cache_operators(void **state)
+{
+    (void)state;
+    static const struct { const char *probe, *ld; bool allocates; } t[] = {
+        {"cache_ld_default", "ld.global", true},
+        {"cache_ld_ca", "ld.global.ca", true},
+        {"cache_ld_cg", "ld.global.cg", false},
+        {"cache_ld_cs", "ld.global.cs", true},
+        {"cache_ld_lu", "ld.global.lu", true},
+        {"cache_ld_cv", "ld.global.cv", false},
+        {"cache_ld_volatile", "ld.volatile.global", false},
+        {"cache_ld_nc", "ld.global.nc", true},
+        {"cache_ld_L1_no_allocate", "ld.global.L1::no_allocate", false},
+        {"cache_ld_L1_evict_first", "ld.global.L1::evict_first", true},
+    };
+    probe_row rows[256];
+    int n = probe_rows(rows, 256);
+    if (n < 0) fail_msg("cannot read %s", PROBE_DATA_FILE);
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        ws_timing_stats ts;
+        cache_op_run(t[i].ld, &ts);
+        uint64_t hits = t[i].allocates ? 4 : 0;
+        if (ts.l1_sectors != 8 || ts.l1_hit_sectors != hits || ts.l2_sectors != 8 - hits)
+            fail_msg("%s: %llu L1 sectors, %llu hits, %llu at L2; want 8, %llu, %llu", t[i].ld,
+                     (unsigned long long)ts.l1_sectors, (unsigned long long)ts.l1_hit_sectors,
+                     (unsigned long long)ts.l2_sectors, (unsigned long long)hits,
+                     (unsigned long long)(8 - hits));
+        const char *rate = probe_value(rows, n, t[i].probe, "l1tex__t_sector_hit_rate.pct");
+        if (rate && (uint64_t)(strtod(rate, NULL) + 0.5) != 100 * hits / 8)
+            fail_msg("%s: H200 L1 hit rate %s %%, warpsim %llu %%", t[i].ld, rate,
+                     (unsigned long long)(100 * hits / 8));
+        const char *l2 = probe_value(rows, n, t[i].probe, "lts__t_sectors_srcunit_tex_op_read.sum");
+        if (l2 && strtoull(l2, NULL, 10) != 8 - hits)
+            fail_msg("%s: H200 %s L2 read sectors, warpsim %llu", t[i].ld, l2,
+                     (unsigned long long)(8 - hits));
     }
 }
 
@@ -177,7 +308,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_conflict_degree),
+        cmocka_unit_test(test_shared_atomic_same_address),
         cmocka_unit_test(test_global_stride),
+        cmocka_unit_test(test_cache_operators),
         cmocka_unit_test(test_barrier_waits_for_slowest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -262,6 +262,72 @@ static void test_faults(void **state)
     assert_non_null(strstr(why, "m16n16k16"));
 }
 
+/* The bytes lane reads of a 16 x 16 matrix at offset 0 with leading
+ * dimension ld, by the layout wmma.c documents (the H200's): element e
+ * (0..7) of A is (g + 8((e>>1)&1), 2t + (e&1) + 8(e>>2)), of B (2t + (e&1)
+ * + 8((e>>1)&1), g + 8(e>>2)), of C as A's; g = lane/4, t = lane%4. */
+static void layout_bytes(char mat, bool row_major, uint32_t ld, uint32_t esize, int lane, bool bytes[4096])
+{
+    memset(bytes, 0, 4096);
+    int g = lane / 4, t = lane % 4;
+    for (int e = 0; e < 8; e++) {
+        int r, c;
+        if (mat == 'B') { r = 2 * t + (e & 1) + 8 * ((e >> 1) & 1); c = g + 8 * (e >> 2); }
+        else { r = g + 8 * ((e >> 1) & 1); c = 2 * t + (e & 1) + 8 * (e >> 2); }
+        uint32_t idx = row_major ? (uint32_t)r * ld + (uint32_t)c : (uint32_t)c * ld + (uint32_t)r;
+        for (uint32_t k = 0; k < esize; k++) bytes[idx * esize + k] = true;
+    }
+}
+
+/* wmma.load/store as memory accesses: together they cover exactly the
+ * bytes the layout gives each lane, once; two elements adjacent in memory
+ * (a row-major A's register, a column-major B's, a row-major f32 C's
+ * pair) make one access of twice the size. */
+static void test_accesses(void **state)
+{
+    (void)state;
+    static const struct { ptx_subop op; char mat; ptx_type t; bool row; int n; uint32_t size; } c[] = {
+        {PTX_SUB_WMMA_LOAD_A, 'A', PTX_T_F16, true, 4, 4},
+        {PTX_SUB_WMMA_LOAD_A, 'A', PTX_T_F16, false, 8, 2},
+        {PTX_SUB_WMMA_LOAD_B, 'B', PTX_T_F16, true, 8, 2},
+        {PTX_SUB_WMMA_LOAD_B, 'B', PTX_T_F16, false, 4, 4},
+        {PTX_SUB_WMMA_LOAD_C, 'C', PTX_T_F32, true, 4, 8},
+        {PTX_SUB_WMMA_LOAD_C, 'C', PTX_T_F32, false, 8, 4},
+        {PTX_SUB_WMMA_LOAD_C, 'C', PTX_T_F16, true, 4, 4},
+        {PTX_SUB_WMMA_STORE_D, 'C', PTX_T_F32, true, 4, 8},
+        {PTX_SUB_WMMA_STORE_D, 'C', PTX_T_F16, false, 8, 2},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+        for (uint32_t ld = 16; ld <= 48; ld += 16) {
+            uint32_t flags = !c[i].row ? 0 : c[i].mat == 'B' ? PTX_F_ROW_B : PTX_F_ROW_A;
+            ptx_mods m = mods(c[i].op, c[i].t, 0, flags);
+            uint64_t off[WS_WMMA_MAX_ACCESSES * 32];
+            uint32_t size = 0;
+            int n = ws_wmma_accesses(&m, ld, off, &size);
+            assert_int_equal(n, c[i].n);
+            assert_int_equal(size, c[i].size);
+            uint32_t esize = c[i].t == PTX_T_F16 ? 2 : 4;
+            for (int lane = 0; lane < 32; lane++) {
+                bool want[4096], got[4096] = {false};
+                layout_bytes(c[i].mat, c[i].row, ld, esize, lane, want);
+                for (int k = 0; k < n; k++) {
+                    uint64_t a = off[k * 32 + lane];
+                    assert_int_equal(a % size, 0);
+                    for (uint32_t b = 0; b < size; b++) {
+                        assert_true(a + b < 4096);
+                        assert_false(got[a + b]);
+                        got[a + b] = true;
+                    }
+                }
+                assert_memory_equal(got, want, sizeof want);
+            }
+        }
+    ptx_mods mma = mods(PTX_SUB_WMMA_MMA, PTX_T_F32, PTX_T_F32, 0);
+    uint64_t off[WS_WMMA_MAX_ACCESSES * 32];
+    uint32_t size;
+    assert_int_equal(ws_wmma_accesses(&mma, 16, off, &size), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_mma_col_row_f16),
         cmocka_unit_test(test_mma_random),
         cmocka_unit_test(test_faults),
+        cmocka_unit_test(test_accesses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,93 @@
+/* The L1's load policies (sim/mem/l1_cache.h), on an L1 of one set of
+ * four 128 B lines, worked by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sim/mem/l1_cache.h"
+
+static void tiny(ws_l1_cache *l1)
+{
+    ws_gpu_config g;
+    memset(&g, 0, sizeof g);
+    g.l1CacheSize = 4 * 128;
+    g.l1Associativity = 4;
+    g.latencyL1Hit = 30;
+    assert_true(ws_l1_init(l1, &g));
+}
+
+/* Sector 4 * line: the first sector of a line; all lines share the set. */
+static uint64_t sec(uint64_t line) { return 4 * line; }
+
+/* Looks sector up with policy; on a miss fills it at cycle 100. */
+static bool load(ws_l1_cache *l1, uint64_t s, ws_l1_policy p)
+{
+    uint64_t r;
+    if (ws_l1_load(l1, s, 0, p, &r)) return true;
+    ws_l1_fill(l1, s, 100, p);
+    return false;
+}
+
+static void test_allocate_and_bypass(void **state)
+{
+    (void)state;
+    ws_l1_cache l1;
+    tiny(&l1);
+    assert_false(load(&l1, sec(1), WS_L1_ALLOCATE));
+    assert_true(load(&l1, sec(1), WS_L1_ALLOCATE));
+    /* a bypassing load misses although the sector is there, and fills nothing */
+    assert_false(load(&l1, sec(1), WS_L1_BYPASS));
+    assert_false(load(&l1, sec(2), WS_L1_BYPASS));
+    assert_false(load(&l1, sec(2), WS_L1_ALLOCATE));
+    /* no-allocate: a hit where present, a miss that leaves nothing */
+    assert_true(load(&l1, sec(1), WS_L1_NO_ALLOCATE));
+    assert_false(load(&l1, sec(3), WS_L1_NO_ALLOCATE));
+    assert_false(load(&l1, sec(3), WS_L1_ALLOCATE));
+    assert_int_equal(l1.lookups, 8);
+    assert_int_equal(l1.hits, 2);
+    ws_l1_free(&l1);
+}
+
+/* Lines 1-3 allocated normally, then line 9 by a load: a fifth line (10)
+ * evicts the least recently used.  Streamed (evict-first), line 9 is the
+ * one to go and line 1 stays; allocated normally, line 1 goes. */
+static void test_evict_first(void **state)
+{
+    (void)state;
+    for (int streamed = 0; streamed <= 1; streamed++) {
+        ws_l1_cache l1;
+        tiny(&l1);
+        for (uint64_t l = 1; l <= 3; l++) load(&l1, sec(l), WS_L1_ALLOCATE);
+        load(&l1, sec(9), streamed ? WS_L1_EVICT_FIRST : WS_L1_ALLOCATE);
+        load(&l1, sec(10), WS_L1_ALLOCATE);
+        uint64_t r;
+        assert_int_equal(ws_l1_load(&l1, sec(1), 0, WS_L1_ALLOCATE, &r), streamed);
+        assert_int_equal(ws_l1_load(&l1, sec(9), 0, WS_L1_ALLOCATE, &r), !streamed);
+        ws_l1_free(&l1);
+    }
+    /* a hit makes a streamed line an ordinary one: then line 2, the least
+     * recently used, goes */
+    ws_l1_cache l1;
+    tiny(&l1);
+    for (uint64_t l = 1; l <= 3; l++) load(&l1, sec(l), WS_L1_ALLOCATE);
+    load(&l1, sec(9), WS_L1_EVICT_FIRST);
+    assert_true(load(&l1, sec(1), WS_L1_ALLOCATE));
+    assert_true(load(&l1, sec(9), WS_L1_ALLOCATE));
+    load(&l1, sec(10), WS_L1_ALLOCATE);
+    uint64_t r;
+    assert_false(ws_l1_load(&l1, sec(2), 0, WS_L1_ALLOCATE, &r));
+    assert_true(ws_l1_load(&l1, sec(9), 0, WS_L1_ALLOCATE, &r));
+    ws_l1_free(&l1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_allocate_and_bypass),
+        cmocka_unit_test(test_evict_first),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
