@@ -323,7 +323,7 @@ op_item
 
 operand
     : REGNAME                       { CHECK(ptx_b_op_reg(ps, $1, POS(@1), &$$)); }
-    | REGNAME '|' REGNAME           { ptx_operand p;
+    | name '|' name                 { ptx_operand p;     /* d|p; inline asm's registers lack the % */
                                       CHECK(ptx_b_op_reg(ps, $1, POS(@1), &$$));
                                       CHECK(ptx_b_op_reg(ps, $3, POS(@3), &p));
                                       $$.reg2 = p.reg; }
