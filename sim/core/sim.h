@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include "../../frontend/ptx/ptx_ir.h"
 #include "../mem/device_memory.h"
+#include "texture.h"
 
 typedef struct ws_dim3 { uint32_t x, y, z; } ws_dim3;
 
@@ -48,6 +49,8 @@ typedef struct ws_launch {
     size_t params_size;
     FILE *printf_out;           /* device printf goes here; NULL = stdout */
     uint64_t max_warp_insts;    /* 0 = no limit; past it the launch faults */
+    const ws_texture *textures; /* the texture objects a tex handle h names: textures[h - 1] */
+    uint32_t ntextures;         /* (read-only; owned by whoever launches, e.g. the runtime) */
 } ws_launch;
 
 /* Memory counters of one kind of access (loads, stores or atomics). */

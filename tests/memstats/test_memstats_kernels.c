@@ -71,7 +71,7 @@ static void k_run(kctx *t, const char *name, ws_dim3 grid, ws_dim3 block)
 {
     const ws_kernel *k = ws_program_kernel(t->p, name);
     if (!k) fail_msg("no kernel %s", name);
-    ws_launch l = {grid, block, 0, t->params, t->nparams, NULL, 0};
+    ws_launch l = {grid, block, 0, t->params, t->nparams, NULL, 0, NULL, 0};
     if (!ws_launch_kernel(t->p, k, &l, &t->st, &t->err)) fail_msg("launch failed: %s", t->err.msg);
 }
 

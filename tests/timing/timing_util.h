@@ -38,7 +38,7 @@ static inline void tt_run_opt(tctx *t, const ws_gpu_config *g, const char *name,
 {
     const ws_kernel *k = ws_program_kernel(t->p, name);
     if (!k) fail_msg("no kernel %s", name);
-    ws_launch l = {grid, block, dyn, t->params, t->nparams, NULL, 0};
+    ws_launch l = {grid, block, dyn, t->params, t->nparams, NULL, 0, NULL, 0};
     ws_timing_options o = ws_timing_defaults();
     o.regs_per_thread = regs;
     o.optin = optin;

@@ -61,7 +61,7 @@ static void run_traced(ws_trace_format fmt, const ws_trace_filter *f, traced *r)
     o.regs_per_thread = 16;
     o.trace = ws_trace_open(out, fmt, f);
     const ws_kernel *k = ws_program_kernel(t.p, "k");
-    ws_launch l = {D3(1, 1, 1), D3(64, 1, 1), 0, t.params, t.nparams, NULL, 0};
+    ws_launch l = {D3(1, 1, 1), D3(64, 1, 1), 0, t.params, t.nparams, NULL, 0, NULL, 0};
     ws_timing_stats ts;
     if (!ws_launch_timed(t.p, k, &l, &g, &o, &r->st, &ts, &t.err)) fail_msg("%s", t.err.msg);
     r->events = ws_trace_close(o.trace);
