@@ -208,6 +208,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
         .dynamic_smem = (uint32_t)shmem, .params = params, .params_size = total,
         .printf_out = NULL, .max_warp_insts = c->max_warp_insts,
+        .textures = c->textures, .ntextures = (uint32_t)c->ntextures,
     };
     ws_launch_stats st;
     ws_timing_stats ts;
