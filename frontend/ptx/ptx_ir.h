@@ -281,4 +281,10 @@ uint32_t ptx_type_size(ptx_type t);         /* bytes; PRED -> 1 */
 bool ptx_type_is_float(ptx_type t);
 bool ptx_type_is_signed(ptx_type t);        /* S8..S64 */
 
+/* PTX instructions warpsim refuses by name (ptx_unsupported.def): the
+ * reason for a mnemonic's first word, or NULL; and the list itself. */
+const char *ptx_unsupported_why(const char *word);
+size_t ptx_unsupported_count(void);
+const char *ptx_unsupported_name(size_t i);
+
 #endif

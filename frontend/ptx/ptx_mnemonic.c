@@ -267,7 +267,11 @@ bool ptx_mnemonic_decode(const char *mnem, ptx_mods *m, char *msg, size_t msgsiz
         if (!strcmp(ptx_mnemonics[i], w))
             op = i;
     if (op < 0) {
-        snprintf(msg, msgsize, "unsupported instruction '%s'", mnem);
+        const char *why = ptx_unsupported_why(w);
+        if (why)
+            snprintf(msg, msgsize, "unsupported instruction '%s': %s", mnem, why);
+        else
+            snprintf(msg, msgsize, "unsupported instruction '%s'", mnem);
         return false;
     }
     m->op = (ptx_opcode)op;
