@@ -535,6 +535,8 @@ static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int
     case PTX_OP_TRAP:
         w->cls = WS_I_TRAP;
         return true;
+    case PTX_OP_BRKPT:
+        return unsupported(c, in, "a breakpoint (brkpt) needs a debugger; warpsim has none");
     default:
         break;
     }
