@@ -140,27 +140,36 @@ CR_EXPORT cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr
  * base + (pos.z + z) * slice + (pos.y + y) * pitch + pos.x. */
 typedef struct region {
     uint8_t *base;
-    size_t pitch, slice, row_bytes, rows;   /* row_bytes, rows: what lies in bounds (arrays) */
+    size_t pitch, slice;
     struct cudaPos pos;
-    bool array;
+    const cr_array *array;      /* NULL for a pitched pointer */
 } region;
 
 static cudaError_t side(cr_context *c, cudaArray_t array, struct cudaPitchedPtr ptr, struct cudaPos pos,
                         region *r)
 {
-    memset(r, 0, sizeof *r);
     if (array && ptr.ptr) return cudaErrorInvalidValue;     /* one of the two, not both */
     if (array) {
-        cr_array *a = cr_array_find(c, array);
+        const cr_array *a = cr_array_find(c, array);
         if (!a) return cudaErrorInvalidResourceHandle;
-        *r = (region){(uint8_t *)(uintptr_t)a->addr, a->pitch, a->slice, a->pitch,
-                      a->height ? a->height : 1, pos, true};
+        *r = (region){(uint8_t *)(uintptr_t)a->addr, a->pitch, a->slice, pos, a};
         r->pos.x *= a->elem;       /* an array's positions count its elements */
         return cudaSuccess;
     }
     if (!ptr.ptr) return cudaErrorInvalidValue;
-    *r = (region){ptr.ptr, ptr.pitch, ptr.pitch * ptr.ysize, ptr.pitch, SIZE_MAX, pos, false};
+    *r = (region){ptr.ptr, ptr.pitch, ptr.pitch * ptr.ysize, pos, NULL};
     return cudaSuccess;
+}
+
+/* Whether width bytes of rows x slices from the side's position lie in it:
+ * in its rows (pitch), and for an array in its height and depth; a
+ * pointer's slices must hold the rows when there is more than one. */
+static bool fits(const region *r, const struct cudaPitchedPtr *ptr, size_t width, size_t rows, size_t slices)
+{
+    if (r->pos.x > r->pitch || width > r->pitch - r->pos.x) return false;
+    if (!r->array) return slices <= 1 || r->pos.y + rows <= ptr->ysize;
+    size_t h = r->array->height ? r->array->height : 1, d = r->array->depth ? r->array->depth : 1;
+    return r->pos.y + rows <= h && r->pos.z + slices <= d;
 }
 
 static cudaError_t copy3d(cr_context *c, const struct cudaMemcpy3DParms *p)
@@ -171,30 +180,17 @@ static cudaError_t copy3d(cr_context *c, const struct cudaMemcpy3DParms *p)
     if ((e = side(c, p->srcArray, p->srcPtr, p->srcPos, &s)) != cudaSuccess ||
         (e = side(c, p->dstArray, p->dstPtr, p->dstPos, &d)) != cudaSuccess)
         return e;
+    if (s.array && d.array && s.array->elem != d.array->elem) return cudaErrorInvalidValue;
     /* the extent's width counts the array's elements when one takes part */
-    cr_array *sa = p->srcArray ? cr_array_find(c, p->srcArray) : NULL;
-    cr_array *da = p->dstArray ? cr_array_find(c, p->dstArray) : NULL;
-    if (sa && da && sa->elem != da->elem) return cudaErrorInvalidValue;
-    size_t elem = sa ? sa->elem : da ? da->elem : 1;
-    size_t width = p->extent.width * elem;
-    if (s.pos.x + width > s.row_bytes || d.pos.x + width > d.row_bytes)
-        return cudaErrorInvalidPitchValue;
-    const cr_array *arrays[2] = {sa, da};
-    const region *sides[2] = {&s, &d};
-    for (int k = 0; k < 2; k++) {
-        if (!arrays[k]) continue;
-        size_t h = arrays[k]->height ? arrays[k]->height : 1, dp = arrays[k]->depth ? arrays[k]->depth : 1;
-        if (sides[k]->pos.y + p->extent.height > h || sides[k]->pos.z + p->extent.depth > dp)
-            return cudaErrorInvalidValue;
-    }
-    if (p->extent.depth > 1 && ((!s.array && p->srcPtr.ysize < s.pos.y + p->extent.height) ||
-                                (!d.array && p->dstPtr.ysize < d.pos.y + p->extent.height)))
+    size_t elem = s.array ? s.array->elem : d.array ? d.array->elem : 1;
+    size_t width = p->extent.width * elem, rows = p->extent.height, slices = p->extent.depth;
+    if (!fits(&s, &p->srcPtr, width, rows, slices) || !fits(&d, &p->dstPtr, width, rows, slices))
         return cudaErrorInvalidValue;
     /* a row of an array is device memory whatever kind says (the runtime
      * corrects such a kind, as CUDA's does) */
-    int kind = sa || da ? cudaMemcpyDefault : (int)p->kind;
-    for (size_t z = 0; z < p->extent.depth; z++)
-        for (size_t y = 0; y < p->extent.height; y++) {
+    int kind = s.array || d.array ? cudaMemcpyDefault : (int)p->kind;
+    for (size_t z = 0; z < slices; z++)
+        for (size_t y = 0; y < rows; y++) {
             uint8_t *dst = d.base + (d.pos.z + z) * d.slice + (d.pos.y + y) * d.pitch + d.pos.x;
             const uint8_t *src = s.base + (s.pos.z + z) * s.slice + (s.pos.y + y) * s.pitch + s.pos.x;
             if ((e = cr_copy(c, dst, src, width, kind)) != cudaSuccess) return e;
