@@ -110,8 +110,12 @@ static void context_destroy(cr_context *c)
         free(m);
     }
     free_allocs(c);
+    cr_textures_reset(c);
     free(c->allocs);
     free(c->host_allocs);
+    free(c->arrays);
+    free(c->textures);
+    free(c->texobjs);
     ws_devmem_destroy(c->mem);
     if (c->summary_owned) fclose(c->summary);
     if (c->trace) ws_trace_close(c->trace);
@@ -341,6 +345,7 @@ void cr_device_reset(cr_context *c)
     for (cr_module *m = c->modules; m; m = m->next) module_unload(m);
     for (size_t i = 0; i < c->nfuncs; i++) c->funcs[i]->kernel = NULL;
     free_allocs(c);
+    cr_textures_reset(c);
     ws_devmem_destroy(c->mem);
     c->mem = ws_devmem_create();
     c->gpu_ok = c->mem != NULL;

@@ -60,6 +60,35 @@ typedef struct cr_alloc {
     bool managed;               /* host pages mapped at the same address, mirrored around launches */
 } cr_alloc;
 
+/* A CUDA array: texels of one channel format, laid out row after row
+ * (pitch = width * elem bytes, no padding) and slice after slice in one
+ * device allocation.  Programs reach it only through the runtime. */
+typedef struct cr_array {
+    struct cudaChannelFormatDesc desc;
+    uint32_t elem;              /* bytes per element */
+    uint64_t width, height, depth;  /* elements, as allocated (0 = absent dimension) */
+    unsigned int flags;
+    uint64_t addr, pitch, slice;    /* device address, bytes per row, bytes per 2D slice */
+} cr_array;
+
+/* What a texture object was created from, for cudaGetTextureObject*Desc. */
+typedef struct cr_texobj {
+    struct cudaResourceDesc res;
+    struct cudaTextureDesc tex;
+} cr_texobj;
+
+/* The alignments the runtime gives and asks for, as cudaDeviceProp reports
+ * them on sm_80 and later: cudaMallocPitch and cudaMalloc3D pad rows to
+ * 512 bytes (what an A100 or H100 returns); a pitch2D texture's pitch must
+ * be a multiple of texturePitchAlignment (32).  CUDA also asks a texture's
+ * base to be a multiple of textureAlignment (512), which cudaMalloc's
+ * pointers are on a GPU; warpsim's cudaMalloc promises 256 (what CUDA
+ * documents for it), so a texture base needs only that here. */
+#define CR_PITCH_ALIGNMENT 512
+#define CR_TEXTURE_ALIGNMENT 512
+#define CR_TEXTURE_BASE_ALIGNMENT 256
+#define CR_TEXTURE_PITCH_ALIGNMENT 32
+
 typedef struct cr_launch_config {
     dim3 grid, block;
     size_t shmem;
@@ -78,6 +107,10 @@ typedef struct cr_context {
     cr_var *vars; size_t nvars, capvars;
     cr_alloc *allocs; size_t nallocs, capallocs;
     void **host_allocs; size_t nhost, caphost;   /* cudaMallocHost / cudaHostAlloc */
+    cr_array **arrays; size_t narrays, caparrays;
+    ws_texture *textures;       /* texture object h is textures[h - 1]: what launches read */
+    cr_texobj *texobjs;         /* parallel to textures */
+    size_t ntextures, captextures;
     uint64_t bytes_allocated;
     cudaError_t last_error;
     cudaError_t sticky_error;
@@ -124,6 +157,23 @@ cudaError_t cr_symbol_lookup(cr_context *c, const void *symbol, uint64_t *addr, 
 /* The allocation containing [addr, addr+size), or NULL. */
 cr_alloc *cr_alloc_find(cr_context *c, uint64_t addr, uint64_t size);
 
+/* Copies n bytes in the direction kind names (cudaMemcpyKind), checking
+ * that each side is where kind says; sets n bytes at p (device or managed
+ * memory) to value.  Return the error, without recording it. */
+cudaError_t cr_copy(cr_context *c, void *dst, const void *src, size_t n, int kind);
+cudaError_t cr_fill(cr_context *c, void *p, int value, size_t n);
+
+/* The array a handle names, or NULL. */
+cr_array *cr_array_find(cr_context *c, const void *handle);
+
+/* Bytes per element of a channel format, or 0 (with a note naming what is
+ * wrong) for one warpsim's arrays and textures do not take: 1, 2 or 4
+ * channels of 8, 16 or 32 bits (float: 16 or 32), all of one size. */
+uint32_t cr_channel_bytes(const struct cudaChannelFormatDesc *d, const char *call);
+
+/* Frees the arrays and texture objects (cudaDeviceReset, unload). */
+void cr_textures_reset(cr_context *c);
+
 /* Copies the managed allocations host -> device (before) or device ->
  * host (after a launch). */
 void cr_managed_sync(cr_context *c, bool to_device);
@@ -136,6 +186,7 @@ int32_t cr_func_regs(cr_context *c, cr_func *f);
 void cr_device_reset(cr_context *c);
 
 /* API functions that other parts of the runtime call. */
+cudaError_t cudaMalloc(void **devPtr, size_t size);
 const char *cudaGetErrorName(cudaError_t error);
 const char *cudaGetErrorString(cudaError_t error);
 

@@ -86,8 +86,8 @@ CR_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int d
     prop->totalConstMem = g->totalConstMem;
     prop->major = g->major;
     prop->minor = g->minor;
-    prop->textureAlignment = 512;
-    prop->texturePitchAlignment = 32;
+    prop->textureAlignment = CR_TEXTURE_ALIGNMENT;
+    prop->texturePitchAlignment = CR_TEXTURE_PITCH_ALIGNMENT;
     prop->multiProcessorCount = g->multiProcessorCount;
     prop->canMapHostMemory = 1;
     prop->surfaceAlignment = 512;
@@ -132,8 +132,8 @@ CR_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case cudaDevAttrWarpSize: v = g->warpSize; break;
     case cudaDevAttrMaxRegistersPerBlock: v = g->regsPerBlock; break;
     case cudaDevAttrClockRate: v = g->clockRate; break;
-    case cudaDevAttrTextureAlignment: v = 512; break;
-    case cudaDevAttrTexturePitchAlignment: v = 32; break;
+    case cudaDevAttrTextureAlignment: v = CR_TEXTURE_ALIGNMENT; break;
+    case cudaDevAttrTexturePitchAlignment: v = CR_TEXTURE_PITCH_ALIGNMENT; break;
     case cudaDevAttrGpuOverlap: case cudaDevAttrCanMapHostMemory: case cudaDevAttrConcurrentKernels:
     case cudaDevAttrUnifiedAddressing: case cudaDevAttrStreamPrioritiesSupported:
     case cudaDevAttrGlobalL1CacheSupported: case cudaDevAttrLocalL1CacheSupported:

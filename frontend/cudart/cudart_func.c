@@ -18,6 +18,22 @@ static int32_t max_dynamic(const cr_context *c, const cr_func *f)
     return c->gpu.sharedMemPerBlock > s ? (int32_t)(c->gpu.sharedMemPerBlock - s) : 0;
 }
 
+/* The virtual architecture the kernel's PTX was written for, major*10 +
+ * minor: ".target sm_80" -> 80 (sm_90a -> 90), else the compute_XY the fat
+ * binary filed the PTX under.  This is what CUDA calls ptxVersion (CUB
+ * multiplies it by 10 and expects one of the __CUDA_ARCH__ values the
+ * program was built for); it is not the PTX ISA version of ".version". */
+static int ptx_target_arch(const cr_module *m)
+{
+    const char *t = m->ptxm->target;
+    if (!strncmp(t, "sm_", 3) && t[3] >= '1' && t[3] <= '9') {
+        int v = 0;
+        for (const char *d = t + 3; *d >= '0' && *d <= '9'; d++) v = v * 10 + (*d - '0');
+        if (v > 0) return v;
+    }
+    return (int)m->ptx_arch;
+}
+
 CR_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
     cudaError_t e;
@@ -42,7 +58,8 @@ CR_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, con
                                         (pf->maxntid[2] ? pf->maxntid[2] : 1) : 0;
     if (maxntid && (int32_t)maxntid < threads) threads = (int32_t)maxntid;
     attr->maxThreadsPerBlock = threads;
-    attr->ptxVersion = (int)(f->mod->ptxm->version_major * 10 + f->mod->ptxm->version_minor);
+    attr->ptxVersion = ptx_target_arch(f->mod);
+    /* the binary a driver would JIT the PTX to: the simulated device's */
     attr->binaryVersion = g->major * 10 + g->minor;
     attr->maxDynamicSharedSizeBytes = max_dynamic(c, f);
     attr->preferredShmemCarveout = f->carveout;

@@ -210,6 +210,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         .printf_out = NULL, .max_warp_insts = c->max_warp_insts,
         .sm_count = (uint32_t)g->multiProcessorCount,
         .warps_per_sm = (uint32_t)(g->maxThreadsPerMultiProcessor / g->warpSize),
+        .textures = c->textures, .ntextures = (uint32_t)c->ntextures,
     };
     ws_launch_stats st;
     ws_timing_stats ts;

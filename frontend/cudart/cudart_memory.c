@@ -1,5 +1,6 @@
 /* Memory: device allocations, copies in every direction, memset, symbols,
- * pinned and managed host memory.  Device pointers the program sees are
+ * pinned and managed host memory (pitched and 3D memory: cudart_pitched.c;
+ * CUDA arrays: cudart_array.c).  Device pointers the program sees are
  * the simulator's device addresses.  Streams run synchronously, so the
  * Async forms are the plain ones.
  *
@@ -12,7 +13,6 @@
 #include <unistd.h>
 #include "cudart_ctx.h"
 
-#define PITCH_ALIGN 512     /* cudaMallocPitch's row alignment on sm_80 and later */
 #define COPY_CHUNK (UINT64_C(1) << 20)
 
 static uint64_t addr_of(const void *p) { return (uint64_t)(uintptr_t)p; }
@@ -109,7 +109,7 @@ static bool is_device(cr_context *c, const void *p, size_t n)
     return ws_devmem_valid(c->mem, addr_of(p), n ? n : 1);
 }
 
-static cudaError_t copy(cr_context *c, void *dst, const void *src, size_t n, int kind)
+cudaError_t cr_copy(cr_context *c, void *dst, const void *src, size_t n, int kind)
 {
     if (n == 0) return cudaSuccess;
     if (!dst || !src) return cudaErrorInvalidValue;
@@ -149,7 +149,7 @@ CR_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, int k
     cudaError_t e;
     cr_context *c = cr_enter(&e);
     if (!c) return e;
-    return cr_ret(c, copy(c, dst, src, count, kind));
+    return cr_ret(c, cr_copy(c, dst, src, count, kind));
 }
 
 CR_EXPORT cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, int kind)
@@ -169,40 +169,7 @@ CR_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t co
     return cudaMemcpyAsync(dst, src, count, kind, s);
 }
 
-CR_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                   size_t width, size_t height, int kind)
-{
-    cudaError_t e;
-    cr_context *c = cr_enter(&e);
-    if (!c) return e;
-    if (width > dpitch || width > spitch) return cr_ret(c, cudaErrorInvalidPitchValue);
-    for (size_t r = 0; r < height; r++) {
-        e = copy(c, (uint8_t *)dst + r * dpitch, (const uint8_t *)src + r * spitch, width, kind);
-        if (e) return cr_ret(c, e);
-    }
-    return cudaSuccess;
-}
-
-CR_EXPORT cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                        size_t width, size_t height, int kind)
-{
-    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
-}
-
-CR_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                        size_t width, size_t height, int kind, cudaStream_t s)
-{
-    (void)s;
-    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
-}
-
-CR_EXPORT cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                             size_t width, size_t height, int kind, cudaStream_t s)
-{
-    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, s);
-}
-
-static cudaError_t fill(cr_context *c, void *p, int value, size_t n)
+cudaError_t cr_fill(cr_context *c, void *p, int value, size_t n)
 {
     if (n == 0) return cudaSuccess;
     cr_alloc *a = cr_alloc_find(c, addr_of(p), n);
@@ -218,7 +185,7 @@ CR_EXPORT cudaError_t cudaMemset(void *devPtr, int value, size_t count)
     cudaError_t e;
     cr_context *c = cr_enter(&e);
     if (!c) return e;
-    return cr_ret(c, fill(c, devPtr, value, count));
+    return cr_ret(c, cr_fill(c, devPtr, value, count));
 }
 
 CR_EXPORT cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
@@ -235,29 +202,6 @@ CR_EXPORT cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cud
 CR_EXPORT cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t s)
 {
     return cudaMemsetAsync(devPtr, value, count, s);
-}
-
-CR_EXPORT cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
-{
-    cudaError_t e;
-    cr_context *c = cr_enter(&e);
-    if (!c) return e;
-    if (width > pitch) return cr_ret(c, cudaErrorInvalidPitchValue);
-    for (size_t r = 0; r < height; r++)
-        if ((e = fill(c, (uint8_t *)devPtr + r * pitch, value, width)) != cudaSuccess)
-            return cr_ret(c, e);
-    return cudaSuccess;
-}
-
-CR_EXPORT cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
-{
-    if (!pitch) return cr_ret(cr_ctx(), cudaErrorInvalidValue);
-    size_t p = (width + PITCH_ALIGN - 1) / PITCH_ALIGN * PITCH_ALIGN;
-    if (p == 0) p = PITCH_ALIGN;
-    if (height != 0 && p > SIZE_MAX / height) return cr_ret(cr_ctx(), cudaErrorMemoryAllocation);
-    cudaError_t e = cudaMalloc(devPtr, p * height);
-    if (e == cudaSuccess) *pitch = p;
-    return e;
 }
 
 /* Symbols: symbol is the address of the host shadow of a __device__ or
@@ -283,7 +227,7 @@ CR_EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, si
     if ((e = symbol_range(c, symbol, count, offset, &a)) != cudaSuccess) return cr_ret(c, e);
     if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
         return cr_ret(c, cudaErrorInvalidMemcpyDirection);
-    return cr_ret(c, copy(c, (void *)(uintptr_t)a, src, count, kind));
+    return cr_ret(c, cr_copy(c, (void *)(uintptr_t)a, src, count, kind));
 }
 
 CR_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
@@ -296,7 +240,7 @@ CR_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t
     if ((e = symbol_range(c, symbol, count, offset, &a)) != cudaSuccess) return cr_ret(c, e);
     if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
         return cr_ret(c, cudaErrorInvalidMemcpyDirection);
-    return cr_ret(c, copy(c, dst, (const void *)(uintptr_t)a, count, kind));
+    return cr_ret(c, cr_copy(c, dst, (const void *)(uintptr_t)a, count, kind));
 }
 
 CR_EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,

@@ -82,8 +82,23 @@ typedef enum ptx_subop {
     /* testp */
     PTX_SUB_TESTP_FINITE, PTX_SUB_TESTP_INFINITE, PTX_SUB_TESTP_NUMBER,
     PTX_SUB_TESTP_NOTANUMBER, PTX_SUB_TESTP_NORMAL, PTX_SUB_TESTP_SUBNORMAL,
+    /* tld4: the channel gathered */
+    PTX_SUB_TLD4_R, PTX_SUB_TLD4_G, PTX_SUB_TLD4_B, PTX_SUB_TLD4_A,
+    /* txq: the attribute queried */
+    PTX_SUB_TXQ_WIDTH, PTX_SUB_TXQ_HEIGHT, PTX_SUB_TXQ_DEPTH, PTX_SUB_TXQ_NORMALIZED_COORDS,
+    PTX_SUB_TXQ_FILTER_MODE, PTX_SUB_TXQ_ADDR_MODE_0, PTX_SUB_TXQ_ADDR_MODE_1,
+    PTX_SUB_TXQ_ADDR_MODE_2, PTX_SUB_TXQ_CHANNEL_DATA_TYPE, PTX_SUB_TXQ_CHANNEL_ORDER,
+    PTX_SUB_TXQ_ARRAY_SIZE, PTX_SUB_TXQ_NUM_MIPMAP_LEVELS, PTX_SUB_TXQ_NUM_SAMPLES,
     PTX_SUB_COUNT
 } ptx_subop;
+
+/* Texture geometry (tex, tld4): .1d .2d .3d, and the forms warpsim
+ * recognizes only to refuse them by name. */
+typedef enum ptx_geom {
+    PTX_GEOM_NONE = 0, PTX_GEOM_1D, PTX_GEOM_2D, PTX_GEOM_3D,
+    PTX_GEOM_A1D, PTX_GEOM_A2D, PTX_GEOM_CUBE, PTX_GEOM_ACUBE, PTX_GEOM_2DMS, PTX_GEOM_A2DMS,
+    PTX_GEOM_COUNT
+} ptx_geom;
 
 /* Flags: modifiers that are either there or not. */
 enum {
@@ -137,6 +152,7 @@ typedef struct ptx_mods {
     uint8_t vec;            /* 0 or 1 = scalar, 2 = .v2, 4 = .v4 */
     uint8_t wmma_shape;     /* 0 = none, 1 = m16n16k16, 2 = m32n8k16, 3 = m8n32k16 */
     uint8_t cache;          /* ptx_cache_op */
+    uint8_t geom;           /* ptx_geom: tex, tld4 */
     uint32_t flags;         /* PTX_F_* */
 } ptx_mods;
 
@@ -161,7 +177,8 @@ typedef enum ptx_operand_kind {
     PTX_OPND_SYMBOL,    /* name: a variable, parameter or function */
     PTX_OPND_LABEL,     /* target: instruction index in the same function */
     PTX_OPND_ADDR,      /* [base + offset] */
-    PTX_OPND_VEC,       /* {e0, e1, ...}: elems[0..nelems) */
+    PTX_OPND_VEC,       /* {e0, e1, ...}: elems[0..nelems); [a, {c0, c1}] of tex and
+                           tld4 is elems {a, c0, c1} with bracketed set */
     PTX_OPND_SINK       /* _ */
 } ptx_operand_kind;
 
@@ -175,6 +192,7 @@ typedef struct ptx_operand ptx_operand;
 struct ptx_operand {
     uint8_t kind;       /* ptx_operand_kind */
     bool neg;           /* !%p */
+    bool bracketed;     /* PTX_OPND_VEC written as [a, {c...}] */
     int32_t reg;        /* PTX_OPND_REG, PTX_OPND_ADDR with REG base */
     int32_t reg2;       /* second register of "d|p", else -1 */
     union {
@@ -273,5 +291,11 @@ const char *ptx_type_name(ptx_type t);      /* ".f32" */
 uint32_t ptx_type_size(ptx_type t);         /* bytes; PRED -> 1 */
 bool ptx_type_is_float(ptx_type t);
 bool ptx_type_is_signed(ptx_type t);        /* S8..S64 */
+
+/* PTX instructions warpsim refuses by name (ptx_unsupported.def): the
+ * reason for a mnemonic's first word, or NULL; and the list itself. */
+const char *ptx_unsupported_why(const char *word);
+size_t ptx_unsupported_count(void);
+const char *ptx_unsupported_name(size_t i);
 
 #endif

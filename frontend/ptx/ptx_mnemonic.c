@@ -86,6 +86,18 @@ static const struct { const char *s; uint8_t sub; } mn_misc_subs[] = {
     {"finite", PTX_SUB_TESTP_FINITE}, {"infinite", PTX_SUB_TESTP_INFINITE},
     {"number", PTX_SUB_TESTP_NUMBER}, {"notanumber", PTX_SUB_TESTP_NOTANUMBER},
     {"normal", PTX_SUB_TESTP_NORMAL}, {"subnormal", PTX_SUB_TESTP_SUBNORMAL},
+    {"width", PTX_SUB_TXQ_WIDTH}, {"height", PTX_SUB_TXQ_HEIGHT}, {"depth", PTX_SUB_TXQ_DEPTH},
+    {"normalized_coords", PTX_SUB_TXQ_NORMALIZED_COORDS}, {"filter_mode", PTX_SUB_TXQ_FILTER_MODE},
+    {"addr_mode_0", PTX_SUB_TXQ_ADDR_MODE_0}, {"addr_mode_1", PTX_SUB_TXQ_ADDR_MODE_1},
+    {"addr_mode_2", PTX_SUB_TXQ_ADDR_MODE_2}, {"channel_data_type", PTX_SUB_TXQ_CHANNEL_DATA_TYPE},
+    {"channel_order", PTX_SUB_TXQ_CHANNEL_ORDER}, {"array_size", PTX_SUB_TXQ_ARRAY_SIZE},
+    {"num_mipmap_levels", PTX_SUB_TXQ_NUM_MIPMAP_LEVELS}, {"num_samples", PTX_SUB_TXQ_NUM_SAMPLES},
+};
+
+static const char *const mn_geoms[PTX_GEOM_COUNT] = {
+    [PTX_GEOM_1D] = "1d", [PTX_GEOM_2D] = "2d", [PTX_GEOM_3D] = "3d", [PTX_GEOM_A1D] = "a1d",
+    [PTX_GEOM_A2D] = "a2d", [PTX_GEOM_CUBE] = "cube", [PTX_GEOM_ACUBE] = "acube",
+    [PTX_GEOM_2DMS] = "2dms", [PTX_GEOM_A2DMS] = "a2dms",
 };
 
 #define MN_LOOKUP(table, field, word, out)                                  \
@@ -120,6 +132,8 @@ static bool mn_subop_ok(ptx_opcode op, uint8_t sub)
     case PTX_OP_PRMT: return sub >= PTX_SUB_PRMT_F4E && sub <= PTX_SUB_PRMT_RC16;
     case PTX_OP_SHF: return sub == PTX_SUB_SHF_L || sub == PTX_SUB_SHF_R;
     case PTX_OP_TESTP: return sub >= PTX_SUB_TESTP_FINITE && sub <= PTX_SUB_TESTP_SUBNORMAL;
+    case PTX_OP_TLD4: return sub >= PTX_SUB_TLD4_R && sub <= PTX_SUB_TLD4_A;
+    case PTX_OP_TXQ: return sub >= PTX_SUB_TXQ_WIDTH && sub <= PTX_SUB_TXQ_NUM_SAMPLES;
     default: return false;
     }
 }
@@ -192,6 +206,21 @@ static bool mn_word(ptx_mods *m, const char *w, const char *prev, int *wmma_layo
             if (!strcmp(w, "or")) { m->boolop = PTX_BOOL_OR; return true; }
         }
     }
+    if (op == PTX_OP_TLD4 && strlen(w) == 1 && strchr("rgba", w[0])) {
+        if (m->subop)
+            return false;
+        m->subop = (uint8_t)(PTX_SUB_TLD4_R + (strchr("rgba", w[0]) - "rgba"));
+        return true;
+    }
+    if (op == PTX_OP_TEX || op == PTX_OP_TLD4) {
+        for (int g = 1; g < PTX_GEOM_COUNT; g++)
+            if (!strcmp(w, mn_geoms[g])) {
+                if (m->geom)
+                    return false;
+                m->geom = (uint8_t)g;
+                return true;
+            }
+    }
     if ((op == PTX_OP_ATOM || op == PTX_OP_RED) && mn_atom(w, &sub)) {
         if (m->subop)
             return false;
@@ -252,7 +281,11 @@ bool ptx_mnemonic_decode(const char *mnem, ptx_mods *m, char *msg, size_t msgsiz
         if (!strcmp(ptx_mnemonics[i], w))
             op = i;
     if (op < 0) {
-        snprintf(msg, msgsize, "unsupported instruction '%s'", mnem);
+        const char *why = ptx_unsupported_why(w);
+        if (why)
+            snprintf(msg, msgsize, "unsupported instruction '%s': %s", mnem, why);
+        else
+            snprintf(msg, msgsize, "unsupported instruction '%s'", mnem);
         return false;
     }
     m->op = (ptx_opcode)op;

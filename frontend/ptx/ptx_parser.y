@@ -323,7 +323,7 @@ op_item
 
 operand
     : REGNAME                       { CHECK(ptx_b_op_reg(ps, $1, POS(@1), &$$)); }
-    | REGNAME '|' REGNAME           { ptx_operand p;
+    | name '|' name                 { ptx_operand p;     /* d|p; inline asm's registers lack the % */
                                       CHECK(ptx_b_op_reg(ps, $1, POS(@1), &$$));
                                       CHECK(ptx_b_op_reg(ps, $3, POS(@3), &p));
                                       $$.reg2 = p.reg; }
@@ -333,6 +333,8 @@ operand
     | imm
     | SINK                          { $$ = (ptx_operand){.kind = PTX_OPND_SINK, .reg = -1, .reg2 = -1}; }
     | '[' addr_base addr_off ']'    { CHECK(ptx_b_op_addr(ps, &$2, $3, POS(@2), &$$)); }
+    | '[' addr_base ',' '{'         { ptx_b_list_begin(ps, false); CHECK(ptx_b_push_op(ps, &$2, POS(@2))); }
+      elems '}' ']'                 { CHECK(ptx_b_list_end(ps, &$$)); $$.bracketed = true; }
     | '{'                           { ptx_b_list_begin(ps, false); }
       elems '}'                     { CHECK(ptx_b_list_end(ps, &$$)); }
     | '('                           { ptx_b_list_begin(ps, true); }

@@ -1,6 +1,8 @@
 /* Static facts about opcodes and types. */
 #include "ptx_ir.h"
 
+#include <string.h>
+
 static const char *const ptx_opcode_names[PTX_OP_COUNT] = {
 #define X(name, mnemonic, pipe) mnemonic,
 #include "ptx_opcodes.def"
@@ -56,4 +58,29 @@ bool ptx_type_is_float(ptx_type t)
 bool ptx_type_is_signed(ptx_type t)
 {
     return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
+}
+
+/* PTX instructions that are refused by name, with the reason. */
+static const struct { const char *name, *why; } unsupported[] = {
+#define X(name, why) {name, why},
+#include "ptx_unsupported.def"
+#undef X
+};
+
+const char *ptx_unsupported_why(const char *word)
+{
+    for (size_t i = 0; word && i < sizeof unsupported / sizeof unsupported[0]; i++)
+        if (!strcmp(unsupported[i].name, word))
+            return unsupported[i].why;
+    return NULL;
+}
+
+size_t ptx_unsupported_count(void)
+{
+    return sizeof unsupported / sizeof unsupported[0];
+}
+
+const char *ptx_unsupported_name(size_t i)
+{
+    return i < ptx_unsupported_count() ? unsupported[i].name : NULL;
 }

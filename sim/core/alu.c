@@ -43,7 +43,7 @@ bool ws_alu_handles(ptx_opcode op)
 {
     switch (op) {
     case PTX_OP_ABS: case PTX_OP_ADD: case PTX_OP_ADDC: case PTX_OP_AND:
-    case PTX_OP_BFE: case PTX_OP_BFI: case PTX_OP_BFIND: case PTX_OP_BREV:
+    case PTX_OP_BFE: case PTX_OP_BFI: case PTX_OP_BFIND: case PTX_OP_BMSK: case PTX_OP_BREV:
     case PTX_OP_CLZ: case PTX_OP_CNOT: case PTX_OP_COPYSIGN: case PTX_OP_COS:
     case PTX_OP_CVT: case PTX_OP_DIV: case PTX_OP_DP4A: case PTX_OP_EX2:
     case PTX_OP_FMA: case PTX_OP_LG2: case PTX_OP_LOP3: case PTX_OP_MAD:
@@ -81,7 +81,7 @@ static family family_of(const ptx_mods *m)
     case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_MOV:
         return FAM_INT;
     case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_BFE:
-    case PTX_OP_BFI: case PTX_OP_BFIND: case PTX_OP_PRMT: case PTX_OP_LOP3:
+    case PTX_OP_BFI: case PTX_OP_BFIND: case PTX_OP_BMSK: case PTX_OP_PRMT: case PTX_OP_LOP3:
     case PTX_OP_DP4A: case PTX_OP_SHF:
         return FAM_BITS;
     case PTX_OP_SETP: case PTX_OP_SET: case PTX_OP_SELP: case PTX_OP_SLCT:

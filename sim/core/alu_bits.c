@@ -1,4 +1,4 @@
-/* Bit manipulation: popc clz brev bfind bfe bfi prmt lop3 dp4a shf,
+/* Bit manipulation: popc clz brev bfind bfe bfi bmsk prmt lop3 dp4a shf,
  * following the pseudocode of the PTX ISA manual. */
 #include "alu_impl.h"
 
@@ -26,6 +26,8 @@ bool alu_bits_supports(const ptx_mods *m)
         return m->ntypes == 2 && f == 0 &&
                (m->types[0] == PTX_T_U32 || m->types[0] == PTX_T_S32) &&
                (m->types[1] == PTX_T_U32 || m->types[1] == PTX_T_S32);
+    case PTX_OP_BMSK:
+        return m->ntypes == 1 && t == PTX_T_B32 && (f == PTX_F_WRAP || f == PTX_F_CLAMP);
     case PTX_OP_SHF:
         return m->ntypes == 1 && t == PTX_T_B32 &&
                (m->subop == PTX_SUB_SHF_L || m->subop == PTX_SUB_SHF_R) &&
@@ -141,6 +143,19 @@ static uint64_t dp4a(uint64_t a, uint64_t b, uint64_t c, bool sa, bool sb)
     return acc;
 }
 
+/* bmsk: b one-bits starting at bit a.  .wrap takes a and b modulo 32;
+ * .clamp makes a >= 32 an empty mask and b >= 32 a mask to the top bit. */
+static uint64_t bmsk(uint64_t a, uint64_t b, bool clamp)
+{
+    uint32_t a1 = (uint32_t)a & 31, b1 = (uint32_t)b & 31, sum = a1 + b1;
+    uint32_t mask0 = UINT32_MAX << a1, mask1 = sum < 32 ? UINT32_MAX << sum : 0;
+    bool pos_over = clamp && (uint32_t)a >= 32, width_over = clamp && (uint32_t)b >= 32;
+    if (pos_over) mask0 = 0;
+    if (sum >= 32 || pos_over || width_over) mask1 = 0;
+    else if (b1 == 0) mask1 = UINT32_MAX;
+    return mask0 & ~mask1;
+}
+
 /* shf: the 64-bit value {b, a} shifted by n, 32 bits of it kept. */
 static uint64_t shf(uint64_t a, uint64_t b, uint64_t c, bool left, bool wrap)
 {
@@ -170,6 +185,7 @@ void alu_bits_exec(const alu_call *k)
     }
     case PTX_OP_BFE:  ALU_MAP(k, bfe(a, b, c, n, sgn)); break;
     case PTX_OP_BFI:  ALU_MAP(k, bfi(a, b, c, e, n)); break;
+    case PTX_OP_BMSK: ALU_MAP(k, bmsk(a, b, (m->flags & PTX_F_CLAMP) != 0)); break;
     case PTX_OP_PRMT: ALU_MAP(k, prmt(a, b, c, m->subop)); break;
     case PTX_OP_LOP3: ALU_MAP(k, lop3(a, b, c, e)); break;
     case PTX_OP_DP4A: {

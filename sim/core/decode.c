@@ -57,6 +57,14 @@ const char *ws_insn_mnemonic(const ptx_mods *m, char *buf, size_t size)
         [PTX_SUB_WMMA_LOAD_A] = ".load.a", [PTX_SUB_WMMA_LOAD_B] = ".load.b",
         [PTX_SUB_WMMA_LOAD_C] = ".load.c", [PTX_SUB_WMMA_STORE_D] = ".store.d",
         [PTX_SUB_WMMA_MMA] = ".mma",
+        [PTX_SUB_TLD4_R] = ".r", [PTX_SUB_TLD4_G] = ".g", [PTX_SUB_TLD4_B] = ".b", [PTX_SUB_TLD4_A] = ".a",
+        [PTX_SUB_TXQ_WIDTH] = ".width", [PTX_SUB_TXQ_HEIGHT] = ".height", [PTX_SUB_TXQ_DEPTH] = ".depth",
+        [PTX_SUB_TXQ_NORMALIZED_COORDS] = ".normalized_coords", [PTX_SUB_TXQ_FILTER_MODE] = ".filter_mode",
+    };
+    static const char *const geoms[PTX_GEOM_COUNT] = {
+        [PTX_GEOM_1D] = ".1d", [PTX_GEOM_2D] = ".2d", [PTX_GEOM_3D] = ".3d", [PTX_GEOM_A1D] = ".a1d",
+        [PTX_GEOM_A2D] = ".a2d", [PTX_GEOM_CUBE] = ".cube", [PTX_GEOM_ACUBE] = ".acube",
+        [PTX_GEOM_2DMS] = ".2dms", [PTX_GEOM_A2DMS] = ".a2dms",
     };
     static const char *const cmps[] = {"", ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi",
                                        ".hs", ".equ", ".neu", ".ltu", ".leu", ".gtu", ".geu", ".num", ".nan"};
@@ -73,6 +81,7 @@ const char *ws_insn_mnemonic(const ptx_mods *m, char *buf, size_t size)
                                 m->space < PTX_SPACE_COUNT ? spaces[m->space] : "");
     for (size_t i = 0; i < sizeof flags / sizeof flags[0] && n < size; i++)
         if (m->flags & flags[i].flag) n += (size_t)snprintf(buf + n, size - n, "%s", flags[i].name);
+    if (n < size && m->geom && m->geom < PTX_GEOM_COUNT) n += (size_t)snprintf(buf + n, size - n, "%s", geoms[m->geom]);
     if (n < size && m->vec > 1) n += (size_t)snprintf(buf + n, size - n, ".v%u", m->vec);
     for (int i = 0; i < m->ntypes && n < size; i++)
         n += (size_t)snprintf(buf + n, size - n, "%s", ptx_type_name(m->types[i]));
@@ -393,6 +402,52 @@ static bool decode_call(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w)
     return true;
 }
 
+/* tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32} d, [t, {c...}] and
+ * tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32 d, [t, {x, y}], on texture
+ * objects: t is a register holding a cudaTextureObject_t. */
+static bool decode_tex(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w)
+{
+    const ptx_mods *m = &in->m;
+    bool tld4 = m->op == PTX_OP_TLD4;
+    const ptx_operand *d = &in->ops[0], *a = &in->ops[1];
+    if (m->geom == PTX_GEOM_NONE || m->geom > PTX_GEOM_3D || (tld4 && m->geom != PTX_GEOM_2D))
+        return unsupported(c, in, tld4 ? "tld4 is supported on 2d textures only"
+                                       : "only 1d, 2d and 3d textures are supported (not layered, cube "
+                                         "or multisample ones)");
+    if (tld4 && !m->subop) return unsupported(c, in, "tld4 needs the channel gathered (.r, .g, .b or .a)");
+    ptx_type dt = m->ntypes == 2 ? m->types[0] : PTX_T_NONE, ct = m->ntypes == 2 ? m->types[1] : PTX_T_NONE;
+    if (m->vec != 4 || (dt != PTX_T_F32 && dt != PTX_T_S32 && dt != PTX_T_U32) ||
+        (ct != PTX_T_F32 && (ct != PTX_T_S32 || tld4)))
+        return unsupported(c, in, "the .v4 forms with .f32, .s32 or .u32 results and .f32 or .s32 "
+                                  "coordinates are supported (not .f16x2 results)");
+    int need = m->geom == PTX_GEOM_3D ? 4 : m->geom;     /* 3d coordinates come as a .v4 */
+    if (in->nops != 2 || d->kind != PTX_OPND_VEC || d->nelems != 4 || a->kind != PTX_OPND_VEC ||
+        !a->bracketed || a->nelems != need + 1)
+        return unsupported(c, in, "the form d, [texture, {coordinates}] with four results and one "
+                                  "coordinate per dimension is supported (no predicate result, sampler, "
+                                  "level, gradient, offset or depth-compare operands)");
+    if (a->elems[0].kind == PTX_OPND_SYMBOL)
+        return unsupported(c, in, "texture references (.texref) are not supported; use texture objects "
+                                  "(cudaTextureObject_t)");
+    if (a->elems[0].kind != PTX_OPND_REG)
+        return unsupported(c, in, "the texture must be a register holding a texture object");
+    w->cls = WS_I_TEX;
+    return conv_opnd(c, fi, in, d, dt, false, &w->ops[0]) && conv_opnd(c, fi, in, a, ct, false, &w->ops[1]);
+}
+
+/* txq.QUERY.b32 d, [t]: the size and sampling attributes of a texture object. */
+static bool decode_txq(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w)
+{
+    const ptx_mods *m = &in->m;
+    if (m->subop < PTX_SUB_TXQ_WIDTH || m->subop > PTX_SUB_TXQ_FILTER_MODE)
+        return unsupported(c, in, "txq answers .width, .height, .depth, .normalized_coords and .filter_mode");
+    if (in->nops != 2 || in->ops[0].kind != PTX_OPND_REG || in->ops[1].kind != PTX_OPND_ADDR ||
+        in->ops[1].addr_base != PTX_ADDR_REG || in->ops[1].offset != 0)
+        return unsupported(c, in, "the form txq.QUERY.b32 d, [texture register] is supported");
+    w->cls = WS_I_TXQ;
+    return conv_all(c, fi, in, w, PTX_T_B32);
+}
+
 static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int32_t pc)
 {
     ws_program *p = c->p;
@@ -466,6 +521,10 @@ static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int
         return true;
     case PTX_OP_CALL:
         return decode_call(c, fi, in, w);
+    case PTX_OP_TEX: case PTX_OP_TLD4:
+        return decode_tex(c, fi, in, w);
+    case PTX_OP_TXQ:
+        return decode_txq(c, fi, in, w);
     case PTX_OP_RET:
         w->cls = wf->f->is_entry ? WS_I_EXIT : WS_I_RET;
         w->target = wf->end;
@@ -476,6 +535,8 @@ static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int
     case PTX_OP_TRAP:
         w->cls = WS_I_TRAP;
         return true;
+    case PTX_OP_BRKPT:
+        return unsupported(c, in, "a breakpoint (brkpt) needs a debugger; warpsim has none");
     default:
         break;
     }

@@ -348,6 +348,8 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
     case WS_I_ST: ok = ws_exec_st(x, b, w, in, pc, mask, info); break;
     case WS_I_ATOM: ok = ws_exec_atom(x, b, w, in, pc, mask, info); break;
     case WS_I_WMMA: ok = ws_exec_wmma(x, b, w, in, pc, mask, info); break;
+    case WS_I_TEX: ok = ws_exec_tex(x, b, w, in, pc, mask, info); break;
+    case WS_I_TXQ: ok = ws_exec_txq(x, b, w, in, pc, mask); break;
     case WS_I_NOP: break;
     case WS_I_SHFL: case WS_I_VOTE: case WS_I_WARPSYNC: {
         ws_step_result r = ws_exec_warpsync(x, b, w, in, pc, active, mask);

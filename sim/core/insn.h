@@ -47,6 +47,8 @@ typedef enum ws_iclass {
     WS_I_NOP,       /* membar, fence, prefetch, nanosleep */
     WS_I_WARPSYNC,  /* bar.warp.sync */
     WS_I_SHFL, WS_I_VOTE, WS_I_ACTIVEMASK, WS_I_WMMA,
+    WS_I_TEX,       /* tex and tld4 on a texture object (timed as a global load) */
+    WS_I_TXQ,       /* txq: an attribute of a texture object */
     WS_I_BRA,
     WS_I_CALL,      /* call of a .func with a body */
     WS_I_PRINTF,    /* call vprintf */

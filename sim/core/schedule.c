@@ -28,6 +28,13 @@ static bool reads_clock(const ws_insn *in)
     return false;
 }
 
+/* Texture fetches are scheduled as loads: they read memory that no kernel
+ * writes while it runs, and their results are as long in coming. */
+static bool is_load(const ws_insn *in)
+{
+    return in->cls == WS_I_LD || in->cls == WS_I_TEX;
+}
+
 static bool fixed(const ws_insn *in)
 {
     if (reads_clock(in)) return true;   /* what a kernel times stays between its clock reads */
@@ -36,7 +43,7 @@ static bool fixed(const ws_insn *in)
         return (in->m.flags & PTX_F_CC) || in->m.op == PTX_OP_ADDC || in->m.op == PTX_OP_SUBC ||
                in->m.op == PTX_OP_MADC;
     case WS_I_MOV: case WS_I_PACK: case WS_I_UNPACK: case WS_I_CVTA:
-    case WS_I_SHFL: case WS_I_VOTE: case WS_I_ACTIVEMASK: case WS_I_LD:
+    case WS_I_SHFL: case WS_I_VOTE: case WS_I_ACTIVEMASK: case WS_I_LD: case WS_I_TEX: case WS_I_TXQ:
         return false;
     default:
         return true;    /* ST, ATOM, BAR, NOP (membar, fence), WMMA, BRA, CALL, EXIT, ... */
@@ -70,7 +77,7 @@ static bool shares(const int32_t *a, uint8_t na, const int32_t *b, uint8_t nb)
 /* Whether instruction j (after i in the block) must stay after i. */
 static bool ordered(const ws_insn *ci, const ws_insn_deps *i, const ws_insn *cj, const ws_insn_deps *j)
 {
-    bool li = ci->cls == WS_I_LD, lj = cj->cls == WS_I_LD;
+    bool li = is_load(ci), lj = is_load(cj);
     if ((fixed(ci) || li) && (fixed(cj) || lj)) return true;
     /* Warp-synchronous operations keep their order among themselves: lanes
      * on two paths pair their instances in program order. */
@@ -99,7 +106,7 @@ static int32_t pick(const sched_block *b, int32_t pos)
         for (int32_t i = 0; i < j && ready; i++)
             if (!b->done[i] && b->edge[i * b->n + j]) ready = false;
         if (!ready) continue;
-        int rank = b->code[j].cls == WS_I_LD ? 0 : b->feeds_load[j] ? 1 : 2;
+        int rank = is_load(&b->code[j]) ? 0 : b->feeds_load[j] ? 1 : 2;
         if (rank < best_rank) { best = j; best_rank = rank; }
     }
     return best;
@@ -116,7 +123,7 @@ static void schedule_block(sched_block *b)
     for (int32_t j = n - 1; j >= 0; j--) {
         b->feeds_load[j] = false;
         for (int32_t k = j + 1; k < n && !b->feeds_load[j]; k++)
-            if ((b->code[k].cls == WS_I_LD || b->feeds_load[k]) &&
+            if ((is_load(&b->code[k]) || b->feeds_load[k]) &&
                 shares(b->deps[j].dst, b->deps[j].ndst, b->deps[k].src, b->deps[k].nsrc))
                 b->feeds_load[j] = true;
     }
@@ -152,7 +159,7 @@ void ws_schedule_loads(ws_program *p, int32_t start, int32_t end)
         for (b1 = b0 + 1; !leader[b1]; b1++) {}
         int32_t n = b1 - b0;
         bool has_load = false;
-        for (int32_t i = b0 + 1; i < b1; i++) has_load |= code[i].cls == WS_I_LD;
+        for (int32_t i = b0 + 1; i < b1; i++) has_load |= is_load(&code[i]);
         if (n < 3 || !has_load) continue;
         sched_block b = {n, copy + b0, deps + b0, calloc((size_t)n * (size_t)n, 1),
                          calloc((size_t)n, 1), calloc((size_t)n, 1), malloc(sizeof(int32_t) * (size_t)n)};

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include "../../frontend/ptx/ptx_ir.h"
 #include "../mem/device_memory.h"
+#include "texture.h"
 
 typedef struct ws_dim3 { uint32_t x, y, z; } ws_dim3;
 
@@ -65,6 +66,8 @@ typedef struct ws_launch {
      * in a functional launch (a timed one takes its config's); 0 = one SM
      * of 64 warps. */
     uint32_t sm_count, warps_per_sm;
+    const ws_texture *textures; /* the texture objects a tex handle h names: textures[h - 1] */
+    uint32_t ntextures;         /* (read-only; owned by whoever launches, e.g. the runtime) */
 } ws_launch;
 
 enum { WS_CHECK_RACE = 1u << 0, WS_CHECK_SYNC = 1u << 1 };

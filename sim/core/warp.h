@@ -162,6 +162,10 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
 bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                   uint32_t mask, ws_step_info *info);
 bool ws_exec_cvta(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask);
+/* tex, tld4 and txq on the launch's texture objects (exec_tex.c). */
+bool ws_exec_tex(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
+                 uint32_t mask, ws_step_info *info);
+bool ws_exec_txq(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask);
 /* Reads or writes size bytes of one lane's memory in space. */
 bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, uint8_t space,
                    uint64_t addr, void *buf, uint32_t size, bool write, const char *what);

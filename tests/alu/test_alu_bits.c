@@ -117,6 +117,24 @@ static void test_dp4a(void **s)
                      4u * 255u * 255u);
 }
 
+/* Worked from the PTX ISA's bmsk pseudocode. */
+static void test_bmsk(void **s)
+{
+    (void)s;
+    ptx_mods wrap = mods(PTX_OP_BMSK, PTX_T_B32, PTX_T_NONE, 0, PTX_F_WRAP);
+    ptx_mods clamp = mods(PTX_OP_BMSK, PTX_T_B32, PTX_T_NONE, 0, PTX_F_CLAMP);
+    assert_int_equal(run2(wrap, 1, 2), 0x6);            /* the manual's example */
+    assert_int_equal(run2(clamp, 4, 8), 0xFF0);
+    assert_int_equal(run2(clamp, 0, 0), 0);             /* width 0: no bits */
+    assert_int_equal(run2(clamp, 28, 8), 0xF0000000u);  /* runs off the top: cut at bit 31 */
+    assert_int_equal(run2(clamp, 40, 4), 0);            /* position past bit 31 */
+    assert_int_equal(run2(clamp, 8, 40), 0xFFFFFF00u);  /* width past 32: to the top */
+    assert_int_equal(run2(wrap, 40, 4), 0xF00);         /* 40 & 31 = 8 */
+    assert_int_equal(run2(wrap, 8, 36), 0xF00);         /* 36 & 31 = 4 */
+    assert_int_equal(run2(wrap, 0, 32), 0);             /* 32 & 31 = 0 */
+    assert_true(unsupported(mods(PTX_OP_BMSK, PTX_T_B32, PTX_T_NONE, 0, 0), "bmsk.b32 is not supported"));
+}
+
 static uint64_t shf(int dir, uint32_t mode, ptx_type t, uint64_t c)
 {
     ptx_mods m = mods(PTX_OP_SHF, t, PTX_T_NONE, 0, mode);
@@ -153,6 +171,7 @@ int main(void)
         cmocka_unit_test(test_lop3),
         cmocka_unit_test(test_dp4a),
         cmocka_unit_test(test_shf),
+        cmocka_unit_test(test_bmsk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

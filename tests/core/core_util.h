@@ -22,6 +22,8 @@ typedef struct tctx {
     ws_launch_stats st;
     uint8_t params[256];
     size_t nparams;
+    const ws_texture *textures;     /* the launch's texture objects */
+    uint32_t ntextures;
 } tctx;
 
 /* Parses and loads; fails the test on a parse error, returns false on a
@@ -90,7 +92,8 @@ static inline bool t_run(tctx *t, const char *name, ws_dim3 grid, ws_dim3 block,
     const ws_kernel *k = ws_program_kernel(t->p, name);
     if (!k) fail_msg("no kernel %s", name);
     ws_launch l = {.grid = grid, .block = block, .dynamic_smem = dyn_smem, .params = t->params,
-                   .params_size = t->nparams, .printf_out = out, .max_warp_insts = max_insts};
+                   .params_size = t->nparams, .printf_out = out, .max_warp_insts = max_insts,
+                   .textures = t->textures, .ntextures = t->ntextures};
     return ws_launch_kernel(t->p, k, &l, &t->st, &t->err);
 }
 

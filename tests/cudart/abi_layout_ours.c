@@ -6,10 +6,12 @@
 void abi_layout_ours(size_t *out, int *n)
 {
     int i = 0;
-    out[i++] = sizeof(struct cudaDeviceProp);
-    out[i++] = sizeof(struct cudaFuncAttributes);
+#define S(s) out[i++] = sizeof(struct s);
+    ABI_STRUCTS(S)
+#undef S
     out[i++] = sizeof(dim3);
     out[i++] = sizeof(cudaError_t);
+    out[i++] = sizeof(cudaTextureObject_t);
 #define X(s, f) out[i++] = offsetof(struct s, f);
     ABI_FIELDS(X)
 #undef X

@@ -11,7 +11,7 @@
 static void layouts_agree(void **state)
 {
     (void)state;
-    size_t ours[64], theirs[64];
+    size_t ours[128], theirs[128];
     int n1 = 0, n2 = 0;
     abi_layout_ours(ours, &n1);
     abi_layout_toolkit(theirs, &n2);

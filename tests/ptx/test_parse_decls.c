@@ -211,6 +211,28 @@ static void test_nested_scope_shadowing(void **state)
     ptx_module_free(m);
 }
 
+/* CUB's inline asm: registers declared without '%' as the d|p pair of
+ * shfl (nvcc's thrust::sort emits this). */
+static void test_inline_asm_pair(void **state)
+{
+    (void)state;
+    ptx_module *m = tp_parse(PTX_HEADER
+        ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n"
+        "  { .reg .u32 r0; .reg .pred p; shfl.sync.up.b32 r0|p, %r1, 1, 0, -1;\n"
+        "    @p add.u32 r0, r0, %r1; mov.u32 %r2, r0; }\n"
+        "  ret;\n}\n");
+    const ptx_function *f = tp_func(m, "k");
+    const ptx_insn *in = f->insns;
+    int32_t r0 = in[0].ops[0].reg, p = in[0].ops[0].reg2;
+    assert_int_equal(in[0].ops[0].kind, PTX_OPND_REG);
+    assert_true(r0 >= 0 && p >= 0 && r0 != p);
+    assert_int_equal(f->regs[r0].type, PTX_T_U32);
+    assert_int_equal(f->regs[p].type, PTX_T_PRED);
+    assert_int_equal(in[1].guard, p);
+    assert_int_equal(in[2].ops[1].reg, r0);
+    ptx_module_free(m);
+}
+
 static void test_loc_and_pragma(void **state)
 {
     (void)state;
@@ -268,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_params_and_perf),
         cmocka_unit_test(test_calls_and_prototypes),
         cmocka_unit_test(test_nested_scope_shadowing),
+        cmocka_unit_test(test_inline_asm_pair),
         cmocka_unit_test(test_loc_and_pragma),
         cmocka_unit_test(test_find_kernel),
     };

@@ -23,6 +23,31 @@ static void test_opcode_table(void **state)
     }
 }
 
+/* The instructions refused by name are PTX instructions warpsim does not
+ * execute: none is also in the opcode table, and the parser says why. */
+static void test_unsupported_table(void **state)
+{
+    (void)state;
+    assert_true(ptx_unsupported_count() > 40);
+    for (size_t i = 0; i < ptx_unsupported_count(); i++) {
+        const char *name = ptx_unsupported_name(i);
+        for (int op = 0; op < PTX_OP_COUNT; op++)
+            if (!strcmp(name, ptx_opcode_name((ptx_opcode)op)))
+                fail_msg("'%s' is both executed (ptx_opcodes.def) and refused (ptx_unsupported.def)", name);
+        assert_non_null(ptx_unsupported_why(name));
+    }
+    assert_null(ptx_unsupported_why("add"));
+    assert_null(ptx_unsupported_why("frobnicate"));
+    ptx_error err;
+    const char *src = PTX_HEADER ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n"
+                      "  suld.b.2d.b32.trap {%r1}, [%r2, {%r1, %r1}];\n  ret;\n}\n";
+    assert_null(ptx_parse(src, strlen(src), "s.ptx", &err));
+    char msg[512];
+    ptx_error_format(&err, msg, sizeof msg);
+    assert_non_null(strstr(msg, "s.ptx:7:3: error: unsupported instruction 'suld.b.2d.b32.trap': surface "
+                                "instructions (suld, sust, sured, suq) are not supported by warpsim"));
+}
+
 static void test_type_table(void **state)
 {
     (void)state;
@@ -115,6 +140,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_opcode_table),
         cmocka_unit_test(test_type_table),
+        cmocka_unit_test(test_unsupported_table),
         cmocka_unit_test(test_demangle),
         cmocka_unit_test(test_demangle_matches_cxxfilt),
     };
