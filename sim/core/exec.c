@@ -235,6 +235,26 @@ static void exec_vote(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, ui
         FOR_LANES(mask, lane) w->regs[in->ops[0].reg][lane] = d[lane];
 }
 
+static void exec_redux(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    uint64_t s[WS_WARP_SIZE], d[WS_WARP_SIZE] = {0};
+    const uint64_t *a = ws_opnd_row(x, b, w, &in->ops[1], s);
+    ws_redux_exec(&in->m, mask, a, d);
+    if (in->ops[0].kind == WS_OK_REG)
+        FOR_LANES(mask, lane) w->regs[in->ops[0].reg][lane] = d[lane];
+}
+
+static void exec_match(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
+{
+    uint64_t s[WS_WARP_SIZE], d[WS_WARP_SIZE] = {0}, p[WS_WARP_SIZE] = {0};
+    const uint64_t *a = ws_opnd_row(x, b, w, &in->ops[1], s);
+    ws_match_exec((ptx_subop)in->m.subop, in->m.types[0], mask, a, d, p);
+    FOR_LANES(mask, lane) {
+        if (in->ops[0].kind == WS_OK_REG) w->regs[in->ops[0].reg][lane] = d[lane];
+        if (in->ops[0].reg2 >= 0) w->regs[in->ops[0].reg2][lane] = p[lane];
+    }
+}
+
 /* ---- the step ----------------------------------------------------------- */
 
 ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *info)
@@ -286,6 +306,10 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
     case WS_I_NOP: break;
     case WS_I_SHFL: exec_shfl(x, b, w, in, mask); break;
     case WS_I_VOTE: exec_vote(x, b, w, in, mask); break;
+    case WS_I_REDUX: exec_redux(x, b, w, in, mask); break;
+    case WS_I_MATCH: exec_match(x, b, w, in, mask); break;
+    case WS_I_CP_ASYNC: ok = ws_exec_cp_async(x, b, w, in, pc, mask, info); break;
+    case WS_I_MBARRIER: ok = ws_exec_mbarrier(x, b, w, in, pc, mask, info); break;
     case WS_I_ACTIVEMASK:
         if (in->ops[0].kind == WS_OK_REG)
             FOR_LANES(mask, lane) w->regs[in->ops[0].reg][lane] = mask;

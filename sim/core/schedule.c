@@ -37,9 +37,11 @@ static bool fixed(const ws_insn *in)
                in->m.op == PTX_OP_MADC;
     case WS_I_MOV: case WS_I_PACK: case WS_I_UNPACK: case WS_I_CVTA:
     case WS_I_SHFL: case WS_I_VOTE: case WS_I_ACTIVEMASK: case WS_I_LD:
+    case WS_I_REDUX: case WS_I_MATCH:
         return false;
     default:
-        return true;    /* ST, ATOM, BAR, NOP (membar, fence), WMMA, BRA, CALL, EXIT, ... */
+        return true;    /* ST, ATOM, BAR, NOP (membar, fence, cp.async waits), WMMA, CP_ASYNC,
+                           MBARRIER, BRA, CALL, EXIT, ... */
     }
 }
 
