@@ -1,0 +1,339 @@
+/* The warp-synchronous and asynchronous-copy kernels of
+ * tests/ptx/data/src/warp_sync_ops.cu and async_copy.cu, as nvcc 13 emits
+ * them for sm_80 and sm_90, run functionally and with the timing model
+ * (a100 and h100), against CPU computations of what each kernel writes. */
+#include "core_util.h"
+
+#include "sim/core/gpu_config.h"
+#include "sim/core/timing.h"
+
+#define NT 64           /* one block of 64 threads: two warps */
+#define NOUT (8 * NT)
+
+static const char *const arches[] = {"sm80", "sm90"};
+
+static void make_input(int32_t in[2 * NT])
+{
+    uint32_t s = 2463534242u;
+    for (int i = 0; i < 2 * NT; i++) {
+        s ^= s << 13; s ^= s >> 17; s ^= s << 5;
+        in[i] = (int32_t)(s % 2001) - 1000;
+    }
+    in[7] = in[9];              /* a value repeated inside warp 0 */
+}
+
+/* Runs kernel of file on in[], functionally (timed_gpu NULL) or timed on
+ * that GPU, and returns its output buffer (zeroed before the launch). */
+static void run_kernel(const char *file, const char *kernel, const char *timed_gpu,
+                       const int32_t in[2 * NT], int32_t out[NOUT])
+{
+    tctx t;
+    t_load_file(&t, file);
+    uint64_t din = t_alloc(&t, in, sizeof(int32_t) * 2 * NT);
+    memset(out, 0, sizeof(int32_t) * NOUT);
+    uint64_t dout = t_alloc(&t, out, sizeof(int32_t) * NOUT);
+    t_p64(&t, din);
+    t_p64(&t, dout);
+    if (!timed_gpu) {
+        if (!t_run(&t, kernel, D3(1, 1, 1), D3(NT, 1, 1), 0, NULL, 0))
+            fail_msg("%s %s: %s", file, kernel, t.err.msg);
+    } else {
+        ws_gpu_config g;
+        char err[512];
+        if (ws_gpu_config_load(timed_gpu, &g, err, sizeof err) != 0) fail_msg("%s", err);
+        const ws_kernel *k = ws_program_kernel(t.p, kernel);
+        if (!k) fail_msg("no kernel %s", kernel);
+        ws_launch l = {D3(1, 1, 1), D3(NT, 1, 1), 0, t.params, t.nparams, NULL, 0};
+        ws_timing_options o = ws_timing_defaults();
+        ws_timing_stats ts;
+        if (!ws_launch_timed(t.p, k, &l, &g, &o, &t.st, &ts, &t.err))
+            fail_msg("%s %s (timed, %s): %s", file, kernel, timed_gpu, t.err.msg);
+    }
+    assert_true(ws_devmem_read(t.mem, dout, out, sizeof(int32_t) * NOUT));
+    t_free(&t);
+}
+
+typedef void (*reference_fn)(const int32_t in[2 * NT], int32_t want[NOUT]);
+
+/* Every kernel of base_{sm80,sm90}.ptx, functional and timed, against ref. */
+static void check_kernel(const char *base, const char *kernel, reference_fn ref)
+{
+    int32_t in[2 * NT], want[NOUT], got[NOUT];
+    make_input(in);
+    memset(want, 0, sizeof want);
+    ref(in, want);
+    for (size_t a = 0; a < sizeof arches / sizeof arches[0]; a++) {
+        char file[64];
+        snprintf(file, sizeof file, "%s_%s.ptx", base, arches[a]);
+        const char *modes[] = {NULL, a == 0 ? "a100" : "h100"};
+        for (size_t m = 0; m < 2; m++) {
+            run_kernel(file, kernel, modes[m], in, got);
+            for (int i = 0; i < NOUT; i++)
+                if (got[i] != want[i])
+                    fail_msg("%s %s (%s): out[%d] = %d (0x%08x), want %d (0x%08x)", file, kernel,
+                             modes[m] ? modes[m] : "functional", i, got[i], (uint32_t)got[i],
+                             want[i], (uint32_t)want[i]);
+        }
+    }
+}
+
+/* ---- warp_sync_ops.cu ------------------------------------------------- */
+
+static void ref_redux(const int32_t in[2 * NT], int32_t want[NOUT])
+{
+    for (int w = 0; w < NT / 32; w++) {
+        uint32_t sum = 0, mn = UINT32_MAX, an = UINT32_MAX, orr = 0, xr = 0, part = 0;
+        int32_t mx = INT32_MIN;
+        for (int j = 32 * w; j < 32 * w + 32; j++) {
+            uint32_t u = (uint32_t)in[j];
+            sum += u;
+            mn = u < mn ? u : mn;
+            mx = in[j] > mx ? in[j] : mx;
+            an &= u; orr |= u; xr ^= u;
+            if (j - 32 * w < 20) part += u;
+        }
+        for (int t = 32 * w; t < 32 * w + 32; t++) {
+            uint32_t v[] = {sum, mn, (uint32_t)mx, an, orr, xr};
+            for (int k = 0; k < 6; k++) want[k * NT + t] = (int32_t)v[k];
+            if (t - 32 * w < 20) want[6 * NT + t] = (int32_t)part;
+        }
+    }
+}
+
+static void ref_match(const int32_t in[2 * NT], int32_t want[NOUT])
+{
+    for (int t = 0; t < NT; t++) {
+        int w = t / 32 * 32;
+        uint32_t mod5 = 0, low2 = 0;
+        bool all = true;
+        for (int j = w; j < w + 32; j++) {
+            if (in[j] % 5 == in[t] % 5) mod5 |= 1u << (j - w);
+            if ((in[j] & 3) == (in[t] & 3)) low2 |= 1u << (j - w);
+            all = all && in[j] == in[t];
+        }
+        want[0 * NT + t] = (int32_t)mod5;
+        want[1 * NT + t] = (int32_t)low2;
+        want[2 * NT + t] = -1;          /* the whole warp: 0xffffffff */
+        want[3 * NT + t] = 1;
+        want[4 * NT + t] = all ? -1 : 0;
+        want[5 * NT + t] = all;
+    }
+}
+
+/* fns by listing the set bits in the direction of the search. */
+static uint32_t fns_listing(uint32_t mask, int base, int offset)
+{
+    int found[32], n = 0;
+    if (offset == 0) return (mask >> base) & 1 ? (uint32_t)base : UINT32_MAX;
+    for (int p = base; p >= 0 && p < 32; p += offset > 0 ? 1 : -1)
+        if ((mask >> p) & 1) found[n++] = p;
+    int want = offset > 0 ? offset : -offset;
+    return want <= n ? (uint32_t)found[want - 1] : UINT32_MAX;
+}
+
+/* bmsk bit by bit, after the mode's treatment of position and width. */
+static uint32_t bmsk_bits(uint32_t pos, uint32_t width, bool clamp)
+{
+    uint32_t r = 0;
+    if (!clamp) { pos &= 31; width &= 31; }
+    for (uint32_t i = pos; i < 32 && i - pos < width; i++) r |= 1u << i;
+    return r;
+}
+
+static void ref_bits(const int32_t in[2 * NT], int32_t want[NOUT])
+{
+    for (int t = 0; t < NT; t++) {
+        uint32_t v = (uint32_t)in[t];
+        want[t] = (int32_t)fns_listing(v, t % 32, t % 9 - 4);
+        want[NT + t] = (int32_t)bmsk_bits(v & 63, (uint32_t)t, true);
+        want[2 * NT + t] = (int32_t)bmsk_bits(v & 63, (uint32_t)t, false);
+    }
+}
+
+static void ref_shfl_pred_scan(const int32_t in[2 * NT], int32_t want[NOUT])
+{
+    for (int t = 0; t < NT; t++) {
+        int32_t s = 0;
+        for (int j = t / 32 * 32; j <= t; j++) s += in[j];
+        want[t] = s;
+        want[NT + t] = (in[t] < 0) | (in[t] >= 0) << 1;
+        want[2 * NT + t] = 32;
+    }
+}
+
+static void ref_cg_tiles(const int32_t in[2 * NT], int32_t want[NOUT])
+{
+    for (int t = 0; t < NT; t++) {
+        int32_t s8 = 0, mx = INT32_MIN, scan = 0;
+        for (int j = t / 8 * 8; j < t / 8 * 8 + 8; j++) s8 += in[j];
+        for (int j = t / 32 * 32; j < t / 32 * 32 + 32; j++) {
+            mx = in[j] > mx ? in[j] : mx;
+            if (j <= t) scan += in[j];
+        }
+        want[t] = s8;
+        want[NT + t] = mx;
+        want[2 * NT + t] = scan;
+    }
+}
+
+static void test_redux(void **s) { (void)s; check_kernel("warp_sync_ops", "reduxOps", ref_redux); }
+static void test_match(void **s) { (void)s; check_kernel("warp_sync_ops", "matchOps", ref_match); }
+static void test_fns_bmsk(void **s) { (void)s; check_kernel("warp_sync_ops", "bitOps", ref_bits); }
+static void test_shfl_pred_scan(void **s) { (void)s; check_kernel("warp_sync_ops", "shflPredScan", ref_shfl_pred_scan); }
+static void test_cg_tiles(void **s) { (void)s; check_kernel("warp_sync_ops", "cgTiles", ref_cg_tiles); }
+
+/* ---- async_copy.cu ---------------------------------------------------- */
+
+static void ref_pipeline_copies(const int32_t in[2 * NT], int32_t want[NOUT])
+{
+    for (int t = 0; t < NT; t++) {
+        want[t] = in[NT - 1 - t];
+        want[NT + t] = in[t];
+        want[2 * NT + 4 * t + 0] = in[(t % 16) * 4];       /* 8 source bytes ... */
+        want[2 * NT + 4 * t + 1] = in[(t % 16) * 4 + 1];
+        want[2 * NT + 4 * t + 2] = 0;                       /* ... then zeros */
+        want[2 * NT + 4 * t + 3] = 0;
+    }
+}
+
+static void ref_cg_copy(const int32_t in[2 * NT], int32_t want[NOUT])
+{
+    for (int t = 0; t < NT; t++) want[t] = in[(t + 5) % NT];
+}
+
+static void ref_barrier_copy(const int32_t in[2 * NT], int32_t want[NOUT])
+{
+    for (int t = 0; t < NT; t++) want[t] = 3 * in[NT - 1 - t];
+}
+
+static void ref_pipeline_stages(const int32_t in[2 * NT], int32_t want[NOUT])
+{
+    for (int t = 0; t < NT; t++) want[t] = in[t] + in[NT + t];
+}
+
+/* out[0..63], the pending counts the arrivals of phase 0 left, are a
+ * permutation of 0..63 whose order depends on the schedule: the reference
+ * puts them in order and the test sorts what the kernel wrote. */
+static void ref_mbarrier(const int32_t in[2 * NT], int32_t want[NOUT])
+{
+    for (int t = 0; t < NT; t++) {
+        want[t] = t;
+        want[NT + t] = in[NT - 1 - t] ^ 0x5a5a;
+        want[2 * NT + t] = 4;      /* phase 0 open, phase 1 open, phase 2 done */
+    }
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void test_pipeline_copies(void **s) { (void)s; check_kernel("async_copy", "pipelineCopies", ref_pipeline_copies); }
+static void test_cg_copy(void **s) { (void)s; check_kernel("async_copy", "cgCopy", ref_cg_copy); }
+static void test_barrier_copy(void **s) { (void)s; check_kernel("async_copy", "barrierCopy", ref_barrier_copy); }
+static void test_pipeline_stages(void **s) { (void)s; check_kernel("async_copy", "pipelineStages", ref_pipeline_stages); }
+
+static void test_mbarrier_ops(void **s)
+{
+    (void)s;
+    int32_t in[2 * NT], want[NOUT], got[NOUT];
+    make_input(in);
+    memset(want, 0, sizeof want);
+    ref_mbarrier(in, want);
+    for (size_t a = 0; a < sizeof arches / sizeof arches[0]; a++) {
+        char file[64];
+        snprintf(file, sizeof file, "async_copy_%s.ptx", arches[a]);
+        const char *modes[] = {NULL, a == 0 ? "a100" : "h100"};
+        for (size_t m = 0; m < 2; m++) {
+            run_kernel(file, "mbarrierOps", modes[m], in, got);
+            qsort(got, NT, sizeof got[0], cmp_int);
+            for (int i = 0; i < NOUT; i++)
+                if (got[i] != want[i])
+                    fail_msg("%s mbarrierOps (%s): out[%d] = %d, want %d", file,
+                             modes[m] ? modes[m] : "functional", i, got[i], want[i]);
+        }
+    }
+}
+
+/* cp.async is counted as what it does: a global load and a shared store. */
+static void test_cp_async_counters(void **s)
+{
+    (void)s;
+    int32_t in[2 * NT], out[NOUT];
+    make_input(in);
+    tctx t;
+    t_load_file(&t, "async_copy_sm80.ptx");
+    uint64_t din = t_alloc(&t, in, sizeof in), dout = t_alloc(&t, NULL, sizeof out);
+    t_p64(&t, din);
+    t_p64(&t, dout);
+    if (!t_run(&t, "cgCopy", D3(1, 1, 1), D3(NT, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+    /* two warps each copy 32 consecutive ints (one 128 B line, 4 sectors)
+     * and load nothing else from global memory but the output's address */
+    assert_int_equal(t.st.global_ld.requests, 2);
+    assert_int_equal(t.st.global_ld.sectors, 8);
+    /* the shared stores: one conflict-free wavefront per warp */
+    assert_int_equal(t.st.shared_st.requests, 2);
+    assert_int_equal(t.st.shared_st.wavefronts, 2);
+    t_free(&t);
+}
+
+/* Misuse is a fault that names the instruction, never a hang. */
+static void test_mbarrier_faults(void **s)
+{
+    (void)s;
+    static const char ptx[] =
+        ".version 8.0\n.target sm_80\n.address_size 64\n"
+        ".visible .entry uninit()\n{\n"
+        "  .shared .align 8 .b64 bar;\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
+        "  mov.u32 %r1, bar;\n"
+        "  mbarrier.arrive.shared.b64 %rd1, [%r1];\n"
+        "  ret;\n}\n"
+        ".visible .entry overflow()\n{\n"
+        "  .shared .align 8 .b64 bar;\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
+        "  mov.u32 %r1, bar;\n"
+        "  mbarrier.init.shared.b64 [%r1], 16;\n"
+        "  mbarrier.arrive.shared.b64 %rd1, [%r1], 5;\n"
+        "  ret;\n}\n"
+        ".visible .entry badsize(.param .u64 p)\n{\n"
+        "  .shared .align 16 .b8 buf[16];\n  .reg .b32 %r<2>;\n  .reg .b64 %rd<2>;\n"
+        "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, buf;\n"
+        "  cp.async.ca.shared.global [%r1], [%rd1], 8, 12;\n"
+        "  ret;\n}\n";
+    tctx t;
+    if (!t_load(&t, ptx, "mbar.ptx")) fail_msg("%s", t.err.msg);
+    assert_false(t_run(&t, "uninit", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0));
+    assert_non_null(strstr(t.err.msg, "used before mbarrier.init"));
+    assert_non_null(strstr(t.err.msg, "at pc 1 (mbarrier.arrive.shared.b64, mbar.ptx:10:3)"));
+    /* arrivals of count 5 on a barrier expecting 16: three leave 1
+     * pending, a fourth would take more than is pending */
+    assert_true(t_run(&t, "overflow", D3(1, 1, 1), D3(3, 1, 1), 0, NULL, 0));
+    assert_false(t_run(&t, "overflow", D3(1, 1, 1), D3(4, 1, 1), 0, NULL, 0));
+    assert_non_null(strstr(t.err.msg, "mbarrier arrival count 5 is 0 or more than the 1 pending "
+                                      "by thread (3,0,0)"));
+    uint64_t src = t_alloc(&t, NULL, 16);
+    t.nparams = 0;
+    t_p64(&t, src);
+    assert_false(t_run(&t, "badsize", D3(1, 1, 1), D3(1, 1, 1), 0, NULL, 0));
+    assert_non_null(strstr(t.err.msg, "cp.async src-size 12 larger than cp-size 8"));
+    t_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_redux),
+        cmocka_unit_test(test_match),
+        cmocka_unit_test(test_fns_bmsk),
+        cmocka_unit_test(test_shfl_pred_scan),
+        cmocka_unit_test(test_cg_tiles),
+        cmocka_unit_test(test_pipeline_copies),
+        cmocka_unit_test(test_cg_copy),
+        cmocka_unit_test(test_barrier_copy),
+        cmocka_unit_test(test_pipeline_stages),
+        cmocka_unit_test(test_mbarrier_ops),
+        cmocka_unit_test(test_cp_async_counters),
+        cmocka_unit_test(test_mbarrier_faults),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
