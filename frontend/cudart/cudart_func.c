@@ -1,6 +1,7 @@
 /* Kernel attributes and the occupancy API, from the kernel's PTX (static
  * shared memory), ptxas (registers) and warpsim's occupancy rule (the
  * hardware rule, as cudaOccupancyMaxActiveBlocksPerMultiprocessor). */
+#include <stdlib.h>
 #include <string.h>
 #include "cudart_ctx.h"
 #include "frontend/ptx/ptx_query.h"
@@ -42,7 +43,9 @@ CR_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, con
                                         (pf->maxntid[2] ? pf->maxntid[2] : 1) : 0;
     if (maxntid && (int32_t)maxntid < threads) threads = (int32_t)maxntid;
     attr->maxThreadsPerBlock = threads;
-    attr->ptxVersion = (int)(f->mod->ptxm->version_major * 10 + f->mod->ptxm->version_minor);
+    /* the virtual architecture the PTX was built for (.target sm_80 -> 80),
+     * as the CUDA runtime reports it; CUB picks its tuning policy by it */
+    attr->ptxVersion = atoi(f->mod->ptxm->target + (strncmp(f->mod->ptxm->target, "sm_", 3) ? 0 : 3));
     attr->binaryVersion = g->major * 10 + g->minor;
     attr->maxDynamicSharedSizeBytes = max_dynamic(c, f);
     attr->preferredShmemCarveout = f->carveout;
