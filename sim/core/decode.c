@@ -445,7 +445,6 @@ static bool decode_cp(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w)
         bool pred = e->kind == PTX_OPND_REG && c->p->funcs[fi].f->regs[e->reg].type == PTX_T_PRED;
         w->aux = pred ? WS_CP_IGNORE_SRC : WS_CP_SRC_SIZE;
     }
-    w->nops = (uint8_t)nops;
     w->cls = WS_I_CP_ASYNC;
     return conv_all(c, fi, in, w, PTX_T_U32);
 }
