@@ -1,6 +1,7 @@
 /* Kernel attributes and the occupancy API, from the kernel's PTX (static
  * shared memory), ptxas (registers) and warpsim's occupancy rule (the
  * hardware rule, as cudaOccupancyMaxActiveBlocksPerMultiprocessor). */
+#include <stdlib.h>
 #include <string.h>
 #include "cudart_ctx.h"
 #include "frontend/ptx/ptx_query.h"

@@ -65,14 +65,34 @@ bool ptx_b_op_reg(ptx_pstate *ps, const char *name, int32_t line, int32_t col, p
     return sreg_operand(ps, name, line, col, op);
 }
 
+/* "d|p": the two destinations of setp, shfl.sync and match.all.sync.  In
+ * inline asm both may be names declared without '%' ("r0|p"). */
+bool ptx_b_op_pair(ptx_pstate *ps, const char *first, int32_t line1, int32_t col1,
+                   const char *second, int32_t line2, int32_t col2, ptx_operand *op)
+{
+    const ptx_binding *a = ptx_names_get(&ps->names, first);
+    const ptx_binding *b = ptx_names_get(&ps->names, second);
+    if (!a || a->kind != PTX_BIND_REG)
+        return ptx_ps_error(ps, line1, col1, "undeclared register '%s' before '|'", first);
+    if (!b || b->kind != PTX_BIND_REG)
+        return ptx_ps_error(ps, line2, col2, "undeclared register '%s' after '|'", second);
+    if (ps->f.regs[b->reg].type != PTX_T_PRED)
+        return ptx_ps_error(ps, line2, col2, "'%s' after '|' is not a .pred register", second);
+    *op = opnd(PTX_OPND_REG);
+    op->reg = a->reg;
+    op->reg2 = b->reg;
+    return true;
+}
+
 bool ptx_b_op_sreg(ptx_pstate *ps, const char *text, int32_t line, int32_t col, ptx_operand *op)
 {
     return sreg_operand(ps, text, line, col, op);
 }
 
 /* A bare identifier: a register declared without '%' (inline asm), a
- * scoped variable, or else a label or module symbol resolved when the
- * function ends (reg == -2 marks it until ptx_b_push_op records it). */
+ * scoped variable, the constant WARP_SZ, or else a label or module symbol
+ * resolved when the function ends (reg == -2 marks it until ptx_b_push_op
+ * records it). */
 bool ptx_b_op_ident(ptx_pstate *ps, const char *name, int32_t line, int32_t col, ptx_operand *op)
 {
     (void)line; (void)col;
@@ -80,6 +100,11 @@ bool ptx_b_op_ident(ptx_pstate *ps, const char *name, int32_t line, int32_t col,
     if (b && b->kind == PTX_BIND_REG) {
         *op = opnd(PTX_OPND_REG);
         op->reg = b->reg;
+        return true;
+    }
+    if (!b && !strcmp(name, "WARP_SZ")) {    /* PTX ISA: the predefined constant 32 */
+        *op = opnd(PTX_OPND_IMM_INT);
+        op->v.i = 32;
         return true;
     }
     *op = opnd(PTX_OPND_SYMBOL);

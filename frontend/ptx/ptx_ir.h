@@ -63,9 +63,9 @@ typedef enum ptx_subop {
     PTX_SUB_NONE = 0,
     /* shfl */
     PTX_SUB_SHFL_UP, PTX_SUB_SHFL_DOWN, PTX_SUB_SHFL_BFLY, PTX_SUB_SHFL_IDX,
-    /* vote */
+    /* vote; match.sync takes any and all */
     PTX_SUB_VOTE_ALL, PTX_SUB_VOTE_ANY, PTX_SUB_VOTE_UNI, PTX_SUB_VOTE_BALLOT,
-    /* atom, red */
+    /* atom, red; redux.sync takes add min max and or xor */
     PTX_SUB_ATOM_ADD, PTX_SUB_ATOM_MIN, PTX_SUB_ATOM_MAX, PTX_SUB_ATOM_EXCH,
     PTX_SUB_ATOM_CAS, PTX_SUB_ATOM_INC, PTX_SUB_ATOM_DEC, PTX_SUB_ATOM_AND,
     PTX_SUB_ATOM_OR, PTX_SUB_ATOM_XOR,
@@ -89,6 +89,12 @@ typedef enum ptx_subop {
     PTX_SUB_TXQ_FILTER_MODE, PTX_SUB_TXQ_ADDR_MODE_0, PTX_SUB_TXQ_ADDR_MODE_1,
     PTX_SUB_TXQ_ADDR_MODE_2, PTX_SUB_TXQ_CHANNEL_DATA_TYPE, PTX_SUB_TXQ_CHANNEL_ORDER,
     PTX_SUB_TXQ_ARRAY_SIZE, PTX_SUB_TXQ_NUM_MIPMAP_LEVELS, PTX_SUB_TXQ_NUM_SAMPLES,
+    /* cp.async: the copy, commit_group, wait_group, wait_all, mbarrier.arrive */
+    PTX_SUB_CP_ASYNC, PTX_SUB_CP_COMMIT_GROUP, PTX_SUB_CP_WAIT_GROUP, PTX_SUB_CP_WAIT_ALL,
+    PTX_SUB_CP_MBARRIER_ARRIVE,
+    /* mbarrier */
+    PTX_SUB_MBAR_INIT, PTX_SUB_MBAR_ARRIVE, PTX_SUB_MBAR_ARRIVE_DROP, PTX_SUB_MBAR_TEST_WAIT,
+    PTX_SUB_MBAR_TRY_WAIT, PTX_SUB_MBAR_PENDING_COUNT, PTX_SUB_MBAR_INVAL,
     PTX_SUB_COUNT
 } ptx_subop;
 
@@ -123,7 +129,13 @@ enum {
     PTX_F_RELU     = 1u << 18,  /* cvt .relu, fma .relu */
     PTX_F_ROW_A    = 1u << 19,  /* wmma layouts: A row-major (else col) */
     PTX_F_ROW_B    = 1u << 20,  /* wmma layouts: B row-major (else col) */
-    PTX_F_SATFINITE= 1u << 21
+    PTX_F_SATFINITE= 1u << 21,
+    PTX_F_PARITY   = 1u << 22,  /* mbarrier.test_wait.parity, try_wait.parity */
+    PTX_F_NOINC    = 1u << 23,  /* cp.async.mbarrier.arrive.noinc */
+    PTX_F_NOCOMPLETE = 1u << 24, /* mbarrier.arrive.noComplete */
+    PTX_F_CG       = 1u << 25,  /* cp.async.cg (16 bytes, L2 only) */
+    PTX_F_CACHE_HINT = 1u << 26, /* .L2::cache_hint: a trailing cache-policy operand */
+    PTX_F_ABS      = 1u << 27   /* redux.sync.min.abs.f32 (sm_100a) */
 };
 
 /* Cache operators and L1 eviction priorities of ld and st (PTX ISA,

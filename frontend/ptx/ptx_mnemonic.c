@@ -129,6 +129,7 @@ static bool mn_subop_ok(ptx_opcode op, uint8_t sub)
     switch (op) {
     case PTX_OP_SHFL: return sub >= PTX_SUB_SHFL_UP && sub <= PTX_SUB_SHFL_IDX;
     case PTX_OP_VOTE: return sub >= PTX_SUB_VOTE_ALL && sub <= PTX_SUB_VOTE_BALLOT;
+    case PTX_OP_MATCH: return sub == PTX_SUB_VOTE_ANY || sub == PTX_SUB_VOTE_ALL;
     case PTX_OP_PRMT: return sub >= PTX_SUB_PRMT_F4E && sub <= PTX_SUB_PRMT_RC16;
     case PTX_OP_SHF: return sub == PTX_SUB_SHF_L || sub == PTX_SUB_SHF_R;
     case PTX_OP_TESTP: return sub >= PTX_SUB_TESTP_FINITE && sub <= PTX_SUB_TESTP_SUBNORMAL;
@@ -141,6 +142,55 @@ static bool mn_subop_ok(ptx_opcode op, uint8_t sub)
 static bool mn_is_cmp_op(ptx_opcode op)
 {
     return op == PTX_OP_SETP || op == PTX_OP_SET || op == PTX_OP_SLCT;
+}
+
+/* cp.async words: "cp.async.ca.shared.global", "cp.async.commit_group",
+ * "cp.async.wait_group", "cp.async.wait_all", "cp.async.mbarrier.arrive".
+ * Returns 1 when w is one of them, 0 when it is not, -1 when it is misplaced. */
+static int mn_cp_word(ptx_mods *m, const char *w, const char *prev)
+{
+    static const struct { const char *s; uint8_t sub; } forms[] = {
+        {"commit_group", PTX_SUB_CP_COMMIT_GROUP}, {"wait_group", PTX_SUB_CP_WAIT_GROUP},
+        {"wait_all", PTX_SUB_CP_WAIT_ALL}, {"mbarrier", PTX_SUB_CP_MBARRIER_ARRIVE},
+    };
+    if (!strcmp(w, "async"))
+        return strcmp(prev, "cp") ? -1 : (m->subop = PTX_SUB_CP_ASYNC, 1);
+    if (m->subop == PTX_SUB_NONE)
+        return -1;      /* cp.<anything but async> */
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        if (!strcmp(w, forms[i].s))
+            return strcmp(prev, "async") ? -1 : (m->subop = forms[i].sub, 1);
+    if (!strcmp(w, "arrive"))
+        return m->subop == PTX_SUB_CP_MBARRIER_ARRIVE && !strcmp(prev, "mbarrier") ? 1 : -1;
+    if (!strcmp(w, "noinc")) { m->flags |= PTX_F_NOINC; return 1; }
+    if (!strcmp(w, "cg")) { m->flags |= PTX_F_CG; return 1; }
+    if (!strcmp(w, "L2::cache_hint")) { m->flags |= PTX_F_CACHE_HINT; return 1; }
+    /* .shared{::cta}.global, in this order: the destination's space is kept */
+    if (!strcmp(w, "shared") || !strcmp(w, "shared::cta")) {
+        if (m->space != PTX_SPACE_NONE)
+            return -1;
+        m->space = PTX_SPACE_SHARED;
+        return 1;
+    }
+    if (!strcmp(w, "global"))
+        return m->space == PTX_SPACE_SHARED ? 1 : -1;
+    return 0;
+}
+
+static int mn_mbarrier_word(ptx_mods *m, const char *w)
+{
+    static const struct { const char *s; uint8_t sub; } forms[] = {
+        {"init", PTX_SUB_MBAR_INIT}, {"arrive", PTX_SUB_MBAR_ARRIVE},
+        {"arrive_drop", PTX_SUB_MBAR_ARRIVE_DROP}, {"test_wait", PTX_SUB_MBAR_TEST_WAIT},
+        {"try_wait", PTX_SUB_MBAR_TRY_WAIT}, {"pending_count", PTX_SUB_MBAR_PENDING_COUNT},
+        {"inval", PTX_SUB_MBAR_INVAL},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        if (!strcmp(w, forms[i].s))
+            return m->subop ? -1 : (m->subop = forms[i].sub, 1);
+    if (!strcmp(w, "parity")) { m->flags |= PTX_F_PARITY; return 1; }
+    if (!strcmp(w, "noComplete")) { m->flags |= PTX_F_NOCOMPLETE; return 1; }
+    return 0;
 }
 
 /* One modifier word (without the dot).  prev is the previous word, for
@@ -221,7 +271,16 @@ static bool mn_word(ptx_mods *m, const char *w, const char *prev, int *wmma_layo
                 return true;
             }
     }
-    if ((op == PTX_OP_ATOM || op == PTX_OP_RED) && mn_atom(w, &sub)) {
+    if (op == PTX_OP_CP || op == PTX_OP_MBARRIER) {
+        int r = op == PTX_OP_CP ? mn_cp_word(m, w, prev) : mn_mbarrier_word(m, w);
+        if (r)
+            return r > 0;
+    }
+    if (op == PTX_OP_REDUX && !strcmp(w, "abs")) {
+        m->flags |= PTX_F_ABS;
+        return true;
+    }
+    if ((op == PTX_OP_ATOM || op == PTX_OP_RED || op == PTX_OP_REDUX) && mn_atom(w, &sub)) {
         if (m->subop)
             return false;
         m->subop = sub;

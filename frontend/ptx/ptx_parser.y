@@ -323,10 +323,7 @@ op_item
 
 operand
     : REGNAME                       { CHECK(ptx_b_op_reg(ps, $1, POS(@1), &$$)); }
-    | name '|' name                 { ptx_operand p;     /* d|p; inline asm's registers lack the % */
-                                      CHECK(ptx_b_op_reg(ps, $1, POS(@1), &$$));
-                                      CHECK(ptx_b_op_reg(ps, $3, POS(@3), &p));
-                                      $$.reg2 = p.reg; }
+    | name '|' name                 { CHECK(ptx_b_op_pair(ps, $1, POS(@1), $3, POS(@3), &$$)); }
     | '!' REGNAME                   { CHECK(ptx_b_op_reg(ps, $2, POS(@2), &$$)); $$.neg = true; }
     | REGDOT                        { CHECK(ptx_b_op_sreg(ps, $1, POS(@1), &$$)); }
     | IDENT                         { CHECK(ptx_b_op_ident(ps, $1, POS(@1), &$$)); }

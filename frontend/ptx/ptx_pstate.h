@@ -162,6 +162,8 @@ bool ptx_b_insn_end(ptx_pstate *ps);
 bool ptx_b_op_reg(ptx_pstate *ps, const char *name, int32_t line, int32_t col, ptx_operand *op);
 bool ptx_b_op_ident(ptx_pstate *ps, const char *name, int32_t line, int32_t col, ptx_operand *op);
 bool ptx_b_op_sreg(ptx_pstate *ps, const char *text, int32_t line, int32_t col, ptx_operand *op);
+bool ptx_b_op_pair(ptx_pstate *ps, const char *first, int32_t line1, int32_t col1,
+                   const char *second, int32_t line2, int32_t col2, ptx_operand *op);
 bool ptx_b_op_addr(ptx_pstate *ps, const ptx_operand *base, int64_t off, int32_t line, int32_t col, ptx_operand *op);
 void ptx_b_list_begin(ptx_pstate *ps, bool paren);
 bool ptx_b_list_end(ptx_pstate *ps, ptx_operand *op);

@@ -54,7 +54,7 @@ bool ws_alu_handles(ptx_opcode op)
     case PTX_OP_SELP: case PTX_OP_SET: case PTX_OP_SETP: case PTX_OP_SHF:
     case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_SIN: case PTX_OP_SLCT:
     case PTX_OP_SQRT: case PTX_OP_SUB: case PTX_OP_SUBC: case PTX_OP_TANH:
-    case PTX_OP_TESTP: case PTX_OP_XOR:
+    case PTX_OP_TESTP: case PTX_OP_XOR: case PTX_OP_FNS:
         return true;
     default:
         return false;
@@ -81,8 +81,8 @@ static family family_of(const ptx_mods *m)
     case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_MOV:
         return FAM_INT;
     case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_BFE:
-    case PTX_OP_BFI: case PTX_OP_BFIND: case PTX_OP_BMSK: case PTX_OP_PRMT: case PTX_OP_LOP3:
-    case PTX_OP_DP4A: case PTX_OP_SHF:
+    case PTX_OP_BFI: case PTX_OP_BFIND: case PTX_OP_PRMT: case PTX_OP_LOP3:
+    case PTX_OP_DP4A: case PTX_OP_SHF: case PTX_OP_FNS: case PTX_OP_BMSK:
         return FAM_BITS;
     case PTX_OP_SETP: case PTX_OP_SET: case PTX_OP_SELP: case PTX_OP_SLCT:
         return FAM_CMP;

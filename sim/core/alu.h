@@ -12,7 +12,7 @@
  * madc (NULL when the instruction does not touch it).
  *
  * Opcodes handled here: abs add addc and bfe bfi bfind bmsk brev clz cnot
- * copysign cos cvt div dp4a ex2 fma lg2 lop3 mad mad24 madc max min mov
+ * copysign cos cvt div dp4a ex2 fma fns lg2 lop3 mad mad24 madc max min mov
  * (scalar) mul mul24 neg not or popc prmt rcp rem rsqrt sad selp set setp shf
  * shl shr sin slct sqrt sub subc tanh testp xor.  Results are bit-exact with
  * the GPU where PTX defines them exactly; .approx functions are within the

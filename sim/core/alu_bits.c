@@ -1,5 +1,5 @@
-/* Bit manipulation: popc clz brev bfind bfe bfi bmsk prmt lop3 dp4a shf,
- * following the pseudocode of the PTX ISA manual. */
+/* Bit manipulation: popc clz brev bfind bfe bfi prmt lop3 dp4a shf fns
+ * bmsk, following the pseudocode of the PTX ISA manual. */
 #include "alu_impl.h"
 
 bool alu_bits_supports(const ptx_mods *m)
@@ -26,12 +26,14 @@ bool alu_bits_supports(const ptx_mods *m)
         return m->ntypes == 2 && f == 0 &&
                (m->types[0] == PTX_T_U32 || m->types[0] == PTX_T_S32) &&
                (m->types[1] == PTX_T_U32 || m->types[1] == PTX_T_S32);
-    case PTX_OP_BMSK:
-        return m->ntypes == 1 && t == PTX_T_B32 && (f == PTX_F_WRAP || f == PTX_F_CLAMP);
     case PTX_OP_SHF:
         return m->ntypes == 1 && t == PTX_T_B32 &&
                (m->subop == PTX_SUB_SHF_L || m->subop == PTX_SUB_SHF_R) &&
                (f == PTX_F_WRAP || f == PTX_F_CLAMP);
+    case PTX_OP_FNS:
+        return m->ntypes == 1 && t == PTX_T_B32 && f == 0;
+    case PTX_OP_BMSK:
+        return m->ntypes == 1 && t == PTX_T_B32 && (f == PTX_F_WRAP || f == PTX_F_CLAMP);
     default:
         return false;
     }
@@ -143,19 +145,6 @@ static uint64_t dp4a(uint64_t a, uint64_t b, uint64_t c, bool sa, bool sb)
     return acc;
 }
 
-/* bmsk: b one-bits starting at bit a.  .wrap takes a and b modulo 32;
- * .clamp makes a >= 32 an empty mask and b >= 32 a mask to the top bit. */
-static uint64_t bmsk(uint64_t a, uint64_t b, bool clamp)
-{
-    uint32_t a1 = (uint32_t)a & 31, b1 = (uint32_t)b & 31, sum = a1 + b1;
-    uint32_t mask0 = UINT32_MAX << a1, mask1 = sum < 32 ? UINT32_MAX << sum : 0;
-    bool pos_over = clamp && (uint32_t)a >= 32, width_over = clamp && (uint32_t)b >= 32;
-    if (pos_over) mask0 = 0;
-    if (sum >= 32 || pos_over || width_over) mask1 = 0;
-    else if (b1 == 0) mask1 = UINT32_MAX;
-    return mask0 & ~mask1;
-}
-
 /* shf: the 64-bit value {b, a} shifted by n, 32 bits of it kept. */
 static uint64_t shf(uint64_t a, uint64_t b, uint64_t c, bool left, bool wrap)
 {
@@ -164,6 +153,42 @@ static uint64_t shf(uint64_t a, uint64_t b, uint64_t c, bool left, bool wrap)
     if (left)
         return n == 0 ? (b & 0xFFFFFFFFu) : (uint32_t)((v << n) >> 32);
     return (uint32_t)(v >> n);
+}
+
+/* fns: the position of the offset-th set bit of mask counted from bit
+ * base, upwards for a positive offset and downwards for a negative one;
+ * offset 0 asks whether bit base itself is set; 0xffffffff when there is
+ * no such bit.  A base above 31 is undefined in the PTX ISA: warpsim finds
+ * nothing. */
+static uint64_t fns(uint64_t mask, uint64_t base, uint64_t offset)
+{
+    int32_t off = (int32_t)(uint32_t)offset;
+    uint32_t b = (uint32_t)base;
+    if (b > 31)
+        return 0xFFFFFFFFu;
+    if (off == 0)
+        return (mask >> b) & 1 ? b : 0xFFFFFFFFu;
+    int64_t count = off > 0 ? off : -(int64_t)off;
+    int step = off > 0 ? 1 : -1;
+    for (int pos = (int)b; pos >= 0 && pos < 32; pos += step)
+        if ((mask >> pos) & 1 && --count == 0)
+            return (uint64_t)pos;
+    return 0xFFFFFFFFu;
+}
+
+/* bmsk: a mask of b bits starting at bit a.  With .clamp, a position or a
+ * width of 32 or more saturates; with .wrap, both are taken mod 32. */
+static uint64_t bmsk(uint64_t a, uint64_t b, bool clamp)
+{
+    uint32_t a1 = (uint32_t)a & 31, b1 = (uint32_t)b & 31, sum = a1 + b1;
+    uint32_t mask0 = ~UINT32_C(0) << a1;
+    uint32_t mask1 = sum >= 32 ? 0 : ~UINT32_C(0) << sum;
+    bool overflow = sum >= 32;
+    if (clamp && (uint32_t)a >= 32) { mask0 = 0; overflow = true; }
+    if (clamp && (uint32_t)b >= 32) overflow = true;
+    if (overflow) mask1 = 0;
+    else if (b1 == 0) mask1 = ~UINT32_C(0);
+    return mask0 & ~mask1;
 }
 
 void alu_bits_exec(const alu_call *k)
@@ -185,7 +210,6 @@ void alu_bits_exec(const alu_call *k)
     }
     case PTX_OP_BFE:  ALU_MAP(k, bfe(a, b, c, n, sgn)); break;
     case PTX_OP_BFI:  ALU_MAP(k, bfi(a, b, c, e, n)); break;
-    case PTX_OP_BMSK: ALU_MAP(k, bmsk(a, b, (m->flags & PTX_F_CLAMP) != 0)); break;
     case PTX_OP_PRMT: ALU_MAP(k, prmt(a, b, c, m->subop)); break;
     case PTX_OP_LOP3: ALU_MAP(k, lop3(a, b, c, e)); break;
     case PTX_OP_DP4A: {
@@ -198,6 +222,8 @@ void alu_bits_exec(const alu_call *k)
         ALU_MAP(k, shf(a, b, c, left, wrap));
         break;
     }
+    case PTX_OP_FNS: ALU_MAP(k, fns(a, b, c)); break;
+    case PTX_OP_BMSK: ALU_MAP(k, bmsk(a, b, (m->flags & PTX_F_CLAMP) != 0)); break;
     default: break;
     }
 }

@@ -57,6 +57,13 @@ const char *ws_insn_mnemonic(const ptx_mods *m, char *buf, size_t size)
         [PTX_SUB_WMMA_LOAD_A] = ".load.a", [PTX_SUB_WMMA_LOAD_B] = ".load.b",
         [PTX_SUB_WMMA_LOAD_C] = ".load.c", [PTX_SUB_WMMA_STORE_D] = ".store.d",
         [PTX_SUB_WMMA_MMA] = ".mma",
+        [PTX_SUB_CP_ASYNC] = ".async", [PTX_SUB_CP_COMMIT_GROUP] = ".async.commit_group",
+        [PTX_SUB_CP_WAIT_GROUP] = ".async.wait_group", [PTX_SUB_CP_WAIT_ALL] = ".async.wait_all",
+        [PTX_SUB_CP_MBARRIER_ARRIVE] = ".async.mbarrier.arrive",
+        [PTX_SUB_MBAR_INIT] = ".init", [PTX_SUB_MBAR_ARRIVE] = ".arrive",
+        [PTX_SUB_MBAR_ARRIVE_DROP] = ".arrive_drop", [PTX_SUB_MBAR_TEST_WAIT] = ".test_wait",
+        [PTX_SUB_MBAR_TRY_WAIT] = ".try_wait", [PTX_SUB_MBAR_PENDING_COUNT] = ".pending_count",
+        [PTX_SUB_MBAR_INVAL] = ".inval",
         [PTX_SUB_TLD4_R] = ".r", [PTX_SUB_TLD4_G] = ".g", [PTX_SUB_TLD4_B] = ".b", [PTX_SUB_TLD4_A] = ".a",
         [PTX_SUB_TXQ_WIDTH] = ".width", [PTX_SUB_TXQ_HEIGHT] = ".height", [PTX_SUB_TXQ_DEPTH] = ".depth",
         [PTX_SUB_TXQ_NORMALIZED_COORDS] = ".normalized_coords", [PTX_SUB_TXQ_FILTER_MODE] = ".filter_mode",
@@ -72,10 +79,16 @@ const char *ws_insn_mnemonic(const ptx_mods *m, char *buf, size_t size)
     static const struct { uint32_t flag; const char *name; } flags[] = {
         {PTX_F_WIDE, ".wide"}, {PTX_F_HI, ".hi"}, {PTX_F_LO, ".lo"}, {PTX_F_APPROX, ".approx"},
         {PTX_F_FULL, ".full"}, {PTX_F_FTZ, ".ftz"}, {PTX_F_SAT, ".sat"}, {PTX_F_UNI, ".uni"},
-        {PTX_F_NC, ".nc"}, {PTX_F_VOLATILE, ".volatile"},
+        {PTX_F_NC, ".nc"}, {PTX_F_VOLATILE, ".volatile"}, {PTX_F_PARITY, ".parity"},
+        {PTX_F_NOINC, ".noinc"}, {PTX_F_NOCOMPLETE, ".noComplete"}, {PTX_F_ABS, ".abs"},
+        {PTX_F_NAN, ".NaN"},
     };
     const char *sub = m->subop < PTX_SUB_COUNT && subops[m->subop] ? subops[m->subop] : "";
-    size_t n = (size_t)snprintf(buf, size, "%s%s%s%s%s", ptx_opcode_name(m->op), sub,
+    /* .sync where the PTX ISA writes it: shfl.sync.up, match.any.sync (bar.sync's is its subop) */
+    bool sync = (m->flags & PTX_F_SYNC) && m->op != PTX_OP_BAR && m->op != PTX_OP_BARRIER;
+    const char *sync_pre = sync && m->op != PTX_OP_MATCH ? ".sync" : "";
+    const char *sync_post = sync && m->op == PTX_OP_MATCH ? ".sync" : "";
+    size_t n = (size_t)snprintf(buf, size, "%s%s%s%s%s%s%s", ptx_opcode_name(m->op), sync_pre, sub, sync_post,
                                 m->cmp < sizeof cmps / sizeof cmps[0] ? cmps[m->cmp] : "",
                                 m->rounding < sizeof rnds / sizeof rnds[0] ? rnds[m->rounding] : "",
                                 m->space < PTX_SPACE_COUNT ? spaces[m->space] : "");
@@ -323,7 +336,7 @@ static bool conv_all(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, ptx_ty
 {
     bool generic = w->space == WS_SP_GENERIC &&
                    (w->cls == WS_I_LD || w->cls == WS_I_ST || w->cls == WS_I_ATOM ||
-                    w->cls == WS_I_WMMA);
+                    w->cls == WS_I_WMMA || w->cls == WS_I_MBARRIER);
     for (int i = 0; i < in->nops; i++)
         if (!conv_opnd(c, fi, in, &in->ops[i], t, generic, &w->ops[i])) return false;
     return true;
@@ -448,6 +461,82 @@ static bool decode_txq(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w)
     return conv_all(c, fi, in, w, PTX_T_B32);
 }
 
+/* cp.async [dst], [src], cp-size{, src-size | ignore-src}{, cache-policy}
+ * and its commit, wait and mbarrier forms (PTX ISA, "cp.async").  A copy
+ * completes when it issues, so commit_group and the waits have nothing to
+ * do. */
+static bool decode_cp(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w)
+{
+    const ptx_mods *m = &in->m;
+    switch (m->subop) {
+    case PTX_SUB_CP_COMMIT_GROUP: case PTX_SUB_CP_WAIT_GROUP: case PTX_SUB_CP_WAIT_ALL:
+        w->cls = WS_I_NOP;
+        return conv_all(c, fi, in, w, PTX_T_U32);
+    case PTX_SUB_CP_MBARRIER_ARRIVE:
+        if (in->nops != 1 || in->ops[0].kind != PTX_OPND_ADDR)
+            return unsupported(c, in, "expects one operand, [mbarrier]");
+        w->cls = WS_I_MBARRIER;
+        return conv_all(c, fi, in, w, PTX_T_B64);
+    case PTX_SUB_CP_ASYNC:
+        break;
+    default:
+        return unsupported(c, in, "of cp only cp.async and its commit_group, wait_group, wait_all "
+                                  "and mbarrier.arrive forms are supported");
+    }
+    if (m->space != PTX_SPACE_SHARED)
+        return unsupported(c, in, "the copy must be .shared.global");
+    int nops = in->nops - ((m->flags & PTX_F_CACHE_HINT) ? 1 : 0);
+    if (nops < 3 || nops > 4 || in->ops[0].kind != PTX_OPND_ADDR || in->ops[1].kind != PTX_OPND_ADDR ||
+        in->ops[2].kind != PTX_OPND_IMM_INT)
+        return unsupported(c, in, "expects [dst], [src], cp-size{, src-size}{, cache-policy}");
+    int64_t size = in->ops[2].v.i;
+    if (size != 4 && size != 8 && size != 16)
+        return unsupported(c, in, "cp-size must be 4, 8 or 16");
+    if ((m->flags & PTX_F_CG) && size != 16)
+        return unsupported(c, in, "cp.async.cg copies 16 bytes");
+    w->aux = WS_CP_NONE;
+    if (nops == 4) {
+        const ptx_operand *e = &in->ops[3];
+        bool pred = e->kind == PTX_OPND_REG && c->p->funcs[fi].f->regs[e->reg].type == PTX_T_PRED;
+        w->aux = pred ? WS_CP_IGNORE_SRC : WS_CP_SRC_SIZE;
+    }
+    w->cls = WS_I_CP_ASYNC;
+    return conv_all(c, fi, in, w, PTX_T_U32);
+}
+
+/* mbarrier.OP{.shared}.b64 (PTX ISA, "mbarrier"): the operand shapes. */
+static bool decode_mbarrier(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w)
+{
+    static const struct { uint8_t sub; int8_t addr, nmin, nmax; const char *usage; } forms[] = {
+        {PTX_SUB_MBAR_INIT, 0, 2, 2, "expects [addr], count"},
+        {PTX_SUB_MBAR_INVAL, 0, 1, 1, "expects [addr]"},
+        {PTX_SUB_MBAR_ARRIVE, 1, 2, 3, "expects state, [addr]{, count}"},
+        {PTX_SUB_MBAR_ARRIVE_DROP, 1, 2, 3, "expects state, [addr]{, count}"},
+        {PTX_SUB_MBAR_TEST_WAIT, 1, 3, 3, "expects waitComplete, [addr], state"},
+        {PTX_SUB_MBAR_TRY_WAIT, 1, 3, 4, "expects waitComplete, [addr], state{, suspendTimeHint}"},
+        {PTX_SUB_MBAR_PENDING_COUNT, -1, 2, 2, "expects count, state"},
+    };
+    const ptx_mods *m = &in->m;
+    if (m->ntypes != 1 || m->types[0] != PTX_T_B64)
+        return unsupported(c, in, "mbarrier operations take .b64");
+    if (m->space != PTX_SPACE_SHARED && m->space != PTX_SPACE_NONE)
+        return unsupported(c, in, "the mbarrier object must be in shared memory");
+    bool wait = m->subop == PTX_SUB_MBAR_TEST_WAIT || m->subop == PTX_SUB_MBAR_TRY_WAIT;
+    bool arrive = m->subop == PTX_SUB_MBAR_ARRIVE || m->subop == PTX_SUB_MBAR_ARRIVE_DROP;
+    if (((m->flags & PTX_F_PARITY) && !wait) || ((m->flags & PTX_F_NOCOMPLETE) && !arrive))
+        return unsupported(c, in, "modifier not valid for this operation");
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        if (forms[i].sub != m->subop) continue;
+        if (in->nops < forms[i].nmin || in->nops > forms[i].nmax ||
+            (forms[i].addr >= 0 && in->ops[forms[i].addr].kind != PTX_OPND_ADDR))
+            return unsupported(c, in, forms[i].usage);
+        w->cls = WS_I_MBARRIER;
+        return conv_all(c, fi, in, w, PTX_T_B64);
+    }
+    return unsupported(c, in, "supported: mbarrier.init, arrive, arrive_drop, test_wait, try_wait, "
+                              "pending_count, inval");
+}
+
 static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int32_t pc)
 {
     ws_program *p = c->p;
@@ -505,6 +594,20 @@ static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int
     case PTX_OP_VOTE:
         w->cls = WS_I_VOTE;
         return conv_all(c, fi, in, w, PTX_T_B32);
+    case PTX_OP_REDUX:
+        if (!ws_redux_supports(m, why, sizeof why)) return unsupported(c, in, why);
+        w->cls = WS_I_REDUX;
+        return conv_all(c, fi, in, w, t0);
+    case PTX_OP_MATCH:
+        if (!(m->flags & PTX_F_SYNC) || m->ntypes != 1 || (t0 != PTX_T_B32 && t0 != PTX_T_B64) ||
+            (m->subop != PTX_SUB_VOTE_ANY && m->subop != PTX_SUB_VOTE_ALL))
+            return unsupported(c, in, "supported: match.any.sync and match.all.sync on .b32 or .b64");
+        w->cls = WS_I_MATCH;
+        return conv_all(c, fi, in, w, t0);
+    case PTX_OP_CP:
+        return decode_cp(c, fi, in, w);
+    case PTX_OP_MBARRIER:
+        return decode_mbarrier(c, fi, in, w);
     case PTX_OP_ACTIVEMASK:
         w->cls = WS_I_ACTIVEMASK;
         return conv_all(c, fi, in, w, PTX_T_B32);

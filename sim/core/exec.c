@@ -351,11 +351,13 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
     case WS_I_TEX: ok = ws_exec_tex(x, b, w, in, pc, mask, info); break;
     case WS_I_TXQ: ok = ws_exec_txq(x, b, w, in, pc, mask); break;
     case WS_I_NOP: break;
-    case WS_I_SHFL: case WS_I_VOTE: case WS_I_WARPSYNC: {
+    case WS_I_SHFL: case WS_I_VOTE: case WS_I_WARPSYNC: case WS_I_REDUX: case WS_I_MATCH: {
         ws_step_result r = ws_exec_warpsync(x, b, w, in, pc, active, mask);
         if (r != WS_STEP_FAULT && w->nothers && !ws_warp_settle(x, b, w)) return WS_STEP_FAULT;
         return r;
     }
+    case WS_I_CP_ASYNC: ok = ws_exec_cp_async(x, b, w, in, pc, mask, info); break;
+    case WS_I_MBARRIER: ok = ws_exec_mbarrier(x, b, w, in, pc, mask, info); break;
     case WS_I_ACTIVEMASK:
         if (in->ops[0].kind == WS_OK_REG)
             FOR_LANES(mask, lane) w->regs[in->ops[0].reg][lane] = mask;

@@ -376,3 +376,42 @@ bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     if (ok) wmma_account(x, in, mask, base, stride, store, info);
     return ok;
 }
+
+/* cp.async.{ca,cg}.shared.global: the PTX ISA lets the copy complete any
+ * time before the wait that covers it; warpsim completes it as it issues.
+ * The counters see a global load of the source and a shared store of the
+ * destination; the timing model sees the global load (step info keeps one
+ * access). */
+bool ws_exec_cp_async(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
+                      uint32_t mask, ws_step_info *info)
+{
+    const ws_opnd *dst = &in->ops[0], *src = &in->ops[1];
+    uint32_t size = (uint32_t)in->ops[2].imm, read_mask = 0;
+    uint64_t saddr[WS_WARP_SIZE], own[WS_WARP_SIZE], *gaddr = info ? info->addr : own;
+    record(info, WS_SP_GLOBAL, size, false);
+    FOR_LANES(mask, lane) {
+        uint8_t buf[16] = {0};
+        uint64_t n = size;
+        if (in->aux == WS_CP_SRC_SIZE) n = ws_opnd_lane(x, b, w, &in->ops[3], lane);
+        if (in->aux == WS_CP_IGNORE_SRC && ws_opnd_lane(x, b, w, &in->ops[3], lane)) n = 0;
+        if (n > size) {
+            ws_fault(x, b, w, lane, pc, "cp.async src-size %llu larger than cp-size %u",
+                     (unsigned long long)n, size);
+            return false;
+        }
+        saddr[lane] = lane_addr(x, w, dst, lane);
+        gaddr[lane] = lane_addr(x, w, src, lane);
+        if (!check_align(x, b, w, lane, pc, WS_SP_SHARED, saddr[lane], size, "write")) return false;
+        if (!check_align(x, b, w, lane, pc, WS_SP_GLOBAL, gaddr[lane], size, "read")) return false;
+        if (n && !ws_mem_access(x, b, w, lane, pc, WS_SP_GLOBAL, gaddr[lane], buf, (uint32_t)n, false, "read"))
+            return false;
+        if (!ws_mem_access(x, b, w, lane, pc, WS_SP_SHARED, saddr[lane], buf, size, true, "write"))
+            return false;
+        if (n) read_mask |= UINT32_C(1) << lane;
+    }
+    ws_insn as_global = *in;
+    as_global.space = WS_SP_GLOBAL;
+    account(x, &as_global, read_mask, gaddr, size, ACC_LD);
+    account(x, in, mask, saddr, size, ACC_ST);
+    return true;
+}

@@ -1,4 +1,5 @@
-/* Warp-synchronous operations (shfl.sync, vote.sync, bar.warp.sync, ...)
+/* Warp-synchronous operations (shfl.sync, vote.sync, redux.sync,
+ * match.sync, bar.warp.sync)
  * under independent thread scheduling.
  *
  * Each such operation names a membermask.  The PTX ISA has every thread of
@@ -31,6 +32,16 @@ static void vote_fn(const ws_insn *in, uint32_t exec, const uint64_t *src[3], ui
     ws_vote_exec((ptx_subop)in->m.subop, exec, src[0], dst[0]);
 }
 
+static void redux_fn(const ws_insn *in, uint32_t exec, const uint64_t *src[3], uint64_t *dst[2])
+{
+    ws_redux_exec(&in->m, exec, src[0], dst[0]);
+}
+
+static void match_fn(const ws_insn *in, uint32_t exec, const uint64_t *src[3], uint64_t *dst[2])
+{
+    ws_match_exec((ptx_subop)in->m.subop, in->m.types[0], exec, src[0], dst[0], dst[1]);
+}
+
 static void nothing_fn(const ws_insn *in, uint32_t exec, const uint64_t *src[3], uint64_t *dst[2])
 {
     (void)in; (void)exec; (void)src; (void)dst;
@@ -45,6 +56,8 @@ static warpsync_op op_of(const ws_insn *in)
     switch (in->cls) {
     case WS_I_SHFL: return (warpsync_op){shfl_fn, 3};
     case WS_I_VOTE: return (warpsync_op){vote_fn, 1};
+    case WS_I_REDUX: return (warpsync_op){redux_fn, 1};
+    case WS_I_MATCH: return (warpsync_op){match_fn, 1};
     default: return (warpsync_op){nothing_fn, 0};
     }
 }
@@ -54,6 +67,7 @@ int ws_warpsync_members_opnd(const ws_insn *in)
     switch (in->cls) {
     case WS_I_SHFL: return in->nops >= 5 ? 4 : -1;
     case WS_I_VOTE: return (in->m.flags & PTX_F_SYNC) && in->nops >= 3 ? 2 : -1;
+    case WS_I_REDUX: case WS_I_MATCH: return in->nops >= 3 ? 2 : -1;
     case WS_I_WARPSYNC: return 0;
     default: return -1;
     }

@@ -44,11 +44,15 @@ typedef enum ws_iclass {
     WS_I_LD, WS_I_ST,
     WS_I_ATOM,      /* atom and red */
     WS_I_BAR,       /* bar.sync / barrier.sync */
-    WS_I_NOP,       /* membar, fence, prefetch, nanosleep */
+    WS_I_NOP,       /* membar, fence, prefetch, nanosleep,
+                       cp.async.commit_group / wait_group / wait_all */
     WS_I_WARPSYNC,  /* bar.warp.sync */
     WS_I_SHFL, WS_I_VOTE, WS_I_ACTIVEMASK, WS_I_WMMA,
+    WS_I_REDUX, WS_I_MATCH,
     WS_I_TEX,       /* tex and tld4 on a texture object (timed as a global load) */
     WS_I_TXQ,       /* txq: an attribute of a texture object */
+    WS_I_CP_ASYNC,  /* cp.async copy: aux = what its fourth operand is (ws_cp_extra) */
+    WS_I_MBARRIER,  /* mbarrier.*, cp.async.mbarrier.arrive */
     WS_I_BRA,
     WS_I_CALL,      /* call of a .func with a body */
     WS_I_PRINTF,    /* call vprintf */
@@ -58,6 +62,13 @@ typedef enum ws_iclass {
     WS_I_TRAP,
     WS_I_FEND       /* synthesized end of every function (the CFG's exit) */
 } ws_iclass;
+
+/* The optional fourth operand of a cp.async copy. */
+typedef enum ws_cp_extra {
+    WS_CP_NONE,         /* all cp-size bytes are copied */
+    WS_CP_SRC_SIZE,     /* src-size: bytes read, the rest of cp-size zero-filled */
+    WS_CP_IGNORE_SRC    /* ignore-src predicate: when true, cp-size zero bytes */
+} ws_cp_extra;
 
 /* Memory spaces as the executor resolves them. */
 typedef enum ws_space {
@@ -78,7 +89,7 @@ typedef struct ws_insn {
     int32_t target;     /* bra: target pc; call: callee's first pc */
     int32_t rpc;        /* bra / guarded ret: reconvergence pc */
     int32_t func;       /* index of the function it belongs to */
-    int32_t aux;        /* call: index into the program's call table */
+    int32_t aux;        /* call: index into the program's call table; cp.async: ws_cp_extra */
     ws_opnd ops[PTX_MAX_OPERANDS];
     const ptx_insn *src;    /* source position, NULL for synthesized ones */
 } ws_insn;

@@ -6,7 +6,11 @@ static bool writes_first(const ws_insn *in)
     switch (in->cls) {
     case WS_I_ALU: case WS_I_MOV: case WS_I_PACK: case WS_I_UNPACK: case WS_I_CVTA:
     case WS_I_LD: case WS_I_SHFL: case WS_I_VOTE: case WS_I_ACTIVEMASK: case WS_I_TEX: case WS_I_TXQ:
+    case WS_I_REDUX: case WS_I_MATCH:
         return true;
+    case WS_I_MBARRIER:     /* arrive's state, test_wait's predicate, pending_count's count */
+        return in->m.op == PTX_OP_MBARRIER && in->m.subop != PTX_SUB_MBAR_INIT &&
+               in->m.subop != PTX_SUB_MBAR_INVAL;
     case WS_I_ATOM: return in->m.op != PTX_OP_RED;
     case WS_I_BAR: return in->m.subop == PTX_SUB_BAR_RED;
     case WS_I_WMMA: return in->m.subop != PTX_SUB_WMMA_STORE_D;

@@ -44,15 +44,17 @@ static bool fixed(const ws_insn *in)
                in->m.op == PTX_OP_MADC;
     case WS_I_MOV: case WS_I_PACK: case WS_I_UNPACK: case WS_I_CVTA:
     case WS_I_SHFL: case WS_I_VOTE: case WS_I_ACTIVEMASK: case WS_I_LD: case WS_I_TEX: case WS_I_TXQ:
+    case WS_I_REDUX: case WS_I_MATCH:
         return false;
     default:
-        return true;    /* ST, ATOM, BAR, NOP (membar, fence), WMMA, BRA, CALL, EXIT, ... */
+        return true;    /* ST, ATOM, BAR, NOP (membar, fence, cp.async waits), WMMA, CP_ASYNC,
+                           MBARRIER, BRA, CALL, EXIT, ... */
     }
 }
 
 static bool warp_sync(const ws_insn *in)
 {
-    return in->cls == WS_I_SHFL || in->cls == WS_I_VOTE;
+    return in->cls == WS_I_SHFL || in->cls == WS_I_VOTE || in->cls == WS_I_REDUX || in->cls == WS_I_MATCH;
 }
 
 static bool ends_block(const ws_insn *in)

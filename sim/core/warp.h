@@ -166,10 +166,18 @@ bool ws_exec_cvta(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32
 bool ws_exec_tex(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                  uint32_t mask, ws_step_info *info);
 bool ws_exec_txq(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask);
+/* cp.async (exec_mem.c): the copy done as it issues, bytes past src-size
+ * zero-filled; counted as a global load and a shared store. */
+bool ws_exec_cp_async(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
+                      uint32_t mask, ws_step_info *info);
+/* mbarrier.* and cp.async.mbarrier.arrive (exec_mbarrier.c). */
+bool ws_exec_mbarrier(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
+                      uint32_t mask, ws_step_info *info);
 /* Reads or writes size bytes of one lane's memory in space. */
 bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, uint8_t space,
                    uint64_t addr, void *buf, uint32_t size, bool write, const char *what);
 /* Warp-synchronous operations (exec_warpsync.c): shfl.sync, vote.sync,
+ * redux.sync, match.sync,
  * bar.warp.sync.  ws_warpsync_members_opnd gives the membermask operand's
  * index, -1 for an operation that does not wait for other lanes. */
 int ws_warpsync_members_opnd(const ws_insn *in);

@@ -1,5 +1,6 @@
 /* Warp-wide operations and memory-operation helpers the executor calls:
- * shuffles, votes, atomic read-modify-write, wmma fragments, device printf.
+ * shuffles, votes, reductions, matches, atomic read-modify-write, mbarrier
+ * objects, wmma fragments, device printf.
  * Rows are 32 lanes of canonical register values (see alu.h). */
 #ifndef WARPSIM_WARP_OPS_H
 #define WARPSIM_WARP_OPS_H
@@ -22,6 +23,43 @@ void ws_shfl_exec(ptx_subop mode, uint32_t exec_mask, const uint64_t a[32],
  * all/any/uni write 0/1 predicates into d for the lanes in exec_mask. */
 void ws_vote_exec(ptx_subop mode, uint32_t exec_mask, const uint64_t pred[32],
                   uint64_t d[32]);
+
+/* redux.sync.OP.TYPE d, a, membermask for the lanes in exec_mask: every
+ * one of them gets the reduction of a over all of them.  OP is m->subop
+ * (PTX_SUB_ATOM_ADD, _MIN, _MAX with .u32 or .s32; _AND, _OR, _XOR with
+ * .b32); add wraps modulo 2^32.  Results are zero-extended 32-bit values. */
+void ws_redux_exec(const ptx_mods *m, uint32_t exec_mask, const uint64_t a[32], uint64_t d[32]);
+/* Whether ws_redux_exec implements the form m; else false with a reason. */
+bool ws_redux_supports(const ptx_mods *m, char *why, size_t why_size);
+
+/* match.any.sync.TYPE d, a, membermask: d = the lanes of exec_mask whose a
+ * equals the lane's own.  match.all.sync.TYPE d|p, a, membermask: d =
+ * exec_mask and p = 1 when all of them hold the same a, else d = 0 and p =
+ * 0.  TYPE .b32 compares the low 32 bits, .b64 all 64.  p may be NULL. */
+void ws_match_exec(ptx_subop mode, ptx_type t, uint32_t exec_mask, const uint64_t a[32],
+                   uint64_t d[32], uint64_t p[32]);
+
+/* mbarrier objects, the 64-bit shared-memory word of the PTX ISA's
+ * mbarrier.* instructions.  warpsim's encoding (opaque to programs): bits
+ * 0-19 the pending arrivals of the current phase, 20-39 the expected
+ * arrivals per phase, 40-62 the phase number.  A word whose expected count
+ * is 0 is not initialized (or was invalidated). */
+#define WS_MBAR_MAX_COUNT ((UINT32_C(1) << 20) - 1)
+uint64_t ws_mbar_init(uint32_t count);
+bool ws_mbar_valid(uint64_t word);
+/* count arrivals (arrive_drop: and as many fewer expected from the next
+ * phase on).  When the pending count reaches 0 the phase completes: the
+ * phase number advances and the pending count is reset to the expected
+ * count.  *state gets the phase the arrivals belong to and the pending
+ * count they left (0 when they completed it).  False, word unchanged, when
+ * count exceeds the pending count (undefined in the PTX ISA). */
+bool ws_mbar_arrive(uint64_t *word, uint32_t count, bool drop, uint64_t *state);
+/* Whether the phase that state names has completed; with parity, state is
+ * a phase parity (0 or 1): the phase of that parity among the current and
+ * the one before. */
+bool ws_mbar_phase_done(uint64_t word, uint64_t state, bool parity);
+/* mbarrier.pending_count: the pending count a state recorded. */
+uint32_t ws_mbar_pending(uint64_t state);
 
 /* One atomic read-modify-write: given the old memory value, returns the new
  * one for atom/red with modifiers m (m->types[0] is the operand type; subop

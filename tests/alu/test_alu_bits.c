@@ -1,5 +1,6 @@
 /* Bit manipulation, against values worked out by hand from the PTX ISA
- * manual's pseudocode and its prmt selector tables. */
+ * manual's pseudocode and its prmt selector tables, and fns and bmsk
+ * against references that compute them another way. */
 #include "alu_test_util.h"
 
 #define M(op, t) mods(PTX_OP_##op, PTX_T_##t, PTX_T_NONE, 0, 0)
@@ -117,24 +118,6 @@ static void test_dp4a(void **s)
                      4u * 255u * 255u);
 }
 
-/* Worked from the PTX ISA's bmsk pseudocode. */
-static void test_bmsk(void **s)
-{
-    (void)s;
-    ptx_mods wrap = mods(PTX_OP_BMSK, PTX_T_B32, PTX_T_NONE, 0, PTX_F_WRAP);
-    ptx_mods clamp = mods(PTX_OP_BMSK, PTX_T_B32, PTX_T_NONE, 0, PTX_F_CLAMP);
-    assert_int_equal(run2(wrap, 1, 2), 0x6);            /* the manual's example */
-    assert_int_equal(run2(clamp, 4, 8), 0xFF0);
-    assert_int_equal(run2(clamp, 0, 0), 0);             /* width 0: no bits */
-    assert_int_equal(run2(clamp, 28, 8), 0xF0000000u);  /* runs off the top: cut at bit 31 */
-    assert_int_equal(run2(clamp, 40, 4), 0);            /* position past bit 31 */
-    assert_int_equal(run2(clamp, 8, 40), 0xFFFFFF00u);  /* width past 32: to the top */
-    assert_int_equal(run2(wrap, 40, 4), 0xF00);         /* 40 & 31 = 8 */
-    assert_int_equal(run2(wrap, 8, 36), 0xF00);         /* 36 & 31 = 4 */
-    assert_int_equal(run2(wrap, 0, 32), 0);             /* 32 & 31 = 0 */
-    assert_true(unsupported(mods(PTX_OP_BMSK, PTX_T_B32, PTX_T_NONE, 0, 0), "bmsk.b32 is not supported"));
-}
-
 static uint64_t shf(int dir, uint32_t mode, ptx_type t, uint64_t c)
 {
     ptx_mods m = mods(PTX_OP_SHF, t, PTX_T_NONE, 0, mode);
@@ -160,6 +143,84 @@ static void test_shf(void **s)
     assert_true(unsupported(m, "shf.clamp.s32 is not supported"));
 }
 
+/* fns: the PTX ISA's own examples, then every base and offset against a
+ * reference that counts set bits instead of walking them. */
+static uint32_t fns_ref(uint32_t mask, uint32_t base, int32_t offset)
+{
+    if (offset == 0) return (mask >> base) & 1 ? base : 0xFFFFFFFFu;
+    if (offset > 0) {
+        uint32_t m = mask & (0xFFFFFFFFu << base);      /* bits at and above base */
+        if ((uint32_t)__builtin_popcount(m) < (uint32_t)offset) return 0xFFFFFFFFu;
+        for (int32_t k = 1; k < offset; k++) m &= m - 1;
+        return (uint32_t)__builtin_ctz(m);
+    }
+    uint32_t m = base == 31 ? mask : mask & ((2u << base) - 1);   /* bits at and below base */
+    if ((uint32_t)__builtin_popcount(m) < (uint32_t)-offset) return 0xFFFFFFFFu;
+    for (int32_t k = 1; k < -offset; k++) m &= ~(0x80000000u >> __builtin_clz(m));
+    return 31u - (uint32_t)__builtin_clz(m);
+}
+
+static void test_fns(void **s)
+{
+    (void)s;
+    ptx_mods m = M(FNS, B32);
+    assert_int_equal(run3(m, 0xAAAAAAAAu, 3, 1), 3);
+    assert_int_equal(run3(m, 0xAAAAAAAAu, 3, (uint32_t)-1), 3);
+    assert_int_equal(run3(m, 0xAAAAAAAAu, 2, 1), 3);
+    assert_int_equal(run3(m, 0xAAAAAAAAu, 2, (uint32_t)-1), 1);
+    assert_int_equal(run3(m, 0xAAAAAAAAu, 2, 0), 0xFFFFFFFFu);     /* bit 2 clear */
+    assert_int_equal(run3(m, 0xAAAAAAAAu, 3, 0), 3);
+    assert_int_equal(run3(m, 0xAAAAAAAAu, 0, 16), 31);
+    assert_int_equal(run3(m, 0xAAAAAAAAu, 0, 17), 0xFFFFFFFFu);    /* only 16 set bits */
+    assert_int_equal(run3(m, 0xF0F0u, 3, (uint32_t)-2), 0xFFFFFFFFu);
+    assert_int_equal(run3(m, 0xF0F0u, 15, (uint32_t)-6), 6);
+    assert_int_equal(run3(m, 0, 0, 1), 0xFFFFFFFFu);
+    assert_int_equal(run3(m, 0x80000001u, 31, (uint32_t)-2), 0);
+    static const uint32_t masks[] = {0xAAAAAAAAu, 0x0F0F00F1u, 0xFFFFFFFFu, 0x80000001u, 0x12345678u};
+    for (size_t i = 0; i < sizeof masks / sizeof masks[0]; i++)
+        for (uint32_t base = 0; base < 32; base++)
+            for (int32_t off = -34; off <= 34; off++)
+                if (run3(m, masks[i], base, (uint32_t)off) != fns_ref(masks[i], base, off))
+                    fail_msg("fns(0x%08x, %u, %d): got 0x%08llx want 0x%08x", masks[i], base, off,
+                             (unsigned long long)run3(m, masks[i], base, (uint32_t)off),
+                             fns_ref(masks[i], base, off));
+}
+
+/* bmsk: a width-bit mask from bit pos, cut at bit 31; .clamp saturates pos
+ * and width at 32, .wrap takes them mod 32 (PTX ISA, "bmsk"). */
+static uint32_t bmsk_ref(uint32_t pos, uint32_t width, bool clamp)
+{
+    if (clamp) {
+        if (pos >= 32) return 0;
+        if (width > 32) width = 32;
+    } else {
+        pos &= 31;
+        width &= 31;
+    }
+    return (uint32_t)((((UINT64_C(1) << width) - 1) << pos) & 0xFFFFFFFFu);
+}
+
+static void test_bmsk(void **s)
+{
+    (void)s;
+    ptx_mods wrap = mods(PTX_OP_BMSK, PTX_T_B32, PTX_T_NONE, 0, PTX_F_WRAP);
+    ptx_mods clamp = mods(PTX_OP_BMSK, PTX_T_B32, PTX_T_NONE, 0, PTX_F_CLAMP);
+    assert_int_equal(run2(wrap, 1, 2), 0x00000006u);       /* the ISA's example */
+    assert_int_equal(run2(clamp, 4, 8), 0x00000FF0u);
+    assert_int_equal(run2(clamp, 28, 8), 0xF0000000u);
+    assert_int_equal(run2(clamp, 0, 32), 0xFFFFFFFFu);
+    assert_int_equal(run2(wrap, 0, 32), 0);
+    assert_int_equal(run2(clamp, 32, 4), 0);
+    assert_int_equal(run2(wrap, 33, 4), 0x1Eu);
+    assert_int_equal(run2(clamp, 5, 0), 0);
+    for (uint32_t pos = 0; pos < 70; pos += 3)
+        for (uint32_t width = 0; width < 70; width += 5) {
+            assert_int_equal(run2(clamp, pos, width), bmsk_ref(pos, width, true));
+            assert_int_equal(run2(wrap, pos, width), bmsk_ref(pos, width, false));
+        }
+    assert_true(unsupported(M(BMSK, B32), "bmsk.b32 is not supported"));   /* the mode is required */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -171,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_lop3),
         cmocka_unit_test(test_dp4a),
         cmocka_unit_test(test_shf),
+        cmocka_unit_test(test_fns),
         cmocka_unit_test(test_bmsk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,10 +19,16 @@ grep -q 'static shared memory: 2048 bytes' "$tmp/out" || bad "matmul: shared mem
 "$ws" check "$data/devfunc_sm90.ptx" > "$tmp/out" 2>&1 || bad "devfunc: exit $?"
 [ "$(grep -c '^kernel ' "$tmp/out")" -eq 2 ] || bad "devfunc: two kernels"
 
-printf '.version 9.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %%r<2>;\n  redux.sync.add.s32 %%r1, %%r1, -1;\n  ret;\n}\n' > "$tmp/bad.ptx"
+printf '.version 9.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %%r<2>;\n  szext.wrap.u32 %%r1, %%r1, 8;\n  ret;\n}\n' > "$tmp/bad.ptx"
 "$ws" check "$tmp/bad.ptx" > "$tmp/out" 2> "$tmp/err"; rc=$?
 [ $rc -eq 1 ] || bad "unsupported: exit $rc, want 1"
-grep -qx "$tmp/bad.ptx:7:3: error: unsupported instruction 'redux.sync.add.s32'" "$tmp/err" || bad "unsupported: message: $(cat "$tmp/err")"
+grep -qx "$tmp/bad.ptx:7:3: error: unsupported instruction 'szext.wrap.u32': szext is not implemented by warpsim" "$tmp/err" || bad "unsupported: message: $(cat "$tmp/err")"
+
+# A known instruction in a form warpsim does not run: named, with the reason.
+printf '.version 9.0\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n  .reg .f32 %%f<2>;\n  redux.sync.min.abs.f32 %%f1, %%f0, -1;\n  ret;\n}\n' > "$tmp/bad.ptx"
+"$ws" check "$tmp/bad.ptx" > "$tmp/out" 2> "$tmp/err"; rc=$?
+[ $rc -eq 1 ] || bad "redux f32: exit $rc, want 1"
+grep -qx "$tmp/bad.ptx:7:3: error: unsupported instruction 'redux.sync.min.abs.f32': redux.sync on .f32 is an sm_100a instruction, not supported" "$tmp/err" || bad "redux f32: message: $(cat "$tmp/err")"
 
 "$ws" check "$tmp/missing.ptx" > /dev/null 2>&1; rc=$?
 [ $rc -eq 1 ] || bad "missing file: exit $rc, want 1"

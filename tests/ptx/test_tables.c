@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "frontend/ptx/ptx_demangle.h"
+#include "frontend/ptx/ptx_pstate.h"
 #include "ptx_test_util.h"
 
 static void test_opcode_table(void **state)
@@ -15,6 +16,14 @@ static void test_opcode_table(void **state)
     assert_int_equal(ptx_opcode_pipe(PTX_OP_ST), PTX_PIPE_LSU);
     assert_int_equal(ptx_opcode_pipe(PTX_OP_BRA), PTX_PIPE_BRANCH);
     assert_int_equal(ptx_opcode_pipe(PTX_OP_SIN), PTX_PIPE_SFU);
+    /* warp-wide exchanges and reductions run where shfl runs; the copies
+     * and barriers that touch shared memory go through the LSU */
+    assert_int_equal(ptx_opcode_pipe(PTX_OP_REDUX), ptx_opcode_pipe(PTX_OP_SHFL));
+    assert_int_equal(ptx_opcode_pipe(PTX_OP_MATCH), ptx_opcode_pipe(PTX_OP_SHFL));
+    assert_int_equal(ptx_opcode_pipe(PTX_OP_FNS), PTX_PIPE_INT);
+    assert_int_equal(ptx_opcode_pipe(PTX_OP_BMSK), PTX_PIPE_INT);
+    assert_int_equal(ptx_opcode_pipe(PTX_OP_CP), PTX_PIPE_LSU);
+    assert_int_equal(ptx_opcode_pipe(PTX_OP_MBARRIER), PTX_PIPE_LSU);
     /* every mnemonic is distinct and non-empty */
     for (int i = 0; i < PTX_OP_COUNT; i++) {
         assert_true(ptx_opcode_name((ptx_opcode)i)[0] != '\0');
@@ -46,6 +55,19 @@ static void test_unsupported_table(void **state)
     ptx_error_format(&err, msg, sizeof msg);
     assert_non_null(strstr(msg, "s.ptx:7:3: error: unsupported instruction 'suld.b.2d.b32.trap': surface "
                                 "instructions (suld, sust, sured, suq) are not supported by warpsim"));
+}
+
+/* The name of every opcode is an instruction the mnemonic decoder knows. */
+static void test_every_opcode_decodes(void **state)
+{
+    (void)state;
+    for (int i = 0; i < PTX_OP_COUNT; i++) {
+        ptx_mods m;
+        char msg[256] = "";
+        if (!ptx_mnemonic_decode(ptx_opcode_name((ptx_opcode)i), &m, msg, sizeof msg))
+            fail_msg("%s: %s", ptx_opcode_name((ptx_opcode)i), msg);
+        assert_int_equal(m.op, i);
+    }
 }
 
 static void test_type_table(void **state)
@@ -139,6 +161,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_opcode_table),
+        cmocka_unit_test(test_every_opcode_decodes),
         cmocka_unit_test(test_type_table),
         cmocka_unit_test(test_unsupported_table),
         cmocka_unit_test(test_demangle),

@@ -174,6 +174,8 @@ int main()
     CHECK(cudaFuncGetAttributes(&fa, staticShared));
     printf("staticShared: %zu bytes of static shared memory\n", fa.sharedSizeBytes);
     EXPECT(fa.numRegs > 0 && fa.numRegs <= 255, "cudaFuncGetAttributes gives a register count");
+    // built with -arch=sm_80: compute_80 PTX (CUB picks its tuning policy by this)
+    EXPECT(fa.ptxVersion == 80, "cudaFuncGetAttributes gives the PTX's virtual architecture");
     int blocks = 0;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, hello, 1024, 0));
     printf("hello, 1024 threads: %d blocks/SM\n", blocks);
