@@ -197,6 +197,38 @@ static void test_syncwarp_instances(void **state)
     }
 }
 
+/* redux.sync and match.any.sync in the two branches: each half gets the
+ * whole warp's sum, and the lanes of the whole warp holding its value. */
+static const char redux_ptx[] = HDR
+    ".visible .entry rx(.param .u64 o, .param .u64 q)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<6>;\n"
+    " ld.param.u64 %rd1, [o];\n ld.param.u64 %rd2, [q];\n"
+    " mov.u32 %r1, %laneid;\n and.b32 %r6, %r1, 3;\n"
+    " setp.lt.u32 %p1, %r1, 16;\n @%p1 bra LOW;\n"
+    " redux.sync.add.u32 %r2, %r1, -1;\n match.any.sync.b32 %r3, %r6, -1;\n bra.uni JOIN;\n"
+    "LOW:\n redux.sync.add.u32 %r4, %r1, -1;\n match.any.sync.b32 %r5, %r6, -1;\n"
+    " mov.b32 %r2, %r4;\n mov.b32 %r3, %r5;\n"
+    "JOIN:\n mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd1, %rd3;\n st.global.u32 [%rd4], %r2;\n"
+    " add.s64 %rd5, %rd2, %rd3;\n st.global.u32 [%rd5], %r3;\n ret;\n}\n";
+
+static void test_redux_match_instances(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, redux_ptx, "rx.ptx")) fail_msg("%s", t.err.msg);
+    uint64_t o = t_alloc(&t, NULL, 128), q = t_alloc(&t, NULL, 128);
+    t_p64(&t, o); t_p64(&t, q);
+    if (!t_run(&t, "rx", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+    uint32_t sum[32], same[32];
+    assert_true(ws_devmem_read(t.mem, o, sum, sizeof sum));
+    assert_true(ws_devmem_read(t.mem, q, same, sizeof same));
+    for (uint32_t i = 0; i < 32; i++) {
+        assert_int_equal(sum[i], 31 * 32 / 2);
+        assert_int_equal(same[i], 0x11111111u << (i & 3));
+    }
+    t_free(&t);
+}
+
 /* Half a warp waits at a thread-granular barrier for the other half, which
  * waits at a shfl.sync for the first: a deadlock, diagnosed with both. */
 static const char stuck_ptx[] = HDR
@@ -235,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_exit_path_first),
         cmocka_unit_test(test_two_barrier_instances),
         cmocka_unit_test(test_syncwarp_instances),
+        cmocka_unit_test(test_redux_match_instances),
         cmocka_unit_test(test_deadlock_across_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
