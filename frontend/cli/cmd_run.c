@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "run_args.h"
 #include "frontend/ptx/ptx_parse.h"
+#include "frontend/ptx/ptx_query.h"
 #include "frontend/ptx/ptxas_info.h"
 #include "sim/core/gpu_config.h"
 #include "sim/core/sim.h"
@@ -241,6 +242,14 @@ static int run(run_state *s)
         char cerr[1024];
         if (ws_gpu_config_load(gpu_name, &gpu, cerr, sizeof cerr))
             return usage_error("--gpu: %s", cerr);
+        /* as the CUDA driver refuses a launch whose PTX targets a newer GPU */
+        char why[256];
+        if (!ptx_target_fits(s->module, gpu.major, gpu.minor, why, sizeof why)) {
+            fprintf(stderr, "warpsim run: error: no kernel image is available for execution on the device "
+                    "(cudaErrorNoKernelImageForDevice): %s (--gpu %s); choose a --gpu that has it\n",
+                    why, gpu_name);
+            return RUN_EXIT_FAULT;
+        }
     }
     ws_timing_options topt = ws_timing_defaults();
     topt.regs_per_thread = o->functional ? 0 : kernel_regs(o, s->module, f, &gpu);
