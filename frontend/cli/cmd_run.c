@@ -111,11 +111,22 @@ static int prepare_args(run_state *s, const ptx_function *f)
         return RUN_EXIT_USAGE;
     }
     for (int i = 0; i < o->nargs; i++) {
-        uint32_t want = ws_param_size(f, i), have = runarg_param_bytes(&o->args[i]);
+        const runarg *a = &o->args[i];
+        const ptx_var *p = &f->params[i];
+        uint32_t want = ws_param_size(f, i), have = runarg_param_bytes(a);
         if (want != have) {
-            usage_error("argument %d '%s' is %u bytes (%s) but parameter %d (%s) is %u bytes",
-                        i, o->args[i].spec, have, o->args[i].is_buffer ? "a device pointer" : "a scalar",
-                        i, f->params[i].name, want);
+            usage_error("argument %d '%s' is %u bytes (%s) but parameter %d '%s' (%s) is %u bytes",
+                        i, a->spec, have, a->is_buffer ? "a device pointer" : "a scalar",
+                        i, p->name, ptx_type_name(p->type), want);
+            list_params(f);
+            return RUN_EXIT_USAGE;
+        }
+        char fits[128];
+        bool scalar_param = p->vec <= 1 && p->count <= 1;   /* not a struct's .b8 array */
+        if (scalar_param && !runarg_fits_ptx_type(a, p->type, fits, sizeof fits)) {
+            usage_error("argument %d '%s' is %s but parameter %d '%s' is %s: give %s",
+                        i, a->spec, a->is_buffer ? "a device pointer" : runarg_type_name(a->type),
+                        i, p->name, ptx_type_name(p->type), fits);
             list_params(f);
             return RUN_EXIT_USAGE;
         }
