@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "kernel_lookup.h"
 #include "frontend/ptx/ptx_query.h"
 #include "frontend/ptx/ptxas_info.h"
 #include "frontend/ptx/ptx_parse.h"
@@ -185,13 +186,8 @@ static int from_ptx(options *o, const char **gpu)
         return 1;
     }
     int rc = 0;
-    const ptx_function *k = ptx_find_kernel(m, o->kernel);
+    const ptx_function *k = cli_find_kernel("occupancy", m, o->kernel);
     if (!k) {
-        fprintf(stderr, "warpsim occupancy: error: %s: no single kernel named '%s'; kernels:", o->ptx, o->kernel);
-        for (int32_t i = 0; i < m->nfuncs; i++)
-            if (m->funcs[i].is_entry)
-                fprintf(stderr, " %s", m->funcs[i].name);
-        fprintf(stderr, "\n");
         rc = 2;
         goto done;
     }

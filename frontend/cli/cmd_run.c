@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "kernel_lookup.h"
 #include "run_args.h"
 #include "frontend/ptx/ptx_parse.h"
 #include "frontend/ptx/ptx_query.h"
@@ -42,22 +43,6 @@ static int usage_error(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return RUN_EXIT_USAGE;
-}
-
-static void list_kernels(const ptx_module *m)
-{
-    int n = 0;
-    for (int i = 0; i < m->nfuncs; i++)
-        if (m->funcs[i].is_entry && !m->funcs[i].is_decl)
-            n++;
-    if (n == 0) {
-        fprintf(stderr, "  (%s has no kernels)\n", m->path);
-        return;
-    }
-    fprintf(stderr, "kernels in %s:\n", m->path);
-    for (int i = 0; i < m->nfuncs; i++)
-        if (m->funcs[i].is_entry && !m->funcs[i].is_decl)
-            fprintf(stderr, "  %s\n", m->funcs[i].name);
 }
 
 static void list_params(const ptx_function *f)
@@ -227,13 +212,10 @@ static int run(run_state *s)
         fprintf(stderr, "%s\n", err.msg);
         return RUN_EXIT_FAULT;
     }
-    const ws_kernel *k = ws_program_kernel(s->prog, o->kernel);
-    if (!k) {
-        usage_error("no kernel named '%s' in %s", o->kernel, o->ptx_path);
-        list_kernels(s->module);
+    const ptx_function *f = cli_find_kernel("run", s->module, o->kernel);
+    const ws_kernel *k = f ? ws_program_kernel(s->prog, f->name) : NULL;
+    if (!k)
         return RUN_EXIT_USAGE;
-    }
-    const ptx_function *f = ws_kernel_function(k);
     int rc = prepare_args(s, f);
     if (rc)
         return rc;
@@ -298,7 +280,9 @@ static int run(run_state *s)
     for (int i = 0; i < o->nprints; i++)
         print_buffer(s, &o->prints[i]);
     fflush(stdout);
-    ws_summary_info info = {o->kernel, o->grid, o->block, o->smem,
+    char shown[1024];
+    cli_kernel_display_name(f, shown, sizeof shown);
+    ws_summary_info info = {shown, o->grid, o->block, o->smem,
                             o->functional ? NULL : gpu_name, o->functional ? NULL : &ts};
     if (o->json)
         ws_summary_json(stderr, &info, &st);
