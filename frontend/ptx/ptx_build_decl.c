@@ -301,10 +301,10 @@ static bool layout_init(ptx_pstate *ps, ptx_var *v)
  * declaration in a nested { } scope), then "name$N". */
 static bool scoped_name(ptx_pstate *ps, const char *name, int32_t line, int32_t col, const char **out)
 {
+    *out = name;                        /* set on every path: callers read it only on success */
     const ptx_binding *b = ptx_names_get(&ps->names, name);
     if (b && b->depth == ps->scope_depth)
         return ptx_ps_error(ps, line, col, "redeclaration of '%s'", name);
-    *out = name;
     if (ptx_names_get(&ps->declared, name)) {
         char buf[300];
         snprintf(buf, sizeof buf, "%s$%d", name, ++ps->rename_serial);
