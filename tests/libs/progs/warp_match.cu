@@ -23,6 +23,7 @@ int main()
     std::vector<int> h(n);
     for (int i = 0; i < n; i++)
         h[i] = i < 32 ? (i * 7) % 5 : 2000 + (i % 4 == 0 ? 1 : 9);
+    h[40] = 3001;   /* warp 1: not all keys / 1000 agree, so match_all gives 0 */
     int *keys, *pred;
     unsigned *any, *all, *odd;
     CK(cudaMalloc(&keys, n * sizeof(int)));
