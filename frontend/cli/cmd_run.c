@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "kernel_lookup.h"
+#include "target_gpu.h"
 #include "run_args.h"
 #include "frontend/ptx/ptx_parse.h"
 #include "frontend/ptx/ptx_query.h"
@@ -230,7 +231,10 @@ static int run(run_state *s)
     ws_timing_stats ts;
     memset(&ts, 0, sizeof ts);
     ws_gpu_config gpu;
-    const char *gpu_name = o->gpu ? o->gpu : "a100";
+    /* by default the GPU the PTX was built for (a100 for sm_80, h100 for sm_90) */
+    const char *gpu_name = o->gpu ? o->gpu : cli_gpu_for_target(s->module->target);
+    if (!gpu_name)
+        gpu_name = "a100";
     if (!o->functional) {
         char cerr[1024];
         if (ws_gpu_config_load(gpu_name, &gpu, cerr, sizeof cerr))
