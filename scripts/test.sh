@@ -6,9 +6,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
 
-BUILD_DIR="$root/build" "$root/scripts/build.sh"
+# Warnings are errors in the project's own builds (WARPSIM_WERROR).
+BUILD_DIR="$root/build" "$root/scripts/build.sh" -DWARPSIM_WERROR=ON
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
 
-BUILD_DIR="$root/build-asan" "$root/scripts/build.sh" -DWARPSIM_SANITIZE=ON
+BUILD_DIR="$root/build-asan" "$root/scripts/build.sh" -DWARPSIM_SANITIZE=ON -DWARPSIM_WERROR=ON
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$root/build-asan" --output-on-failure -j "$jobs"

@@ -2,6 +2,7 @@
  * supported, and list its kernels with their parameters and static shared
  * memory. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "commands.h"
 #include "frontend/ptx/ptx_demangle.h"
@@ -20,11 +21,12 @@ static void check_usage(FILE *out)
 
 static void print_kernel(const ptx_module *m, const ptx_function *f)
 {
-    char name[512], sig[1024];
-    if (ptx_demangle(f->name, name, sizeof name, sig, sizeof sig))
-        printf("kernel %s  [%s]\n  signature: %s\n", name, f->name, sig);
+    ptx_demangled *d = malloc(sizeof *d);
+    if (d && ptx_demangle_parts(f->name, d))
+        printf("kernel %s  [%s]\n  signature: %s\n", d->name, f->name, d->sig);
     else
         printf("kernel %s\n", f->name);
+    free(d);
     printf("  parameters: %d\n", (int)f->nparams);
     for (int32_t i = 0; i < f->nparams; i++) {
         const ptx_var *p = &f->params[i];

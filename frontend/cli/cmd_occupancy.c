@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "commands.h"
+#include "kernel_lookup.h"
+#include "target_gpu.h"
 #include "frontend/ptx/ptx_query.h"
 #include "frontend/ptx/ptxas_info.h"
 #include "frontend/ptx/ptx_parse.h"
@@ -160,19 +162,6 @@ static int parse_options(int argc, char **argv, options *o)
     return 0;
 }
 
-/* The config that a PTX file's .target suggests when --gpu is absent. */
-static const char *gpu_for_target(const char *target)
-{
-    static const struct { const char *target, *gpu; } map[] = {
-        {"sm_75", "rtx2080ti"}, {"sm_80", "a100"}, {"sm_89", "rtx4090"},
-        {"sm_90", "h100"}, {"sm_90a", "h100"},
-    };
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (!strcmp(map[i].target, target))
-            return map[i].gpu;
-    return NULL;
-}
-
 /* Fills regs and static shared memory from the kernel in o->ptx. */
 static int from_ptx(options *o, const char **gpu)
 {
@@ -185,18 +174,13 @@ static int from_ptx(options *o, const char **gpu)
         return 1;
     }
     int rc = 0;
-    const ptx_function *k = ptx_find_kernel(m, o->kernel);
+    const ptx_function *k = cli_find_kernel("occupancy", m, o->kernel);
     if (!k) {
-        fprintf(stderr, "warpsim occupancy: error: %s: no single kernel named '%s'; kernels:", o->ptx, o->kernel);
-        for (int32_t i = 0; i < m->nfuncs; i++)
-            if (m->funcs[i].is_entry)
-                fprintf(stderr, " %s", m->funcs[i].name);
-        fprintf(stderr, "\n");
         rc = 2;
         goto done;
     }
     if (!*gpu) {
-        *gpu = gpu_for_target(m->target);
+        *gpu = cli_gpu_for_target(m->target);
         if (!*gpu) {
             fprintf(stderr, "warpsim occupancy: error: %s targets %s; say which GPU with --gpu NAME\n",
                     o->ptx, m->target);

@@ -10,8 +10,11 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "kernel_lookup.h"
+#include "target_gpu.h"
 #include "run_args.h"
 #include "frontend/ptx/ptx_parse.h"
+#include "frontend/ptx/ptx_query.h"
 #include "frontend/ptx/ptxas_info.h"
 #include "sim/core/gpu_config.h"
 #include "sim/core/sim.h"
@@ -41,22 +44,6 @@ static int usage_error(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return RUN_EXIT_USAGE;
-}
-
-static void list_kernels(const ptx_module *m)
-{
-    int n = 0;
-    for (int i = 0; i < m->nfuncs; i++)
-        if (m->funcs[i].is_entry && !m->funcs[i].is_decl)
-            n++;
-    if (n == 0) {
-        fprintf(stderr, "  (%s has no kernels)\n", m->path);
-        return;
-    }
-    fprintf(stderr, "kernels in %s:\n", m->path);
-    for (int i = 0; i < m->nfuncs; i++)
-        if (m->funcs[i].is_entry && !m->funcs[i].is_decl)
-            fprintf(stderr, "  %s\n", m->funcs[i].name);
 }
 
 static void list_params(const ptx_function *f)
@@ -110,11 +97,22 @@ static int prepare_args(run_state *s, const ptx_function *f)
         return RUN_EXIT_USAGE;
     }
     for (int i = 0; i < o->nargs; i++) {
-        uint32_t want = ws_param_size(f, i), have = runarg_param_bytes(&o->args[i]);
+        const runarg *a = &o->args[i];
+        const ptx_var *p = &f->params[i];
+        uint32_t want = ws_param_size(f, i), have = runarg_param_bytes(a);
         if (want != have) {
-            usage_error("argument %d '%s' is %u bytes (%s) but parameter %d (%s) is %u bytes",
-                        i, o->args[i].spec, have, o->args[i].is_buffer ? "a device pointer" : "a scalar",
-                        i, f->params[i].name, want);
+            usage_error("argument %d '%s' is %u bytes (%s) but parameter %d '%s' (%s) is %u bytes",
+                        i, a->spec, have, a->is_buffer ? "a device pointer" : "a scalar",
+                        i, p->name, ptx_type_name(p->type), want);
+            list_params(f);
+            return RUN_EXIT_USAGE;
+        }
+        char fits[128];
+        bool scalar_param = p->vec <= 1 && p->count <= 1;   /* not a struct's .b8 array */
+        if (scalar_param && !runarg_fits_ptx_type(a, p->type, fits, sizeof fits)) {
+            usage_error("argument %d '%s' is %s but parameter %d '%s' is %s: give %s",
+                        i, a->spec, a->is_buffer ? "a device pointer" : runarg_type_name(a->type),
+                        i, p->name, ptx_type_name(p->type), fits);
             list_params(f);
             return RUN_EXIT_USAGE;
         }
@@ -215,13 +213,10 @@ static int run(run_state *s)
         fprintf(stderr, "%s\n", err.msg);
         return RUN_EXIT_FAULT;
     }
-    const ws_kernel *k = ws_program_kernel(s->prog, o->kernel);
-    if (!k) {
-        usage_error("no kernel named '%s' in %s", o->kernel, o->ptx_path);
-        list_kernels(s->module);
+    const ptx_function *f = cli_find_kernel("run", s->module, o->kernel);
+    const ws_kernel *k = f ? ws_program_kernel(s->prog, f->name) : NULL;
+    if (!k)
         return RUN_EXIT_USAGE;
-    }
-    const ptx_function *f = ws_kernel_function(k);
     int rc = prepare_args(s, f);
     if (rc)
         return rc;
@@ -236,11 +231,22 @@ static int run(run_state *s)
     ws_timing_stats ts;
     memset(&ts, 0, sizeof ts);
     ws_gpu_config gpu;
-    const char *gpu_name = o->gpu ? o->gpu : "a100";
+    /* by default the GPU the PTX was built for (a100 for sm_80, h100 for sm_90) */
+    const char *gpu_name = o->gpu ? o->gpu : cli_gpu_for_target(s->module->target);
+    if (!gpu_name)
+        gpu_name = "a100";
     if (!o->functional) {
         char cerr[1024];
         if (ws_gpu_config_load(gpu_name, &gpu, cerr, sizeof cerr))
             return usage_error("--gpu: %s", cerr);
+        /* as the CUDA driver refuses a launch whose PTX targets a newer GPU */
+        char why[256];
+        if (!ptx_target_fits(s->module, gpu.major, gpu.minor, why, sizeof why)) {
+            fprintf(stderr, "warpsim run: error: no kernel image is available for execution on the device "
+                    "(cudaErrorNoKernelImageForDevice): %s (--gpu %s); choose a --gpu that has it\n",
+                    why, gpu_name);
+            return RUN_EXIT_FAULT;
+        }
     }
     ws_timing_options topt = ws_timing_defaults();
     topt.regs_per_thread = o->functional ? 0 : kernel_regs(o, s->module, f, &gpu);
@@ -278,7 +284,9 @@ static int run(run_state *s)
     for (int i = 0; i < o->nprints; i++)
         print_buffer(s, &o->prints[i]);
     fflush(stdout);
-    ws_summary_info info = {o->kernel, o->grid, o->block, o->smem,
+    char shown[1024];
+    cli_kernel_display_name(f, shown, sizeof shown);
+    ws_summary_info info = {shown, o->grid, o->block, o->smem,
                             o->functional ? NULL : gpu_name, o->functional ? NULL : &ts};
     if (o->json)
         ws_summary_json(stderr, &info, &st);

@@ -283,6 +283,43 @@ uint32_t runarg_param_bytes(const runarg *a)
     return a->is_buffer ? 8 : runarg_type_size(a->type);
 }
 
+/* The class of value a PTX type holds: 'b' untyped bits, 'f' float, 'i' integer. */
+static char ptx_type_class(ptx_type pt)
+{
+    if (pt >= PTX_T_B8 && pt <= PTX_T_B128)
+        return 'b';
+    return ptx_type_is_float(pt) ? 'f' : 'i';
+}
+
+static bool fits_class(bool is_buffer, runarg_type t, ptx_type pt)
+{
+    char c = ptx_type_class(pt);
+    if (c == 'b')
+        return true;
+    if (is_buffer)                      /* a device pointer: a 64-bit integer */
+        return c == 'i';
+    return (c == 'f') == runarg_type_is_float(t);
+}
+
+bool runarg_fits_ptx_type(const runarg *a, ptx_type pt, char *fits, size_t size)
+{
+    if (fits_class(a->is_buffer, a->type, pt))
+        return true;
+    const char *forms[RUNARG_TYPE_COUNT + 1];
+    int n = 0;
+    for (int t = 0; t < RUNARG_TYPE_COUNT; t++)
+        if (runarg_type_size((runarg_type)t) == ptx_type_size(pt) && fits_class(false, (runarg_type)t, pt))
+            forms[n++] = runarg_type_name((runarg_type)t);
+    if (ptx_type_size(pt) == 8 && fits_class(true, RUNARG_U64, pt))
+        forms[n++] = "buf";
+    size_t used = 0;
+    fits[0] = '\0';
+    for (int i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(fits + used, size - used, "%s%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
+                                 forms[i], strcmp(forms[i], "buf") ? ":V" : ":TYPE:COUNT:INIT");
+    return false;
+}
+
 uint64_t runarg_buffer_bytes(const runarg *a)
 {
     return a->count * runarg_type_size(a->type);
@@ -436,7 +473,10 @@ void runarg_print_help(FILE *out)
 "\n"
 "Runs one kernel of FILE.ptx in the simulator and shows what it computed.\n"
 "\n"
-"  --kernel NAME       the kernel, by its mangled or demangled name\n"
+"  --kernel NAME       the kernel, by its mangled or demangled name: for a\n"
+"                      template, 'void reduceStage<256, 0>(float*, int)',\n"
+"                      'reduceStage<256, 0>', or 'reduceStage' when only one\n"
+"                      kernel has that name\n"
 "  --grid X[,Y[,Z]]    blocks in the grid (x < 2^31, y and z <= 65535)\n"
 "  --block X[,Y[,Z]]   threads per block (x, y <= 1024, z <= 64, at most 1024 in all)\n"
 "  --smem BYTES        dynamic shared memory (extern .shared) per block; default 0\n"
@@ -466,7 +506,9 @@ void runarg_print_help(FILE *out)
 "                      progress, see docs/FAULTS.md)\n"
 "  --gpu NAME          the GPU whose timing model runs the kernel: a config in\n"
 "                      configs/ (a100, h100, h200, rtx4090, rtx2080ti, teaching) or\n"
-"                      the path of one; default a100\n"
+"                      the path of one; default: the one of the PTX's .target\n"
+"                      (a100 for sm_80, h100 for sm_90), else a100.  A GPU\n"
+"                      older than the .target cannot run the PTX (an error)\n"
 "  --regs N            registers per thread for the occupancy rule; default: from\n"
 "                      ptxas -v when the CUDA toolkit is installed, else an estimate\n"
 "                      from the PTX (the summary says which)\n"

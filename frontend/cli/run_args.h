@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "frontend/ptx/ptx_ir.h"
 #include "sim/core/sim.h"
 #include "sim/trace/trace.h"
 
@@ -94,6 +95,14 @@ bool runarg_parse_spec(const char *spec, runarg *a, char *err, size_t errsize);
 /* Bytes a kernel parameter receives for a: the scalar's size, or 8 for a
  * device pointer. */
 uint32_t runarg_param_bytes(const runarg *a);
+
+/* Whether a may fill a kernel parameter whose PTX type is pt (a scalar
+ * parameter; the caller has checked that the sizes agree): a float only a
+ * .f or .b parameter, an integer only a .s, .u or .b one (i32 and u32 alike
+ * for .s32, .u32 and .b32), a device pointer only a 64-bit .u, .s or .b
+ * one.  When it may not, fits receives the --arg forms that would, e.g.
+ * "i32:V or u32:V". */
+bool runarg_fits_ptx_type(const runarg *a, ptx_type pt, char *fits, size_t size);
 uint64_t runarg_buffer_bytes(const runarg *a);
 
 /* Elements [first, first+n) of a zero/iota/fill/rand buffer, little-endian. */

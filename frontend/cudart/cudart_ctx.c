@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "fatbin.h"
+#include "frontend/ptx/ptx_query.h"
 #include "frontend/ptx/ptxas_info.h"
 
 /* The CUDA runtime API is process-global by nature: nvcc's generated code
@@ -212,8 +213,9 @@ cudaError_t cr_module_load(cr_context *c, cr_module *m)
         if (size == 0 || ws_fatbin_extract_ptx(m->fatbin, (size_t)size, arch, &m->ptx, &m->ptx_len,
                                                &m->ptx_arch, err, sizeof err) != 0) {
             if (size == 0) snprintf(err, sizeof err, "the registered device code is not a fat binary");
-            cr_note("error: cannot load the program's device code for %s (compute %d.%d): %s",
-                    c->gpu.name, c->gpu.major, c->gpu.minor, err);
+            cr_note("error: no kernel image is available for execution on the device "
+                    "(cudaErrorNoKernelImageForDevice): cannot load the program's device code for %s "
+                    "(compute %d.%d): %s", c->gpu.name, c->gpu.major, c->gpu.minor, err);
             return m->load_error = cudaErrorNoKernelImageForDevice;
         }
         char prog[40];
@@ -236,6 +238,14 @@ cudaError_t cr_module_load(cr_context *c, cr_module *m)
         ptx_error_format(&perr, err, sizeof err);
         cr_note("%s (set WARPSIM_DUMP_PTX=DIR to keep the PTX)", err);
         return m->load_error = cudaErrorInvalidPtx;
+    }
+    /* the fat binary's PTX entry was picked by its arch; its .target decides too */
+    if (!ptx_target_fits(m->ptxm, c->gpu.major, c->gpu.minor, err, sizeof err)) {
+        cr_note("error: no kernel image is available for execution on the device "
+                "(cudaErrorNoKernelImageForDevice): %s (%s, %s)", err, c->gpu.name, m->path);
+        ptx_module_free(m->ptxm);
+        m->ptxm = NULL;
+        return m->load_error = cudaErrorNoKernelImageForDevice;
     }
     ws_error werr;
     m->prog = ws_program_load(m->ptxm, c->mem, &werr);

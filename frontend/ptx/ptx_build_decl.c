@@ -60,6 +60,12 @@ bool ptx_b_version(ptx_pstate *ps, const char *text, int32_t line, int32_t col)
     unsigned maj = 0, min = 0;
     if (sscanf(text, ".version %u.%u", &maj, &min) != 2)
         return ptx_ps_error(ps, line, col, "malformed .version '%s'", text);
+    /* PTX ISA, "PTX Module Directives": .version comes first in a module. */
+    if (line != ps->first_line || col != ps->first_col)
+        return ptx_ps_error(ps, line, col, ".version must be the first directive of the module");
+    if (maj > PTX_ISA_NEWEST_MAJOR || (maj == PTX_ISA_NEWEST_MAJOR && min > PTX_ISA_NEWEST_MINOR))
+        return ptx_ps_error(ps, line, col, "PTX ISA version %u.%u is newer than warpsim supports (up to %d.%d)",
+                            maj, min, PTX_ISA_NEWEST_MAJOR, PTX_ISA_NEWEST_MINOR);
     ps->m->version_major = maj;
     ps->m->version_minor = min;
     return true;
@@ -68,6 +74,20 @@ bool ptx_b_version(ptx_pstate *ps, const char *text, int32_t line, int32_t col)
 bool ptx_b_target(ptx_pstate *ps, const char *name)
 {
     snprintf(ps->m->target, sizeof ps->m->target, "%s", name);
+    return true;
+}
+
+/* As ptxas: a module (an empty file too) without .version at its start, or
+ * without .target, is no PTX module.  Where the first thing is not .version,
+ * the error names that place. */
+bool ptx_b_module_end(ptx_pstate *ps)
+{
+    int32_t line = ps->first_line ? ps->first_line : 1, col = ps->first_col ? ps->first_col : 1;
+    if (ps->m->version_major == 0 && ps->m->version_minor == 0)
+        return ptx_ps_error(ps, line, col, "%s: missing .version directive at the start of the module",
+                            ps->first_line ? "not a PTX module" : "empty PTX module");
+    if (!ps->m->target[0])
+        return ptx_ps_error(ps, line, col, "missing .target directive after .version");
     return true;
 }
 
@@ -281,10 +301,10 @@ static bool layout_init(ptx_pstate *ps, ptx_var *v)
  * declaration in a nested { } scope), then "name$N". */
 static bool scoped_name(ptx_pstate *ps, const char *name, int32_t line, int32_t col, const char **out)
 {
+    *out = name;                        /* set on every path: callers read it only on success */
     const ptx_binding *b = ptx_names_get(&ps->names, name);
     if (b && b->depth == ps->scope_depth)
         return ptx_ps_error(ps, line, col, "redeclaration of '%s'", name);
-    *out = name;
     if (ptx_names_get(&ps->declared, name)) {
         char buf[300];
         snprintf(buf, sizeof buf, "%s$%d", name, ++ps->rename_serial);

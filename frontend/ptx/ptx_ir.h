@@ -285,9 +285,14 @@ typedef struct ptx_function {
     ptx_srcloc loc;
 } ptx_function;
 
+/* The newest PTX ISA version warpsim knows: what nvcc 13.0 emits (and
+ * what its ptxas accepts at most). */
+#define PTX_ISA_NEWEST_MAJOR 9
+#define PTX_ISA_NEWEST_MINOR 0
+
 typedef struct ptx_module {
     const char *path;               /* file name used in messages */
-    uint32_t version_major, version_minor;
+    uint32_t version_major, version_minor;   /* .version; newest accepted: PTX_ISA_NEWEST_* */
     char target[32];                /* "sm_80" */
     uint32_t address_size;          /* 64 */
     ptx_var *globals; int32_t nglobals;     /* .global .const .shared at module scope */

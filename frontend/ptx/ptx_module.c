@@ -134,22 +134,44 @@ static bool same_but_blanks(const char *a, const char *b)
     }
 }
 
-const ptx_function *ptx_find_kernel(const ptx_module *m, const char *name)
+static bool is_kernel(const ptx_function *f)
 {
-    const ptx_function *found = NULL;
-    int nfound = 0;
+    return f->is_entry && !f->is_decl;
+}
+
+static bool demangled_matches(const ptx_demangled *d, const char *name)
+{
+    return same_but_blanks(d->sig, name) || same_but_blanks(d->name, name) ||
+           same_but_blanks(d->base, name) || same_but_blanks(d->short_base, name);
+}
+
+int ptx_match_kernels(const ptx_module *m, const char *name, const ptx_function **found, int max)
+{
     for (int32_t i = 0; i < m->nfuncs; i++) {
-        const ptx_function *f = &m->funcs[i];
-        if (!f->is_entry || f->is_decl)
-            continue;
-        if (!strcmp(f->name, name))
-            return f;                   /* the mangled name is unique */
-        char base[512], sig[1024];
-        if (ptx_demangle(f->name, base, sizeof base, sig, sizeof sig) &&
-            (!strcmp(base, name) || same_but_blanks(sig, name))) {
-            found = f;
-            nfound++;
+        if (is_kernel(&m->funcs[i]) && !strcmp(m->funcs[i].name, name)) {
+            if (max > 0)
+                found[0] = &m->funcs[i];
+            return 1;                   /* the mangled name is unique */
         }
     }
-    return nfound == 1 ? found : NULL;
+    ptx_demangled *d = malloc(sizeof *d);
+    if (!d)
+        return 0;
+    int n = 0;
+    for (int32_t i = 0; i < m->nfuncs; i++) {
+        const ptx_function *f = &m->funcs[i];
+        if (is_kernel(f) && ptx_demangle_parts(f->name, d) && demangled_matches(d, name)) {
+            if (n < max)
+                found[n] = f;
+            n++;
+        }
+    }
+    free(d);
+    return n;
+}
+
+const ptx_function *ptx_find_kernel(const ptx_module *m, const char *name)
+{
+    const ptx_function *f = NULL;
+    return ptx_match_kernels(m, name, &f, 1) == 1 ? f : NULL;
 }

@@ -25,7 +25,15 @@ void ptx_error_format(const ptx_error *err, char *buf, size_t size);
 
 /* Finds a kernel (.entry) by its mangled name or its demangled name
  * ("vecAdd" matches "_Z6vecAddPfS_S_i", as does "vecAdd(float*, float*, float*, int)").
+ * For a template kernel "_Z11reduceStageILi256ELi0EEvPfi", the signature
+ * "void reduceStage<256, 0>(float*, int)", the name "reduceStage<256, 0>"
+ * and the bare "reduceStage" match; in a namespace, "lab::reduceStage"
+ * and "reduceStage" alike.  Blanks in name do not count.
  * Returns NULL when none or more than one match. */
 const ptx_function *ptx_find_kernel(const ptx_module *m, const char *name);
+
+/* The kernels that name matches as above, into found (up to max of them);
+ * returns how many match (an exact mangled name matches alone). */
+int ptx_match_kernels(const ptx_module *m, const char *name, const ptx_function **found, int max);
 
 #endif

@@ -55,6 +55,10 @@ static void ptxerror(PTXLTYPE *loc, yyscan_t scanner, ptx_pstate *ps, const char
 
 %%
 
+input
+    : module                        { CHECK(ptx_b_module_end(ps)); }
+    ;
+
 module
     : %empty
     | module top

@@ -60,6 +60,7 @@ typedef struct ptx_pstate {
     /* lexer position and the last token's text, for messages */
     int32_t line, col;
     char tok[48];
+    int32_t first_line, first_col;  /* the module's first token (0: none yet) */
 
     int32_t cap_globals, cap_funcs, cap_files;
 
@@ -128,6 +129,8 @@ bool ptx_lit_sreg(const char *name, uint8_t *sreg, uint8_t *comp, bool *known_ba
 /* Grammar actions (ptx_build_*.c); each returns false after recording an error. */
 bool ptx_b_version(ptx_pstate *ps, const char *text, int32_t line, int32_t col);
 bool ptx_b_target(ptx_pstate *ps, const char *name);
+/* After the whole module: it began with .version and has a .target. */
+bool ptx_b_module_end(ptx_pstate *ps);
 bool ptx_b_file(ptx_pstate *ps, uint64_t idx, const char *path, int32_t line, int32_t col);
 void ptx_b_loc(ptx_pstate *ps, uint64_t file, uint64_t line);
 

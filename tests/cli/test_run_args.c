@@ -471,9 +471,43 @@ static void test_cmdline(void **state)
                                "buf:u32:5:zero", "--print", "-1", NULL));
 }
 
+/* Which --arg kinds fill which PTX parameter types (sizes already equal). */
+static void test_fits_ptx_type(void **state)
+{
+    (void)state;
+    runarg a;
+    char fits[128];
+    assert_true(runarg_parse_spec("i32:5", &a, err, sizeof err));
+    assert_true(runarg_fits_ptx_type(&a, PTX_T_S32, fits, sizeof fits));
+    assert_true(runarg_fits_ptx_type(&a, PTX_T_U32, fits, sizeof fits));
+    assert_true(runarg_fits_ptx_type(&a, PTX_T_B32, fits, sizeof fits));
+    assert_false(runarg_fits_ptx_type(&a, PTX_T_F32, fits, sizeof fits));
+    assert_string_equal(fits, "f32:V");
+    assert_true(runarg_parse_spec("f32:64", &a, err, sizeof err));
+    assert_true(runarg_fits_ptx_type(&a, PTX_T_F32, fits, sizeof fits));
+    assert_true(runarg_fits_ptx_type(&a, PTX_T_B32, fits, sizeof fits));
+    assert_false(runarg_fits_ptx_type(&a, PTX_T_U32, fits, sizeof fits));
+    assert_string_equal(fits, "i32:V or u32:V");
+    assert_false(runarg_fits_ptx_type(&a, PTX_T_S32, fits, sizeof fits));
+    assert_true(runarg_parse_spec("f64:1", &a, err, sizeof err));
+    assert_false(runarg_fits_ptx_type(&a, PTX_T_U64, fits, sizeof fits));
+    assert_string_equal(fits, "i64:V, u64:V or buf:TYPE:COUNT:INIT");
+    assert_true(runarg_parse_spec("buf:f64:4:zero", &a, err, sizeof err));
+    assert_true(runarg_fits_ptx_type(&a, PTX_T_U64, fits, sizeof fits));
+    assert_true(runarg_fits_ptx_type(&a, PTX_T_B64, fits, sizeof fits));
+    assert_false(runarg_fits_ptx_type(&a, PTX_T_F64, fits, sizeof fits));
+    assert_string_equal(fits, "f64:V");
+    /* a truncated hint stays a string */
+    char small[6];
+    assert_true(runarg_parse_spec("i64:1", &a, err, sizeof err));
+    assert_false(runarg_fits_ptx_type(&a, PTX_T_F64, small, sizeof small));
+    assert_true(strlen(small) < sizeof small);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fits_ptx_type),
         cmocka_unit_test(test_dims),
         cmocka_unit_test(test_dim_limits),
         cmocka_unit_test(test_values),

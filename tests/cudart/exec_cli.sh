@@ -29,6 +29,8 @@ grep -q '^kernel' "$tmp/out" && fail "text summary in stdout"
 "$warpsim" exec --gpu rtx2080ti -- "$prog" 100 >"$tmp/out" 2>"$tmp/err" && fail "compute_80 ran on a 7.5 GPU"
 grep -q 'no PTX for compute_75' "$tmp/err" || fail "no message about the missing PTX"
 grep -q 'cudaErrorNoKernelImageForDevice' "$tmp/err" || fail "the program did not see cudaErrorNoKernelImageForDevice"
+grep -q '^warpsim: error: no kernel image is available for execution on the device (cudaErrorNoKernelImageForDevice): ' "$tmp/err" ||
+    fail "warpsim's note does not say what warpsim run says for the same case"
 
 # a statically linked program: told how to rebuild
 "$warpsim" exec "$static" >"$tmp/out" 2>"$tmp/err"

@@ -33,14 +33,17 @@ static blob load(const char *name)
     return b;
 }
 
-static char *ptx_of(const blob *b, uint32_t max_arch, uint32_t *arch)
+/* The PTX text into *text, which the caller owns (a local of this function
+ * whose address the library received would look dangling to gcc -O3's
+ * -Wdangling-pointer once inlined). */
+static void ptx_of(const blob *b, uint32_t max_arch, uint32_t *arch, char **text)
 {
-    char *text = NULL, err[512];
+    char err[512];
     size_t len = 0;
-    if (ws_fatbin_extract_ptx(b->data, b->size, max_arch, &text, &len, arch, err, sizeof err) != 0)
+    *text = NULL;
+    if (ws_fatbin_extract_ptx(b->data, b->size, max_arch, text, &len, arch, err, sizeof err) != 0)
         fail_msg("extract: %s", err);
-    assert_int_equal(strlen(text), len);
-    return text;
+    assert_int_equal(strlen(*text), len);
 }
 
 static void check_ptx_text(const char *text)
@@ -69,11 +72,12 @@ static void check_single(const char *name, ws_fatbin_codec codec)
     assert_int_equal(e[ptx].codec, codec);
     if (codec != WS_CODEC_NONE) assert_true(e[ptx].payload_size < e[ptx].uncompressed_size);
     uint32_t arch = 0;
-    char *text = ptx_of(&b, 80, &arch);
+    char *text;
+    ptx_of(&b, 80, &arch, &text);
     assert_int_equal(arch, 80);
     check_ptx_text(text);
     free(text);
-    text = ptx_of(&b, 90, &arch);   /* a newer GPU runs the compute_80 PTX */
+    ptx_of(&b, 90, &arch, &text);   /* a newer GPU runs the compute_80 PTX */
     assert_int_equal(arch, 80);
     free(text);
     free(b.data);
@@ -87,7 +91,10 @@ static void codecs_agree(void **state)
 {
     (void)state;
     blob z = load("zstd.fatbin"), l = load("lz4.fatbin"), u = load("none.fatbin");
-    char *tz = ptx_of(&z, 80, NULL), *tl = ptx_of(&l, 80, NULL), *tu = ptx_of(&u, 80, NULL);
+    char *tz, *tl, *tu;
+    ptx_of(&z, 80, NULL, &tz);
+    ptx_of(&l, 80, NULL, &tl);
+    ptx_of(&u, 80, NULL, &tu);
     assert_string_equal(tz, tu);
     assert_string_equal(tl, tu);
     free(tz); free(tl); free(tu);
@@ -99,14 +106,15 @@ static void picks_highest_fitting_arch(void **state)
     (void)state;
     blob b = load("multi.fatbin");
     uint32_t arch = 0;
-    char *t = ptx_of(&b, 79, &arch);
+    char *t;
+    ptx_of(&b, 79, &arch, &t);
     assert_int_equal(arch, 75);
     assert_non_null(strstr(t, ".target sm_75"));
     free(t);
-    t = ptx_of(&b, 80, &arch);
+    ptx_of(&b, 80, &arch, &t);
     assert_int_equal(arch, 80);
     free(t);
-    t = ptx_of(&b, 120, &arch);
+    ptx_of(&b, 120, &arch, &t);
     assert_int_equal(arch, 80);
     free(t);
     char err[512], *text = NULL;

@@ -30,6 +30,17 @@ printf '.version 9.0\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\
 [ $rc -eq 1 ] || bad "redux f32: exit $rc, want 1"
 grep -qx "$tmp/bad.ptx:7:3: error: unsupported instruction 'redux.sync.min.abs.f32': redux.sync on .f32 is an sm_100a instruction, not supported" "$tmp/err" || bad "redux f32: message: $(cat "$tmp/err")"
 
+: > "$tmp/empty.ptx"
+"$ws" check "$tmp/empty.ptx" > "$tmp/out" 2> "$tmp/err"; rc=$?
+[ $rc -eq 1 ] || bad "empty file: exit $rc, want 1"
+grep -qx "$tmp/empty.ptx:1:1: error: empty PTX module: missing .version directive at the start of the module" "$tmp/err" ||
+    bad "empty file: message: $(cat "$tmp/err")"
+printf '.version 99.9\n.target sm_80\n.address_size 64\n' > "$tmp/v99.ptx"
+"$ws" check "$tmp/v99.ptx" > "$tmp/out" 2> "$tmp/err"; rc=$?
+[ $rc -eq 1 ] || bad "version 99.9: exit $rc, want 1"
+grep -qx "$tmp/v99.ptx:1:1: error: PTX ISA version 99.9 is newer than warpsim supports (up to 9.0)" "$tmp/err" ||
+    bad "version 99.9: message: $(cat "$tmp/err")"
+
 "$ws" check "$tmp/missing.ptx" > /dev/null 2>&1; rc=$?
 [ $rc -eq 1 ] || bad "missing file: exit $rc, want 1"
 "$ws" check > /dev/null 2>&1; rc=$?

@@ -275,11 +275,46 @@ static void test_find_kernel(void **state)
     assert_ptr_equal(ptx_find_kernel(m, "vecAdd(float const*, float const*, float*, int)"), v);
     assert_ptr_equal(ptx_find_kernel(m, "vecAdd(float const *, float const *, float *, int)"), v);
     assert_ptr_equal(ptx_find_kernel(m, "lab::scaleAll"), tp_func(m, "_ZN3lab8scaleAllEPffi"));
-    assert_null(ptx_find_kernel(m, "scaleAll"));
+    /* the name without its scope, as Nsight Compute's "function" kernel-name base */
+    assert_ptr_equal(ptx_find_kernel(m, "scaleAll"), tp_func(m, "_ZN3lab8scaleAllEPffi"));
     assert_null(ptx_find_kernel(m, "dupl"));          /* overloaded: ambiguous */
     assert_ptr_equal(ptx_find_kernel(m, "dupl(float)"), tp_func(m, "_Z4duplf"));
     assert_ptr_equal(ptx_find_kernel(m, "plain"), tp_func(m, "plain"));
     assert_null(ptx_find_kernel(m, "nothere"));
+    const ptx_function *found[4];
+    assert_int_equal(ptx_match_kernels(m, "dupl", found, 4), 2);
+    assert_ptr_equal(found[0], tp_func(m, "_Z4dupli"));
+    assert_ptr_equal(found[1], tp_func(m, "_Z4duplf"));
+    assert_int_equal(ptx_match_kernels(m, "_Z4dupli", found, 4), 1);
+    assert_int_equal(ptx_match_kernels(m, "nothere", found, 4), 0);
+    ptx_module_free(m);
+}
+
+/* Template kernels (names as nvcc 13 emits them; c++filt's spellings):
+ * by the signature, the name with its template arguments, the bare name
+ * when only one instantiation has it, in a namespace with or without it. */
+static void test_find_template_kernel(void **state)
+{
+    (void)state;
+    ptx_module *m = tp_parse(PTX_HEADER
+        ".visible .entry _Z11reduceStageILi256ELi0EEvPfi(.param .u64 a, .param .u32 n)\n{\n  ret;\n}\n"
+        ".visible .entry _Z11reduceStageILi128ELi1EEvPfi(.param .u64 a, .param .u32 n)\n{\n  ret;\n}\n"
+        ".visible .entry _ZN3lab6detail4tileIiLj4ELb1EEEvPT_PS3_(.param .u64 a, .param .u64 b)\n{\n  ret;\n}\n"
+        ".visible .entry _Z4axpyIfEvT_PKS0_PS0_(.param .f32 a, .param .u64 x, .param .u64 y)\n{\n  ret;\n}\n");
+    const ptx_function *r256 = tp_func(m, "_Z11reduceStageILi256ELi0EEvPfi");
+    const ptx_function *tile = tp_func(m, "_ZN3lab6detail4tileIiLj4ELb1EEEvPT_PS3_");
+    assert_ptr_equal(ptx_find_kernel(m, "void reduceStage<256, 0>(float*, int)"), r256);
+    assert_ptr_equal(ptx_find_kernel(m, "reduceStage<256, 0>"), r256);
+    assert_ptr_equal(ptx_find_kernel(m, "reduceStage<256,0>"), r256);
+    assert_ptr_equal(ptx_find_kernel(m, "_Z11reduceStageILi256ELi0EEvPfi"), r256);
+    assert_null(ptx_find_kernel(m, "reduceStage"));   /* two instantiations */
+    const ptx_function *found[4];
+    assert_int_equal(ptx_match_kernels(m, "reduceStage", found, 4), 2);
+    assert_ptr_equal(ptx_find_kernel(m, "tile"), tile);
+    assert_ptr_equal(ptx_find_kernel(m, "lab::detail::tile"), tile);
+    assert_ptr_equal(ptx_find_kernel(m, "lab::detail::tile<int, 4u, true>"), tile);
+    assert_ptr_equal(ptx_find_kernel(m, "axpy"), tp_func(m, "_Z4axpyIfEvT_PKS0_PS0_"));
+    assert_null(ptx_find_kernel(m, "reduceStage<64, 0>"));
     ptx_module_free(m);
 }
 
@@ -293,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_inline_asm_pair),
         cmocka_unit_test(test_loc_and_pragma),
         cmocka_unit_test(test_find_kernel),
+        cmocka_unit_test(test_find_template_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

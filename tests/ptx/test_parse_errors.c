@@ -117,6 +117,39 @@ static void test_truncated_input(void **state)
     ptx_module_free(m);
 }
 
+/* ptxas rejects a module that does not begin with .version and .target
+ * ("Missing .version directive at start of file") and a .version newer
+ * than it knows (ptxas of CUDA 13.0: "Unsupported .version 9.1; current
+ * version is '9.0'"). */
+static void test_module_header(void **state)
+{
+    (void)state;
+    expect("", "t.ptx:1:1: error: empty PTX module: missing .version directive at the start of the module");
+    expect("// only a comment\n\n",
+           "t.ptx:1:1: error: empty PTX module: missing .version directive at the start of the module");
+    expect("// generated\n.target sm_80\n.address_size 64\n",
+           "t.ptx:2:1: error: not a PTX module: missing .version directive at the start of the module");
+    expect(".target sm_80\n.version 9.0\n", "t.ptx:2:1: error: .version must be the first directive of the module");
+    expect(".version 99.9\n.target sm_80\n",
+           "t.ptx:1:1: error: PTX ISA version 99.9 is newer than warpsim supports (up to 9.0)");
+    expect("\n  .version 9.1\n.target sm_80\n",
+           "t.ptx:2:3: error: PTX ISA version 9.1 is newer than warpsim supports (up to 9.0)");
+    expect(".version 10.0\n.target sm_80\n",
+           "t.ptx:1:1: error: PTX ISA version 10.0 is newer than warpsim supports (up to 9.0)");
+    expect(".version 9.0\n.address_size 64\n", "t.ptx:1:1: error: missing .target directive after .version");
+    /* the oldest and the newest accepted */
+    ptx_error err;
+    const char *old = ".version 1.0\n.target sm_10\n", *newest = ".version 9.0\n.target sm_90\n";
+    ptx_module *m = ptx_parse(old, strlen(old), "t.ptx", &err);
+    assert_non_null(m);
+    ptx_module_free(m);
+    m = ptx_parse(newest, strlen(newest), "t.ptx", &err);
+    assert_non_null(m);
+    assert_int_equal(m->version_major, 9);
+    assert_int_equal(m->version_minor, 0);
+    ptx_module_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -127,6 +160,7 @@ int main(void)
         cmocka_unit_test(test_undefined_names),
         cmocka_unit_test(test_semantic_errors),
         cmocka_unit_test(test_truncated_input),
+        cmocka_unit_test(test_module_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

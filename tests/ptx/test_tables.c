@@ -115,23 +115,77 @@ static const struct { const char *mangled, *sig; } demangled[] = {
     {"_ZN5outer5inner4kernEPfS0_", "outer::inner::kern(float*, outer::inner)"},
     {"_Z11matmulTiledPKfS0_Pfi", "matmulTiled(float const*, float const*, float*, int)"},
     {"_Z8wmmaTilePK6__halfS1_Pfiii", "wmmaTile(__half const*, __half const*, float*, int, int, int)"},
+    /* template kernels as nvcc 13.0 names them (and c++filt of binutils 2.40 spells them) */
+    {"_Z11reduceStageILi256ELi0EEvPfi", "void reduceStage<256, 0>(float*, int)"},
+    {"_Z4axpyIfEvT_PKS0_PS0_", "void axpy<float>(float, float const*, float*)"},
+    {"_Z8variadicIJiPfEEvDpT_", "void variadic<int, float*>(int, float*)"},
+    {"_Z8variadicIJEEvDpT_", "void variadic<>()"},
+    {"_Z5modedIL4Mode1EEvP6__halfPK7__half2", "void moded<(Mode)1>(__half*, __half2 const*)"},
+    {"_Z3volIhEvPVT_PVKS0_PS0_",
+     "void vol<unsigned char>(unsigned char volatile*, unsigned char const volatile*, unsigned char*)"},
+    {"_Z4flagILb0EEvPb", "void flag<false>(bool*)"},
+    {"_Z3twoIN3lab6detail4PairENS1_3BoxIiEEEvT_T0_S5_S6_",
+     "void two<lab::detail::Pair, lab::detail::Box<int> >(lab::detail::Pair, lab::detail::Box<int>, "
+     "lab::detail::Pair, lab::detail::Box<int>)"},
+    {"_ZN3lab6detail4tileIiLj4ELb1EEEvPT_PS3_", "void lab::detail::tile<int, 4u, true>(int*, int**)"},
+    {"_ZN3lab6detail5boxedIlEEvPNS0_3BoxIT_EEPNS2_IS4_EENS0_4PairE",
+     "void lab::detail::boxed<long>(lab::detail::Box<long>*, lab::detail::Box<lab::detail::Box<long> >*, "
+     "lab::detail::Pair)"},
+    {"_ZN36_GLOBAL__N__9b54b229_4_t_cu_d32d73286hiddenEPi", "(anonymous namespace)::hidden(int*)"},
+    {"_ZN36_GLOBAL__N__9b54b229_4_t_cu_d32d73284litsILsn3ELc65ELm7ELxn9ELy11EEEvPi",
+     "void (anonymous namespace)::lits<(short)-3, (char)65, 7ul, -9ll, 11ull>(int*)"},
+    {"_ZL6staticPi", "static(int*)"},
+    /* a CUB kernel of thrust::sort (CCCL 3.0): enums, nested templates, long */
+    {"_ZN3cub17CUB_300001_SM_8006detail10radix_sort31DeviceRadixSortSingleTileKernelINS1_5radix10policy_hubIiNS0_"
+     "8NullTypeEyE10Policy1000ELNS0_9SortOrderE0EiS6_yNS1_21identity_decomposer_tEEEvPKT1_PSB_PKT2_PSF_T3_iiT4_",
+     "void cub::CUB_300001_SM_800::detail::radix_sort::DeviceRadixSortSingleTileKernel<cub::CUB_300001_SM_800::"
+     "detail::radix::policy_hub<int, cub::CUB_300001_SM_800::NullType, unsigned long long>::Policy1000, "
+     "(cub::CUB_300001_SM_800::SortOrder)0, int, cub::CUB_300001_SM_800::NullType, unsigned long long, "
+     "cub::CUB_300001_SM_800::detail::identity_decomposer_t>(int const*, int*, cub::CUB_300001_SM_800::NullType "
+     "const*, cub::CUB_300001_SM_800::NullType*, unsigned long long, int, int, "
+     "cub::CUB_300001_SM_800::detail::identity_decomposer_t)"},
 };
+
+/* name, base and short_base of template and namespaced kernels */
+static void test_demangle_parts(void **state)
+{
+    (void)state;
+    ptx_demangled d;
+    assert_true(ptx_demangle_parts("_ZN3lab6detail4tileIiLj4ELb1EEEvPT_PS3_", &d));
+    assert_string_equal(d.name, "lab::detail::tile<int, 4u, true>");
+    assert_string_equal(d.base, "lab::detail::tile");
+    assert_string_equal(d.short_base, "tile");
+    assert_true(ptx_demangle_parts("_Z3twoIN3lab6detail4PairENS1_3BoxIiEEEvT_T0_S5_S6_", &d));
+    assert_string_equal(d.name, "two<lab::detail::Pair, lab::detail::Box<int> >");
+    assert_string_equal(d.base, "two");
+    assert_true(ptx_demangle_parts("_ZN3lab8scaleAllEPffi", &d));
+    assert_string_equal(d.name, "lab::scaleAll");
+    assert_string_equal(d.base, "lab::scaleAll");
+    assert_string_equal(d.short_base, "scaleAll");
+    assert_false(ptx_demangle_parts("_Z3arrIfLi3EEvPAT0__T_", &d));     /* arrays: not handled */
+    assert_string_equal(d.sig, "");
+}
 
 static void test_demangle(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof demangled / sizeof demangled[0]; i++) {
-        char name[256], sig[512];
+        char name[1024], sig[2048];
         if (!ptx_demangle(demangled[i].mangled, name, sizeof name, sig, sizeof sig))
             fail_msg("could not demangle %s", demangled[i].mangled);
         assert_string_equal(sig, demangled[i].sig);
-        size_t n = strcspn(demangled[i].sig, "(");
-        assert_int_equal(strlen(name), n);
-        assert_memory_equal(name, demangled[i].sig, n);
+        /* the signature is [return type ] name(parameters) */
+        size_t skip = strncmp(sig, "void ", 5) ? 0 : 5;
+        assert_memory_equal(sig + skip, name, strlen(name));
+        assert_int_equal(sig[skip + strlen(name)], '(');
     }
     char name[64];
     assert_false(ptx_demangle("vecAdd", name, sizeof name, NULL, 0));
-    assert_false(ptx_demangle("_Z5tmplIiEvT_", name, sizeof name, NULL, 0));   /* templates: not handled */
+    assert_false(ptx_demangle("_Z5tmplIiEvT0_", name, sizeof name, NULL, 0));  /* no second template argument */
+    assert_false(ptx_demangle("_Z3fooUlvE_", name, sizeof name, NULL, 0));     /* lambdas: not handled */
+    assert_false(ptx_demangle("_Z3fooILi", name, sizeof name, NULL, 0));       /* cut short */
+    assert_false(ptx_demangle("_Z3fooILin", name, sizeof name, NULL, 0));
+    assert_false(ptx_demangle("_Z3fooIiE", name, sizeof name, NULL, 0));       /* no return type */
     assert_false(ptx_demangle("_Z3fooPS_", name, sizeof name, NULL, 0));       /* no such substitution */
     assert_false(ptx_demangle("_Z99x", name, sizeof name, NULL, 0));
 }
@@ -143,7 +197,7 @@ static void test_demangle_matches_cxxfilt(void **state)
     if (system("c++filt --version > /dev/null 2>&1") != 0)
         skip();
     for (size_t i = 0; i < sizeof demangled / sizeof demangled[0]; i++) {
-        char cmd[256], out[512] = "";
+        char cmd[1024], out[2048] = "";
         snprintf(cmd, sizeof cmd, "c++filt '%s'", demangled[i].mangled);
         FILE *p = popen(cmd, "r");
         assert_non_null(p);
@@ -151,7 +205,7 @@ static void test_demangle_matches_cxxfilt(void **state)
             out[0] = '\0';
         pclose(p);
         out[strcspn(out, "\n")] = '\0';
-        char sig[512];
+        char sig[2048];
         assert_true(ptx_demangle(demangled[i].mangled, NULL, 0, sig, sizeof sig));
         assert_string_equal(sig, out);
     }
@@ -166,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_unsupported_table),
         cmocka_unit_test(test_demangle),
         cmocka_unit_test(test_demangle_matches_cxxfilt),
+        cmocka_unit_test(test_demangle_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
