@@ -73,12 +73,15 @@ int ws_warpsync_members_opnd(const ws_insn *in)
     }
 }
 
-/* Executes the parts of one operation as one warp-wide operation. */
+/* Executes the parts of one operation as warp-wide operations: one for
+ * each membermask the lanes name (the 16-lane tiles of a warp each reduce
+ * their own 16 lanes through one redux.sync). */
 static void run_parts(const ws_exec *x, const ws_block *b, ws_warp *w,
                       const warpsync_part *parts, int nparts)
 {
     warpsync_op op = op_of(parts[0].in);
     uint64_t src[3][WS_WARP_SIZE], d[WS_WARP_SIZE], p[WS_WARP_SIZE], scratch[WS_WARP_SIZE];
+    uint32_t members[WS_WARP_SIZE];
     uint32_t exec = 0;
     memset(src, 0, sizeof src);
     memset(d, 0, sizeof d);
@@ -89,10 +92,18 @@ static void run_parts(const ws_exec *x, const ws_block *b, ws_warp *w,
             const uint64_t *row = ws_opnd_row(x, b, w, &parts[k].in->ops[1 + i], scratch);
             FOR_LANES(parts[k].lanes, lane) src[i][lane] = row[lane];
         }
+        int mi = ws_warpsync_members_opnd(parts[k].in);
+        const uint64_t *row = mi >= 0 ? ws_opnd_row(x, b, w, &parts[k].in->ops[mi], scratch) : NULL;
+        FOR_LANES(parts[k].lanes, lane) members[lane] = row ? (uint32_t)row[lane] : UINT32_MAX;
     }
     const uint64_t *s[3] = {src[0], src[1], src[2]};
     uint64_t *dst[2] = {d, p};
-    op.fn(parts[0].in, exec, s, dst);
+    for (uint32_t left = exec; left;) {
+        uint32_t m = members[__builtin_ctz(left)], group = 0;
+        FOR_LANES(left, lane) if (members[lane] == m) group |= UINT32_C(1) << lane;
+        op.fn(parts[0].in, group, s, dst);
+        left &= ~group;
+    }
     for (int k = 0; k < nparts; k++) {
         const ws_opnd *o = &parts[k].in->ops[0];
         if (op.nsrc == 0 || o->kind != WS_OK_REG) continue;
@@ -167,7 +178,8 @@ ws_step_result ws_exec_warpsync(ws_exec *x, ws_block *b, ws_warp *w, const ws_in
 {
     int mi = ws_warpsync_members_opnd(in);
     uint32_t live = w->lanes & ~w->exited;
-    uint32_t members = mi >= 0 ? (uint32_t)ws_opnd_lane(x, b, w, &in->ops[mi], __builtin_ctz(active)) : active;
+    uint32_t members = mi >= 0 ? 0 : active;
+    if (mi >= 0) FOR_LANES(mask ? mask : active, lane) members |= (uint32_t)ws_opnd_lane(x, b, w, &in->ops[mi], lane);
     ws_stack_top(&w->g.stack)->pc = pc + 1;
     if (!(members & live & ~active)) {
         warpsync_part part = {in, mask};
