@@ -57,7 +57,7 @@ static bool mbar_arrive(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, 
                  (unsigned long long)count, ws_mbar_pending(before));
         return false;
     }
-    if ((in->m.flags & PTX_F_NOCOMPLETE) && ws_mbar_pending(state) == 0) {
+    if ((in->m.flags & PTX_F_NOCOMPLETE) && ws_mbar_pending(state) == count) {
         ws_fault(x, b, w, lane, pc, "mbarrier.arrive.noComplete completed the phase");
         return false;
     }
@@ -130,9 +130,20 @@ bool ws_exec_mbarrier(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
         info->size = 8;
         info->store = in->m.subop != PTX_SUB_MBAR_TEST_WAIT && in->m.subop != PTX_SUB_MBAR_TRY_WAIT;
     }
+    /* The lanes of a warp that arrive on one object arrive together: each
+     * gets the state from before the warp's arrivals (an H200 gives the
+     * lanes of one warp one pending count: validation/results/
+     * h200_issue8_probes.txt, mbarrierOps). */
+    bool arrive = in->m.subop == PTX_SUB_MBAR_ARRIVE || in->m.subop == PTX_SUB_MBAR_ARRIVE_DROP;
+    int first[WS_WARP_SIZE];
     FOR_LANES(mask, lane) {
         addrs[lane] = mbar_addr(x, w, a, lane);
         if (!mbar_lane(x, b, w, in, pc, lane, addrs[lane])) return false;
+        first[lane] = lane;
+        if (!arrive || in->ops[0].kind != WS_OK_REG) continue;
+        FOR_LANES(mask & ((UINT32_C(1) << lane) - 1), e)
+            if (first[lane] == lane && addrs[e] == addrs[lane]) first[lane] = e;
+        if (first[lane] != lane) w->regs[in->ops[0].reg][lane] = w->regs[in->ops[0].reg][first[lane]];
     }
     return true;
 }

@@ -29,9 +29,9 @@ bool ws_mbar_arrive(uint64_t *word, uint32_t count, bool drop, uint64_t *state)
     uint32_t expected = field(*word, EXPECTED_SHIFT, COUNT_MASK);
     uint32_t pending = field(*word, PENDING_SHIFT, COUNT_MASK);
     if (count > pending || (drop && count > expected)) return false;
+    *state = make(phase, 0, pending);      /* the phase and count before the arrival */
     pending -= count;
     if (drop) expected -= count;
-    *state = make(phase, 0, pending);
     *word = pending == 0 ? make(phase + 1, expected, expected) : make(phase, expected, pending);
     return true;
 }

@@ -51,7 +51,8 @@ bool ws_mbar_valid(uint64_t word);
  * phase on).  When the pending count reaches 0 the phase completes: the
  * phase number advances and the pending count is reset to the expected
  * count.  *state gets the phase the arrivals belong to and the pending
- * count they left (0 when they completed it).  False, word unchanged, when
+ * count before them (the PTX ISA's state "prior to the arrive-on
+ * operation"; count when they completed the phase).  False, word unchanged, when
  * count exceeds the pending count (undefined in the PTX ISA). */
 bool ws_mbar_arrive(uint64_t *word, uint32_t count, bool drop, uint64_t *state);
 /* Whether the phase that state names has completed; with parity, state is

@@ -150,13 +150,15 @@ static void ref_pipeline_stages(const int32_t in[2 * NT], int32_t want[NOUT])
     for (int t = 0; t < NT; t++) want[t] = in[t] + in[NT + t];
 }
 
-/* out[0..63], the pending counts the arrivals of phase 0 left, are a
- * permutation of 0..63 whose order depends on the schedule: the reference
- * puts them in order and the test sorts what the kernel wrote. */
+/* out[0..63], the pending counts of phase 0 before each warp's arrivals:
+ * the lanes of a warp arrive together (as on an H200), so the warp that
+ * arrives first sees 64 and the other 32, in an order that depends on the
+ * schedule: the reference puts them in order and the test sorts what the
+ * kernel wrote. */
 static void ref_mbarrier(const int32_t in[2 * NT], int32_t want[NOUT])
 {
     for (int t = 0; t < NT; t++) {
-        want[t] = t;
+        want[t] = t < NT / 2 ? NT / 2 : NT;
         want[NT + t] = in[NT - 1 - t] ^ 0x5a5a;
         want[2 * NT + t] = 4;      /* phase 0 open, phase 1 open, phase 2 done */
     }
