@@ -7,7 +7,7 @@
 #   counter_probe.csv, ncu_raw.csv, meta.txt
 #                                     validation/collect_counter_probe.sh
 #   probes.txt                        what the other probe programs print:
-#                                     validation/probes/its_probe.cu,
+#                                     tests/libs/progs/its_undefined.cu,
 #                                     tests/core/data/sync_async_probe.cu,
 #                                     tests/ptx/libs/libraries.cu, and the
 #                                     runtime programs of tests/cudart/data
@@ -39,7 +39,7 @@ run() {     # NAME
     echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
     nvcc --version | tail -n 2 | head -n 1
-    build its_probe validation/probes/its_probe.cu sm_90 && run its_probe
+    build its_probe tests/libs/progs/its_undefined.cu sm_90 && run its_probe
     build sync_async_probe tests/core/data/sync_async_probe.cu sm_90 && run sync_async_probe
     build libraries tests/ptx/libs/libraries.cu sm_90 -diag-suppress 20054 && run libraries
     build textures tests/cudart/data/textures.cu sm_90 && run textures

@@ -12,8 +12,9 @@
 #include "../../frontend/ptx/ptx_ir.h"
 
 /* shfl.sync.MODE.b32 d|p, a, b, c, membermask, for the lanes in exec_mask.
- * A lane whose source lane is out of range or not in exec_mask gets its own
- * a (and p = 0), as the PTX ISA specifies.  p may be NULL (no "|p"). */
+ * A lane whose source lane is out of range gets its own a (and p = 0), as
+ * the PTX ISA specifies; one whose source lane is in range but not in
+ * exec_mask gets 0 (and p = 1), as an H200 does.  p may be NULL. */
 void ws_shfl_exec(ptx_subop mode, uint32_t exec_mask, const uint64_t a[32],
                   const uint64_t b[32], const uint64_t c[32],
                   uint64_t d[32], uint64_t p[32]);

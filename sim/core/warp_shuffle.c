@@ -39,11 +39,10 @@ void ws_shfl_exec(ptx_subop mode, uint32_t exec_mask, const uint64_t a[32],
         if (!((exec_mask >> lane) & 1u)) continue;
         bool ok;
         uint32_t j = shfl_source(mode, lane, (uint32_t)b[lane], (uint32_t)c[lane], &ok);
-        /* A source lane that does not take part gives an undefined value in
-         * the ISA (an H200 returns 0 with p = 1).  warpsim returns the lane's
-         * own a with p = 0, so the result is deterministic and visible. */
-        if (!((exec_mask >> j) & 1u)) { j = lane; ok = false; }
-        dv[lane] = a[j] & 0xFFFFFFFFu;
+        /* A source lane in range that does not take part gives an undefined
+         * value in the ISA; an H200 gives 0 (and p = 1): so does warpsim
+         * (validation/results/h200_issue8_probes.txt, partialShfl). */
+        dv[lane] = (exec_mask >> j) & 1u ? a[j] & 0xFFFFFFFFu : 0;
         pv[lane] = ok ? 1u : 0u;
     }
     for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) {

@@ -60,8 +60,9 @@ int main()
             ok = ok && back[y * W + x] == want;
         }
     EXPECT(ok, "cudaMemcpy2D in and out around cudaMemset2D of a sub-rectangle");
-    EXPECT(cudaMemcpy2D(d2, pitch, h2.data(), 4, 8, 1, cudaMemcpyHostToDevice) == cudaErrorInvalidPitchValue,
-           "cudaMemcpy2D refuses a width wider than the pitch");
+    cudaError_t wide = cudaMemcpy2D(d2, pitch, h2.data(), 4, 8, 1, cudaMemcpyHostToDevice);
+    EXPECT(wide == cudaErrorInvalidPitchValue, "cudaMemcpy2D refuses a width wider than the pitch");
+    if (wide != cudaErrorInvalidPitchValue) printf("     it returned %s\n", cudaGetErrorName(wide));
     cudaGetLastError();
 
     // 3D: a volume with padded host slices copied in at an offset

@@ -136,6 +136,19 @@ static bool close(float got, float want)
     return fabsf(got - want) <= 1e-5f * fmaxf(1.0f, fabsf(want));
 }
 
+// The first few samples that differ from the reference, to see why.
+static void show_misses(const char *what, const std::vector<float> &g, const std::vector<float> &want,
+                        const float *x, const float *y, const float *z, int n)
+{
+    int shown = 0;
+    for (int i = 0; i < n && shown < 4; i++)
+        if (!close(g[i], want[i])) {
+            printf("     %s: sample %d at (%.6f, %.6f, %.6f): got %.7g want %.7g\n", what, i, x[i],
+                   y ? y[i] : 0.0f, z ? z[i] : 0.0f, g[i], want[i]);
+            shown++;
+        }
+}
+
 // A coordinate in [lo, hi) on a grid of 1/32 texel, offset by 1/64: never
 // within 1/64 of a texel boundary, and with a fraction that 8 bits hold, so
 // that how a GPU rounds coordinates to its fixed-point format cannot move
@@ -278,8 +291,15 @@ static void pitch2D()
         r.normalized = false;
         r.border = 9.5f;
         bool ok = true;
-        for (int i = 0; i < N; i++) ok = ok && close(g[i], fetch(r, xy[i].x, xy[i].y, 0, 2));
+        std::vector<float> want(N), px(N), py(N);
+        for (int i = 0; i < N; i++) {
+            want[i] = fetch(r, xy[i].x, xy[i].y, 0, 2);
+            px[i] = xy[i].x;
+            py[i] = xy[i].y;
+            ok = ok && close(g[i], want[i]);
+        }
         EXPECT(ok, c.what);
+        if (!ok) show_misses(c.what, g, want, px.data(), py.data(), NULL, N);
         if (r.linear && c.m == cudaAddressModeClamp) {
             float v10 = r.v[1 * W + 1], v20 = r.v[1 * W + 2];   // rows 1 and 2 weigh 1 and 0 at y 1.5
             EXPECT(close(g[0], v10 + (v20 - v10) * (205.0f / 256.0f)) || v10 == v20,
@@ -391,8 +411,14 @@ static void array3D()
     r.linear = true;
     r.normalized = false;
     bool ok = true;
-    for (int i = 0; i < N; i++) ok = ok && close(g[i], fetch(r, c[i].x, c[i].y, c[i].z, 3));
+    std::vector<float> want(N), px(N), py(N), pz(N);
+    for (int i = 0; i < N; i++) {
+        want[i] = fetch(r, c[i].x, c[i].y, c[i].z, 3);
+        px[i] = c[i].x; py[i] = c[i].y; pz[i] = c[i].z;
+        ok = ok && close(g[i], want[i]);
+    }
     EXPECT(ok, "tex3D on a 3D array: clamp, trilinear");
+    if (!ok) show_misses("tex3D", g, want, px.data(), py.data(), pz.data(), N);
     CHECK(cudaDestroyTextureObject(t));
     CHECK(cudaFreeArray(a));
     CHECK(cudaFree(dc));
