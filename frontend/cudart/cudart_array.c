@@ -178,7 +178,7 @@ static cudaError_t array_span(cr_context *c, const void *handle, size_t x, size_
 static cudaError_t copy_rows(cr_context *c, uint8_t *dst, size_t dpitch, const uint8_t *src, size_t spitch,
                              size_t width, size_t height)
 {
-    if (width > dpitch || width > spitch) return cudaErrorInvalidPitchValue;
+    if (width > dpitch || width > spitch) return cudaErrorInvalidValue;
     for (size_t r = 0; r < height; r++) {
         cudaError_t e = cr_copy(c, dst + r * dpitch, src + r * spitch, width, cudaMemcpyDefault);
         if (e) return e;

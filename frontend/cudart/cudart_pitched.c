@@ -39,7 +39,7 @@ CR_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, si
     cudaError_t e;
     cr_context *c = cr_enter(&e);
     if (!c) return e;
-    if (width > dpitch || width > spitch) return cr_ret(c, cudaErrorInvalidPitchValue);
+    if (width > dpitch || width > spitch) return cr_ret(c, cudaErrorInvalidValue);
     for (size_t r = 0; r < height; r++) {
         e = cr_copy(c, (uint8_t *)dst + r * dpitch, (const uint8_t *)src + r * spitch, width, kind);
         if (e) return cr_ret(c, e);

@@ -122,9 +122,11 @@ static cudaError_t set_sampling(ws_texture *t, const struct cudaTextureDesc *d)
     t->read_normalized = d->readMode == cudaReadModeNormalizedFloat && t->kind != WS_TEX_FLOAT &&
                          t->channel_bytes < 4;
     t->filter_linear = d->filterMode == cudaFilterModeLinear;
-    if (t->filter_linear && !ws_tex_returns_float(t))
-        return invalid("linear filtering needs a texture that returns floats (a float format, or an 8- or "
-                       "16-bit integer one read with cudaReadModeNormalizedFloat)");
+    if (t->filter_linear && !ws_tex_returns_float(t)) {     /* the H200's answer too */
+        cr_note("cudaCreateTextureObject: linear filtering needs a texture that returns floats (a float "
+                "format, or an 8- or 16-bit integer one read with cudaReadModeNormalizedFloat)");
+        return cudaErrorInvalidFilterSetting;
+    }
     memcpy(t->border, d->borderColor, sizeof t->border);
     return cudaSuccess;
 }

@@ -5,7 +5,12 @@
  *   - linear filtering reads texels i = floor(x - 0.5) and i + 1 (per
  *     dimension) and weighs them with alpha = frac(x - 0.5), held in 9-bit
  *     fixed point with 8 fractional bits (rounded to nearest here: the guide
- *     gives the format, not the rounding);
+ *     gives the format, not the rounding).  The weight of each texel of a
+ *     2D footprint, the product of two such weights, is itself rounded to 8
+ *     fractional bits, and a 3D footprint weighs two such 2D ones by the
+ *     third weight: what an H200 computes (validation/results/
+ *     h200_texture_probe.txt; its 3D results differ from this by up to
+ *     0.2 % in rare samples);
  *   - addressing applies to each texel index read: clamp to the edge, a
  *     border colour outside, wrap (index modulo the size) or mirror (the
  *     index reflected at each edge).  Wrap and mirror exist only with
@@ -222,6 +227,7 @@ bool ws_tex_fetch(const ws_texture *t, const ws_devmem *mem, const uint32_t coor
                 int hi = corner >> d & 1;
                 idx[d] = base[d] + hi;
                 k *= hi ? w[d] : 1.0f - w[d];
+                if (d == 1) k = rintf(k * 256.0f) / 256.0f;
             }
             texel c;
             read_texel(&f, idx, dims, &c);
