@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "../cudart/exec_env.h"
 #include "commands.h"
 #include "sim/trace/trace.h"
 #include "sim/core/gpu_config.h"
@@ -27,7 +28,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: warpsim exec [--gpu NAME] [--summary-out FILE] [--json] [--no-summary] [--functional]\n"
             "                    [--trace FILE [--trace-format text|json|chrome]]\n"
-            "                    [--max-warp-insts N] -- PROGRAM [ARGS...]\n"
+            "                    [--racecheck] [--synccheck] [--timeout S] [--progress-limit N]\n"
+            "                    [--max-cycles N] [--max-warp-insts N] -- PROGRAM [ARGS...]\n"
             "\n"
             "Runs PROGRAM (built with nvcc -cudart shared) with every kernel simulated.\n"
             "Its output is left as it is; a summary of each kernel launch goes to stderr\n"
@@ -44,7 +46,16 @@ static void usage(FILE *out)
             "                      cudaEvent times then assume one instruction per cycle)\n"
             "  --max-warp-insts N  a launch that issues more warp instructions stops with\n"
             "                      cudaErrorLaunchTimeout; default 0, no limit (a kernel\n"
-            "                      that spins stops when it makes no progress)\n");
+            "                      that spins stops when it makes no progress)\n"
+            "  --progress-limit N  stop a launch (cudaErrorLaunchTimeout) after N warp\n"
+            "                      instructions without progress: no store, no atomic that\n"
+            "                      changed memory, no barrier completed, no exit (default 2^24)\n"
+            "  --timeout S         stop a launch after S seconds of wall-clock time\n"
+            "  --max-cycles N      stop a launch after N simulated cycles\n"
+            "  --racecheck         report shared-memory accesses by different warps to the\n"
+            "                      same word with no barrier between (docs/FAULTS.md)\n"
+            "  --synccheck         report barriers reached in divergent code and barriers\n"
+            "                      waited on with different thread counts\n");
 }
 
 /* Reads n bytes at off; false past the end of the file. */
@@ -128,7 +139,7 @@ static bool has_cudart(const char *dir)
  * else cudart/ next to the warpsim executable, else the build tree's. */
 static bool find_cudart_dir(char *buf, size_t size)
 {
-    const char *env = getenv("WARPSIM_CUDART_DIR");
+    const char *env = getenv(WS_ENV_CUDART_DIR);
     if (env && *env) {
         snprintf(buf, size, "%s", env);
         return has_cudart(buf);
@@ -154,7 +165,8 @@ static bool find_cudart_dir(char *buf, size_t size)
 int cli_exec(int argc, char **argv)
 {
     const char *gpu = NULL, *summary_out = NULL, *max_insts = NULL;
-    bool json = false, no_summary = false, functional = false;
+    const char *progress = NULL, *timeout = NULL, *max_cycles = NULL;
+    bool json = false, no_summary = false, functional = false, racecheck = false, synccheck = false;
     const char *trace = NULL, *trace_format = NULL;
     int i = 1;
     for (; i < argc; i++) {
@@ -170,9 +182,14 @@ int cli_exec(int argc, char **argv)
         if (!strcmp(a, "--json")) { json = true; continue; }
         if (!strcmp(a, "--no-summary")) { no_summary = true; continue; }
         if (!strcmp(a, "--functional")) { functional = true; continue; }
+        if (!strcmp(a, "--racecheck")) { racecheck = true; continue; }
+        if (!strcmp(a, "--synccheck")) { synccheck = true; continue; }
         const char **slot = !strcmp(a, "--gpu") ? &gpu
                           : !strcmp(a, "--summary-out") ? &summary_out
                           : !strcmp(a, "--max-warp-insts") ? &max_insts
+                          : !strcmp(a, "--progress-limit") ? &progress
+                          : !strcmp(a, "--timeout") ? &timeout
+                          : !strcmp(a, "--max-cycles") ? &max_cycles
                           : !strcmp(a, "--trace") ? &trace
                           : !strcmp(a, "--trace-format") ? &trace_format : NULL;
         if (slot) {
@@ -212,8 +229,16 @@ int cli_exec(int argc, char **argv)
                                                           : "--trace-format needs --trace FILE");
         return 2;
     }
-    if (max_insts && strspn(max_insts, "0123456789") != strlen(max_insts)) {
-        fprintf(stderr, "warpsim exec: error: --max-warp-insts needs a number, not '%s'\n", max_insts);
+    const char *counts[][2] = {{"--max-warp-insts", max_insts}, {"--progress-limit", progress},
+                               {"--max-cycles", max_cycles}};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
+        if (counts[k][1] && (!*counts[k][1] || strspn(counts[k][1], "0123456789") != strlen(counts[k][1]))) {
+            fprintf(stderr, "warpsim exec: error: %s needs a number, not '%s'\n", counts[k][0], counts[k][1]);
+            return 2;
+        }
+    char *end = NULL;
+    if (timeout && (strtod(timeout, &end) <= 0 || *end)) {
+        fprintf(stderr, "warpsim exec: error: --timeout needs a number of seconds, not '%s'\n", timeout);
         return 2;
     }
     char libdir[PATH_MAX];
@@ -257,14 +282,19 @@ int cli_exec(int argc, char **argv)
     }
     snprintf(ldpath, len, "%s%s%s", libdir, old && *old ? ":" : "", old && *old ? old : "");
     bool ok = setenv("LD_LIBRARY_PATH", ldpath, 1) == 0 &&
-              setenv("WARPSIM_GPU", gpu ? gpu : "a100", 1) == 0 &&
-              (!summary_out || setenv("WARPSIM_SUMMARY_OUT", summary_out, 1) == 0) &&
-              (!json || setenv("WARPSIM_JSON", "1", 1) == 0) &&
-              (!no_summary || setenv("WARPSIM_NO_SUMMARY", "1", 1) == 0) &&
-              (!functional || setenv("WARPSIM_FUNCTIONAL", "1", 1) == 0) &&
-              (!trace || setenv("WARPSIM_TRACE", trace, 1) == 0) &&
-              (!trace_format || setenv("WARPSIM_TRACE_FORMAT", trace_format, 1) == 0) &&
-              (!max_insts || setenv("WARPSIM_MAX_WARP_INSTS", max_insts, 1) == 0);
+              setenv(WS_ENV_GPU, gpu ? gpu : "a100", 1) == 0 &&
+              (!summary_out || setenv(WS_ENV_SUMMARY_OUT, summary_out, 1) == 0) &&
+              (!json || setenv(WS_ENV_JSON, "1", 1) == 0) &&
+              (!no_summary || setenv(WS_ENV_NO_SUMMARY, "1", 1) == 0) &&
+              (!functional || setenv(WS_ENV_FUNCTIONAL, "1", 1) == 0) &&
+              (!trace || setenv(WS_ENV_TRACE, trace, 1) == 0) &&
+              (!trace_format || setenv(WS_ENV_TRACE_FORMAT, trace_format, 1) == 0) &&
+              (!max_insts || setenv(WS_ENV_MAX_WARP_INSTS, max_insts, 1) == 0) &&
+              (!progress || setenv(WS_ENV_PROGRESS_LIMIT, progress, 1) == 0) &&
+              (!timeout || setenv(WS_ENV_TIMEOUT, timeout, 1) == 0) &&
+              (!max_cycles || setenv(WS_ENV_MAX_CYCLES, max_cycles, 1) == 0) &&
+              (!(racecheck || synccheck) ||
+               setenv(WS_ENV_CHECKS, racecheck && synccheck ? "race,sync" : racecheck ? "race" : "sync", 1) == 0);
     free(ldpath);
     if (!ok) {
         fprintf(stderr, "warpsim exec: error: cannot set the environment: %s\n", strerror(errno));

@@ -225,6 +225,7 @@ static int run(run_state *s)
         .grid = o->grid, .block = o->block, .dynamic_smem = o->smem,
         .params = s->params, .params_size = ws_params_total_size(f),
         .printf_out = stdout, .max_warp_insts = o->max_warp_insts,
+        .progress_limit = o->progress_limit, .timeout_s = o->timeout_s, .checks = o->checks,
     };
     ws_launch_stats st;
     memset(&st, 0, sizeof st);
@@ -251,6 +252,7 @@ static int run(run_state *s)
     ws_timing_options topt = ws_timing_defaults();
     topt.regs_per_thread = o->functional ? 0 : kernel_regs(o, s->module, f, &gpu);
     topt.optin = true;      /* --smem is the size asked for, as after cudaFuncSetAttribute */
+    topt.max_cycles = o->max_cycles;
     FILE *trace_out = NULL;
     if (o->trace) {
         trace_out = strcmp(o->trace, "-") ? fopen(o->trace, "w") : stdout;

@@ -504,6 +504,15 @@ void runarg_print_help(FILE *out)
 "  --max-warp-insts N  stop the launch after N warp instructions; default 0, no\n"
 "                      limit (a kernel that spins is stopped when it makes no\n"
 "                      progress, see docs/FAULTS.md)\n"
+"  --progress-limit N  stop the launch after N warp instructions without progress\n"
+"                      (no store, no atomic that changed memory, no barrier\n"
+"                      completed, no exit); default 2^24\n"
+"  --timeout S         stop the launch after S seconds of wall-clock time\n"
+"  --max-cycles N      stop the launch after N simulated cycles\n"
+"  --racecheck         report shared-memory accesses by different warps to the same\n"
+"                      word with no barrier between (docs/FAULTS.md)\n"
+"  --synccheck         report barriers reached in divergent code and barriers\n"
+"                      waited on with different thread counts\n"
 "  --gpu NAME          the GPU whose timing model runs the kernel: a config in\n"
 "                      configs/ (a100, h100, h200, rtx4090, rtx2080ti, teaching) or\n"
 "                      the path of one; default: the one of the PTX's .target\n"
@@ -666,6 +675,7 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
     o->dumps = calloc(cap, sizeof *o->dumps);
     o->prints = calloc(cap, sizeof *o->prints);
     const char *grid = NULL, *block = NULL, *smem = NULL, *maxi = NULL, *regs = NULL;
+    const char *progress = NULL, *timeout = NULL, *cycles = NULL;
     const char *tformat = NULL, *tblock = NULL, *twarp = NULL, *tpc = NULL, *tcycles = NULL;
     runarg_status st = RUNARG_ERROR;
     if (!o->args || !o->dumps || !o->prints) {
@@ -686,6 +696,10 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
             o->functional = true;
             continue;
         }
+        if (!strcmp(a, "--racecheck") || !strcmp(a, "--synccheck")) {
+            o->checks |= a[2] == 'r' ? WS_CHECK_RACE : WS_CHECK_SYNC;
+            continue;
+        }
         if (a[0] != '-' || a[1] == '\0') {
             if (o->ptx_path) {
                 fail(err, errsize, "more than one PTX file: '%s' and '%s'", o->ptx_path, a);
@@ -698,7 +712,7 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
         static const char *const with_value[] = {
             "--kernel", "--grid", "--block", "--smem", "--arg", "--dump", "--print", "--max-warp-insts",
             "--gpu", "--regs", "--trace", "--trace-format", "--trace-block", "--trace-warp", "--trace-pc",
-            "--trace-cycles"};
+            "--trace-cycles", "--progress-limit", "--timeout", "--max-cycles"};
         const char *eq = strchr(a, '=');
         size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
         int which = -1;
@@ -718,7 +732,8 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
             val = argv[++i];
         }
         const char **single[] = {&o->kernel, &grid, &block, &smem, NULL, NULL, NULL, &maxi,
-                                 &o->gpu, &regs, &o->trace, &tformat, &tblock, &twarp, &tpc, &tcycles};
+                                 &o->gpu, &regs, &o->trace, &tformat, &tblock, &twarp, &tpc, &tcycles,
+                                 &progress, &timeout, &cycles};
         if (single[which]) {
             if (*single[which]) {
                 fail(err, errsize, "%s given twice", with_value[which]);
@@ -771,6 +786,22 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
         fail(err, errsize, "bad --max-warp-insts '%s': want a count", maxi);
         goto out;
     }
+    if (progress && (!parse_u64(progress, &o->progress_limit, &hex) || o->progress_limit == 0)) {
+        fail(err, errsize, "bad --progress-limit '%s': want a count of warp instructions", progress);
+        goto out;
+    }
+    if (cycles && (!parse_u64(cycles, &o->max_cycles, &hex) || o->max_cycles == 0)) {
+        fail(err, errsize, "bad --max-cycles '%s': want a count of cycles", cycles);
+        goto out;
+    }
+    if (timeout) {
+        char *end = NULL;
+        o->timeout_s = strtod(timeout, &end);
+        if (*end || !(o->timeout_s > 0)) {
+            fail(err, errsize, "bad --timeout '%s': want seconds", timeout);
+            goto out;
+        }
+    }
     if (regs) {
         if (!parse_u64(regs, &v, &hex) || v < 1 || v > 255) {
             fail(err, errsize, "bad --regs '%s': want registers per thread, 1 to 255", regs);
@@ -780,6 +811,10 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
     }
     if (o->functional && (o->gpu || regs || o->trace)) {
         fail(err, errsize, "--functional runs no timing model: --gpu, --regs and --trace do not apply");
+        goto out;
+    }
+    if (o->functional && cycles) {
+        fail(err, errsize, "--functional runs no timing model: --max-cycles does not apply");
         goto out;
     }
     if (!parse_trace_options(o, tformat, tblock, twarp, tpc, tcycles, err, errsize))

@@ -50,6 +50,10 @@ typedef struct runarg_options {
     ws_dim3 grid, block;
     uint32_t smem;
     uint64_t max_warp_insts;            /* 0 = no limit */
+    uint64_t progress_limit;            /* --progress-limit; 0 = the default */
+    double timeout_s;                   /* --timeout; 0 = none */
+    uint64_t max_cycles;                /* --max-cycles; 0 = none */
+    uint32_t checks;                    /* WS_CHECK_*: --racecheck, --synccheck */
     bool json;                          /* --json: the summary as one JSON line */
     const char *gpu;                    /* --gpu NAME or config path; default a100 */
     bool functional;                    /* --functional: no timing model */

@@ -1,5 +1,6 @@
 /* The runtime context: creation from the environment `warpsim exec` sets,
  * modules and their loading, lookups, and the error bookkeeping. */
+#include "exec_env.h"
 #include "cudart_ctx.h"
 #include "sim/trace/trace.h"
 
@@ -31,7 +32,7 @@ static cr_context *context_create(void)
 {
     cr_context *c = calloc(1, sizeof *c);
     if (!c) return NULL;
-    const char *gpu = env("WARPSIM_GPU");
+    const char *gpu = env(WS_ENV_GPU);
     char err[1024];
     if (ws_gpu_config_load(gpu ? gpu : "a100", &c->gpu, err, sizeof err) == 0) {
         c->gpu_ok = true;
@@ -41,12 +42,12 @@ static cr_context *context_create(void)
     }
     c->mem = ws_devmem_create();
     if (!c->mem) c->gpu_ok = false;
-    c->json = env("WARPSIM_JSON") && strcmp(env("WARPSIM_JSON"), "0") != 0;
-    c->functional = env("WARPSIM_FUNCTIONAL") && strcmp(env("WARPSIM_FUNCTIONAL"), "0") != 0;
-    const char *trace = env("WARPSIM_TRACE");
+    c->json = env(WS_ENV_JSON) && strcmp(env(WS_ENV_JSON), "0") != 0;
+    c->functional = env(WS_ENV_FUNCTIONAL) && strcmp(env(WS_ENV_FUNCTIONAL), "0") != 0;
+    const char *trace = env(WS_ENV_TRACE);
     if (trace && !c->functional) {
         ws_trace_format fmt = WS_TRACE_TEXT;
-        const char *tf = env("WARPSIM_TRACE_FORMAT");
+        const char *tf = env(WS_ENV_TRACE_FORMAT);
         if (tf && !ws_trace_parse_format(tf, &fmt))
             fprintf(stderr, "warpsim: unknown trace format '%s'; writing text\n", tf);
         ws_trace_filter all = {.block = -1, .warp = -1, .pc_lo = 0, .pc_hi = -1, .cycle_lo = 0, .cycle_hi = 0};
@@ -55,8 +56,8 @@ static cr_context *context_create(void)
         if (!c->trace) fprintf(stderr, "warpsim: cannot write the trace to %s\n", trace);
     }
     c->summary = stderr;
-    const char *out = env("WARPSIM_SUMMARY_OUT");
-    if (env("WARPSIM_NO_SUMMARY")) {
+    const char *out = env(WS_ENV_SUMMARY_OUT);
+    if (env(WS_ENV_NO_SUMMARY)) {
         c->summary = NULL;
     } else if (out && strcmp(out, "-") != 0) {
         FILE *f = fopen(out, "w");
@@ -67,8 +68,15 @@ static cr_context *context_create(void)
             fprintf(stderr, "warpsim: cannot write the summary to %s; writing it to stderr\n", out);
         }
     }
-    const char *lim = env("WARPSIM_MAX_WARP_INSTS");
+    const char *lim = env(WS_ENV_MAX_WARP_INSTS);
     c->max_warp_insts = lim ? strtoull(lim, NULL, 10) : WS_DEFAULT_MAX_WARP_INSTS;
+    const char *progress = env(WS_ENV_PROGRESS_LIMIT), *timeout = env(WS_ENV_TIMEOUT);
+    const char *cycles = env(WS_ENV_MAX_CYCLES), *checks = env(WS_ENV_CHECKS);
+    c->progress_limit = progress ? strtoull(progress, NULL, 10) : 0;
+    c->timeout_s = timeout ? strtod(timeout, NULL) : 0;
+    c->max_cycles = cycles ? strtoull(cycles, NULL, 10) : 0;
+    c->checks = (checks && strstr(checks, "race") ? WS_CHECK_RACE : 0) |
+                (checks && strstr(checks, "sync") ? WS_CHECK_SYNC : 0);
     return c;
 }
 
@@ -222,7 +230,7 @@ cudaError_t cr_module_load(cr_context *c, cr_module *m)
         program_name(prog, sizeof prog);
         snprintf(m->path, sizeof m->path, "%s.compute_%u.ptx", prog, m->ptx_arch);
     }
-    const char *dump = env("WARPSIM_DUMP_PTX");
+    const char *dump = env(WS_ENV_DUMP_PTX);
     if (dump) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dump, m->path);

@@ -123,6 +123,10 @@ typedef struct cr_context {
     FILE *trace_out;
     uint64_t trace_cycles;      /* the program's simulated cycles so far: the trace's timeline */
     uint64_t max_warp_insts;
+    uint64_t progress_limit;        /* 0 = the default */
+    double timeout_s;               /* wall-clock seconds per launch; 0 = none */
+    uint64_t max_cycles;            /* simulated cycles per launch; 0 = none */
+    uint32_t checks;                /* WS_CHECK_*: --racecheck, --synccheck */
     double sim_ms;              /* simulated time so far, for events */
     bool noted_event_time, noted_regs_estimate, noted_printf_limit;
 } cr_context;

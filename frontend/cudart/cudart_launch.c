@@ -208,6 +208,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
         .dynamic_smem = (uint32_t)shmem, .params = params, .params_size = total,
         .printf_out = NULL, .max_warp_insts = c->max_warp_insts,
+        .progress_limit = c->progress_limit, .timeout_s = c->timeout_s, .checks = c->checks,
         .sm_count = (uint32_t)g->multiProcessorCount,
         .warps_per_sm = (uint32_t)(g->maxThreadsPerMultiProcessor / g->warpSize),
         .textures = c->textures, .ntextures = (uint32_t)c->ntextures,
@@ -220,6 +221,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     topt.regs_per_thread = cr_func_regs(c, f);
     topt.optin = true;      /* the limit the program set was checked above */
     topt.trace = c->trace;
+    topt.max_cycles = c->max_cycles;
     if (c->trace) {
         char tname[256];
         kernel_display_name(f, tname, sizeof tname);

@@ -3,10 +3,18 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../frontend/ptx/ptx_demangle.h"
 #include "alu.h"
 #include "warp.h"
 #include "warp_groups.h"
 #include "warp_ops.h"
+
+const char *ws_kernel_name(const ws_exec *x, char *buf, size_t size)
+{
+    const char *mangled = x->p->funcs[x->k->func].f->name;
+    if (!ptx_demangle(mangled, buf, size, NULL, 0)) snprintf(buf, size, "%s", mangled);
+    return buf;
+}
 
 void ws_thread_of(const ws_exec *x, const ws_warp *w, int lane, ws_dim3 *tid)
 {
@@ -282,19 +290,20 @@ static bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
     bool spinning = n - x->progress_at >= limit && w->insts - w->progress_at >= limit / 8;
     bool late = x->deadline_ns && (n & 0xfff) == 0 && now_ns() > x->deadline_ns;
     if (!spinning && !late) return true;
-    char where[640];
+    char where[640], kname[256];
     where_warps(x, b, where, sizeof where);
+    ws_kernel_name(x, kname, sizeof kname);
     if (spinning)
         snprintf(x->err->msg, sizeof x->err->msg,
                  "launch timed out: kernel %s made no progress in %llu warp instructions (no store, no "
                  "atomic that changed memory, no barrier completed, no thread exited): spinning on a value "
                  "no thread will change? In block (%u,%u,%u):%s (--progress-limit N raises the limit)",
-                 x->p->funcs[x->k->func].f->name, (unsigned long long)limit, b->idx.x, b->idx.y, b->idx.z,
+                 kname, (unsigned long long)limit, b->idx.x, b->idx.y, b->idx.z,
                  where);
     else
         snprintf(x->err->msg, sizeof x->err->msg,
                  "launch timed out: kernel %s ran past --timeout %.3g s of wall-clock time, in block "
-                 "(%u,%u,%u):%s", x->p->funcs[x->k->func].f->name, x->l->timeout_s,
+                 "(%u,%u,%u):%s", kname, x->l->timeout_s,
                  b->idx.x, b->idx.y, b->idx.z, where);
     return false;
 }

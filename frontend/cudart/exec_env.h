@@ -1,0 +1,22 @@
+/* The environment through which `warpsim exec` (frontend/cli/cmd_exec.c)
+ * hands its options to warpsim's CUDA runtime in the program it runs
+ * (frontend/cudart/cudart_ctx.c): one name each, spelled here only. */
+#ifndef WARPSIM_EXEC_ENV_H
+#define WARPSIM_EXEC_ENV_H
+
+#define WS_ENV_GPU             "WARPSIM_GPU"              /* config name or path */
+#define WS_ENV_SUMMARY_OUT     "WARPSIM_SUMMARY_OUT"      /* file for the summaries; "-" = stderr */
+#define WS_ENV_JSON            "WARPSIM_JSON"             /* "1": summaries as JSON lines */
+#define WS_ENV_NO_SUMMARY      "WARPSIM_NO_SUMMARY"       /* "1": no summaries */
+#define WS_ENV_FUNCTIONAL      "WARPSIM_FUNCTIONAL"       /* "1": no timing model */
+#define WS_ENV_TRACE           "WARPSIM_TRACE"            /* file for the issue trace */
+#define WS_ENV_TRACE_FORMAT    "WARPSIM_TRACE_FORMAT"     /* text, json or chrome */
+#define WS_ENV_MAX_WARP_INSTS  "WARPSIM_MAX_WARP_INSTS"   /* per launch; 0 = no limit */
+#define WS_ENV_PROGRESS_LIMIT  "WARPSIM_PROGRESS_LIMIT"   /* warp instructions without progress */
+#define WS_ENV_TIMEOUT         "WARPSIM_TIMEOUT"          /* wall-clock seconds per launch */
+#define WS_ENV_MAX_CYCLES      "WARPSIM_MAX_CYCLES"       /* simulated cycles per launch */
+#define WS_ENV_CHECKS          "WARPSIM_CHECKS"           /* "race", "sync" or "race,sync" */
+#define WS_ENV_DUMP_PTX        "WARPSIM_DUMP_PTX"         /* folder to write each module's PTX to */
+#define WS_ENV_CUDART_DIR      "WARPSIM_CUDART_DIR"       /* where warpsim's libcudart.so.13 is */
+
+#endif

@@ -1,0 +1,20 @@
+#!/bin/sh
+# A program with faulty kernels under `warpsim exec --racecheck`: the race
+# is reported with both source lines, the spinning kernel is stopped and the
+# program gets cudaErrorLaunchTimeout, and the program goes on.
+#   faults.sh WARPSIM PROGRAM
+set -u
+ws=$1; prog=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$tmp/out"; echo "--- stderr"; cat "$tmp/err"; exit 1; }
+"$ws" exec --gpu a100 --racecheck --progress-limit 200000 --no-summary -- "$prog" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] || fail "exit $rc"
+grep -qx "matmul without its second barrier: cudaSuccess" "$tmp/out" || fail "matmul line"
+grep -qx "a kernel that waits for ever: cudaErrorLaunchTimeout" "$tmp/out" || fail "timeout line"
+grep -qx "the program goes on" "$tmp/out" || fail "the program did not go on"
+grep -q "warpsim racecheck: shared memory hazard (write after read) .* of kernel .*matmulMissingSync.*faults.cu:18).*after the read by .*faults.cu:20).*with no barrier between" "$tmp/err" ||
+    fail "no write-after-read hazard naming faults.cu:18 and :20"
+grep -q "launch timed out: kernel .*waitForever.* made no progress in 200000 warp instructions.*warp 0 at pc [0-9]* (.*faults.cu:29" "$tmp/err" ||
+    fail "no diagnosis of the spinning kernel at faults.cu:29"
+echo "faults: ok"
