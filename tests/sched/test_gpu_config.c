@@ -11,7 +11,7 @@
 
 #include "sim/core/gpu_config.h"
 
-/* Per-SM limits from /work/shared/reference/hardware.md. */
+/* Per-SM limits from docs/hardware.md. */
 typedef struct expect {
     const char *gpu;
     int32_t major, minor, sms, max_warps, max_blocks;
