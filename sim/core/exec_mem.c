@@ -67,6 +67,15 @@ bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, ui
     }
     ws_fault(x, b, w, lane, pc, "Invalid %s %s of size %u at 0x%llx", space_name(s),
              what ? what : write ? "write" : "read", size, (unsigned long long)addr);
+    /* Where the address lies: past an allocation's end, in freed memory... */
+    size_t n = strlen(x->err->msg);
+    char where[160];
+    if (s == WS_SP_GLOBAL) ws_devmem_describe(p->mem, off, where, sizeof where);
+    else if (s == WS_SP_SHARED) snprintf(where, sizeof where, "past the %u bytes of shared memory of the block",
+                                         b->shared_size);
+    else snprintf(where, sizeof where, "past the %u bytes of local memory of each thread", p->local_size);
+    if (s == WS_SP_GLOBAL || s == WS_SP_SHARED || s == WS_SP_LOCAL)
+        snprintf(x->err->msg + n, sizeof x->err->msg - n, ": the address is %s", where);
     return false;
 }
 

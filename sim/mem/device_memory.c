@@ -19,6 +19,7 @@
  * used from two threads at once. */
 #include "device_memory.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,8 @@
 #define WS_GUARD_GAP    UINT64_C(4096)
 /* 1 TiB of device addresses: [0x7f00_0000_0000, 0x8000_0000_0000). */
 #define WS_GLOBAL_LIMIT UINT64_C(0x0000800000000000)
+
+#define WS_DEVMEM_FREED_KEPT 256
 
 typedef struct ws_alloc {
     uint64_t base, size;
@@ -45,6 +48,11 @@ struct ws_devmem {
 
     ws_page_slot *slots;    /* capacity is a power of two */
     size_t nslots, npages;
+
+    /* The most recent freed allocations, oldest first, for fault messages
+     * (a freed range is not handed out again while fresh addresses last). */
+    ws_alloc freed[WS_DEVMEM_FREED_KEPT];
+    size_t nfreed;
 
     /* lookup cache (see the top of the file) */
     size_t last_alloc;      /* index into allocs, may be stale: always re-checked */
@@ -286,6 +294,11 @@ bool ws_devmem_free(ws_devmem *m, uint64_t addr)
     if (i == 0 || m->allocs[i - 1].base != addr)
         return false;
     i--;
+    if (m->nfreed == WS_DEVMEM_FREED_KEPT) {
+        memmove(m->freed, m->freed + 1, (WS_DEVMEM_FREED_KEPT - 1) * sizeof *m->freed);
+        m->nfreed--;
+    }
+    m->freed[m->nfreed++] = m->allocs[i];
     page_clear_range(m, m->allocs[i].base, m->allocs[i].size);
     memmove(m->allocs + i, m->allocs + i + 1, (m->nallocs - i - 1) * sizeof *m->allocs);
     m->nallocs--;
@@ -407,4 +420,30 @@ bool ws_devmem_fill(ws_devmem *m, uint64_t addr, uint8_t byte, uint64_t size)
 uint64_t ws_devmem_resident_bytes(const ws_devmem *m)
 {
     return (uint64_t)m->npages * WS_PAGE_SIZE;
+}
+
+void ws_devmem_describe(const ws_devmem *m, uint64_t addr, char *buf, size_t size)
+{
+    size_t i = alloc_upper_bound(m, addr);
+    const ws_alloc *before = i > 0 ? &m->allocs[i - 1] : NULL, *after = i < m->nallocs ? &m->allocs[i] : NULL;
+    /* Freed ranges later than any reuse of their addresses come last. */
+    for (size_t k = m->nfreed; k-- > 0;) {
+        const ws_alloc *f = &m->freed[k];
+        bool reused = before && before->base >= f->base && before->base < f->base + f->size;
+        if (addr - f->base < f->size && !reused) {
+            snprintf(buf, size, "inside the %llu-byte allocation at 0x%llx, which was freed",
+                     (unsigned long long)f->size, (unsigned long long)f->base);
+            return;
+        }
+    }
+    uint64_t gap_after = before ? addr - (before->base + before->size) : UINT64_MAX;
+    uint64_t gap_before = after ? after->base - addr : UINT64_MAX;
+    if (before && addr >= before->base + before->size && gap_after <= gap_before)
+        snprintf(buf, size, "%llu bytes after the end of the %llu-byte allocation at 0x%llx",
+                 (unsigned long long)gap_after, (unsigned long long)before->size, (unsigned long long)before->base);
+    else if (after)
+        snprintf(buf, size, "%llu bytes before the %llu-byte allocation at 0x%llx",
+                 (unsigned long long)gap_before, (unsigned long long)after->size, (unsigned long long)after->base);
+    else
+        snprintf(buf, size, "in no allocation");
 }

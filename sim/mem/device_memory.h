@@ -43,6 +43,11 @@ bool ws_devmem_write(ws_devmem *m, uint64_t addr, const void *src, uint64_t size
 bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size);
 bool ws_devmem_fill(ws_devmem *m, uint64_t addr, uint8_t byte, uint64_t size);
 
+/* Where addr lies with respect to the allocations, for a fault message:
+ * "4 bytes after the end of the 4000-byte allocation at 0x7f0000000000",
+ * "inside the 4000-byte allocation at 0x... that was freed", ... */
+void ws_devmem_describe(const ws_devmem *m, uint64_t addr, char *buf, size_t size);
+
 /* Bytes of backing pages actually created (for the sparseness test and
  * for reports). */
 uint64_t ws_devmem_resident_bytes(const ws_devmem *m);

@@ -30,6 +30,9 @@ static void test_out_of_bounds(void **state)
              "Invalid __global__ read of size 4 at 0x%llx by thread (0,0,0) in block (1,0,0) of kernel rd at pc 8 (ld.global.u32, oob.ptx:17:",
              (unsigned long long)(buf + 128));
     if (!strstr(t.err.msg, want)) fail_msg("got: %s\nwant: %s", t.err.msg, want);
+    snprintf(want, sizeof want, "): the address is 0 bytes after the end of the 128-byte allocation at 0x%llx",
+             (unsigned long long)buf);
+    if (!strstr(t.err.msg, want)) fail_msg("got: %s\nwant: %s", t.err.msg, want);
     /* block 0 completed its stores before the fault */
     assert_int_equal(t.st.blocks, 2);
     t_free(&t);

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -374,6 +375,30 @@ static void test_generic_classify(void **state)
     assert_int_equal(ws_generic_classify(WS_GLOBAL_BASE, &off), WS_GEN_GLOBAL);
 }
 
+/* Fault messages say where an address lies: past an allocation, before
+ * one, or in memory that was freed. */
+static void test_describe(void **state)
+{
+    (void)state;
+    ws_devmem *m = ws_devmem_create();
+    uint64_t a = ws_devmem_alloc(m, 4000), b = ws_devmem_alloc(m, 100);
+    char s[160], want[160];
+    ws_devmem_describe(m, a + 4000, s, sizeof s);
+    snprintf(want, sizeof want, "0 bytes after the end of the 4000-byte allocation at 0x%llx", (unsigned long long)a);
+    assert_string_equal(s, want);
+    ws_devmem_describe(m, a - 8, s, sizeof s);
+    snprintf(want, sizeof want, "8 bytes before the 4000-byte allocation at 0x%llx", (unsigned long long)a);
+    assert_string_equal(s, want);
+    assert_true(ws_devmem_free(m, a));
+    ws_devmem_describe(m, a + 12, s, sizeof s);
+    snprintf(want, sizeof want, "inside the 4000-byte allocation at 0x%llx, which was freed", (unsigned long long)a);
+    assert_string_equal(s, want);
+    ws_devmem_describe(m, b + 100, s, sizeof s);
+    snprintf(want, sizeof want, "0 bytes after the end of the 100-byte allocation at 0x%llx", (unsigned long long)b);
+    assert_string_equal(s, want);
+    ws_devmem_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -389,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_random_against_host_arrays),
         cmocka_unit_test(test_many_allocations),
         cmocka_unit_test(test_generic_classify),
+        cmocka_unit_test(test_describe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
