@@ -156,15 +156,22 @@ CR_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
     return cudaErrorInvalidDeviceFunction;
 }
 
-/* The CUDA error a kernel fault reports, from the fault the simulator
- * describes. */
-static cudaError_t fault_code(const char *msg)
+/* The CUDA error a failed launch reports: the one a GPU returns for the
+ * kind of failure the simulator found. */
+static cudaError_t error_code(ws_error_kind kind)
 {
-    if (strstr(msg, "device-side assertion")) return cudaErrorAssert;
-    if (!strncmp(msg, "Misaligned", 10)) return cudaErrorMisalignedAddress;
-    if (!strncmp(msg, "Invalid ", 8)) return cudaErrorIllegalAddress;
-    if (strstr(msg, "launch timed out")) return cudaErrorLaunchTimeout;
-    return cudaErrorLaunchFailure;
+    static const cudaError_t codes[] = {
+        [WS_ERR_NONE] = cudaErrorLaunchFailure,
+        [WS_ERR_INPUT] = cudaErrorLaunchFailure,
+        [WS_ERR_LAUNCH_CONFIG] = cudaErrorInvalidConfiguration,
+        [WS_ERR_NO_MEMORY] = cudaErrorMemoryAllocation,
+        [WS_ERR_ILLEGAL_ADDRESS] = cudaErrorIllegalAddress,
+        [WS_ERR_MISALIGNED] = cudaErrorMisalignedAddress,
+        [WS_ERR_ASSERT] = cudaErrorAssert,
+        [WS_ERR_TIMEOUT] = cudaErrorLaunchTimeout,
+        [WS_ERR_KERNEL_FAULT] = cudaErrorLaunchFailure,
+    };
+    return (size_t)kind < sizeof codes / sizeof codes[0] ? codes[kind] : cudaErrorLaunchFailure;
 }
 
 static void kernel_display_name(const cr_func *f, char *buf, size_t size)
@@ -256,15 +263,13 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         fflush(c->summary);
     }
     if (!ok) {
-        if (!strncmp(err.msg, "invalid launch configuration", 28)) {
+        cudaError_t code = error_code(err.kind);
+        /* A bad configuration or no memory fails the launch call alone, as
+         * on a GPU; a kernel fault is sticky. */
+        if (err.kind == WS_ERR_LAUNCH_CONFIG || err.kind == WS_ERR_NO_MEMORY) {
             cr_note("error: %s", err.msg);
-            return cr_ret(c, cudaErrorInvalidConfiguration);
+            return cr_ret(c, code);
         }
-        if (strstr(err.msg, "out of memory") == err.msg) {
-            cr_note("error: %s", err.msg);
-            return cr_ret(c, cudaErrorMemoryAllocation);
-        }
-        cudaError_t code = fault_code(err.msg);
         cr_note("kernel fault (%s): %s", cudaGetErrorName(code), err.msg);
         c->sticky_error = code;
         c->last_error = code;

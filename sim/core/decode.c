@@ -31,6 +31,7 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / 
 void ws_load_error(const ws_program *p, const ptx_srcloc *loc, ws_error *err,
                    const char *fmt, ...)
 {
+    err->kind = WS_ERR_INPUT;
     int n = snprintf(err->msg, sizeof err->msg, "%s:%d:%d: error: ",
                      p->m->path ? p->m->path : "<ptx>", loc ? loc->line : 0, loc ? loc->col : 0);
     if (n < 0 || (size_t)n >= sizeof err->msg) return;
@@ -899,7 +900,7 @@ bool ws_decode_module(ws_program *p, ws_error *err)
     ok = true;
     goto fail;
 oom:
-    snprintf(err->msg, sizeof err->msg, "%s: error: out of memory while decoding", m->path ? m->path : "<ptx>");
+    ws_error_set(err, WS_ERR_NO_MEMORY, "%s: error: out of memory while decoding", m->path ? m->path : "<ptx>");
 fail:
     for (int32_t fi = 0; c.df && fi < m->nfuncs; fi++) {
         free(c.df[fi].param_addr); free(c.df[fi].ret_addr);

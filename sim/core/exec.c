@@ -30,6 +30,7 @@ void ws_fault(ws_exec *x, const ws_block *b, const ws_warp *w, int lane, int32_t
 {
     char *s = x->err->msg;
     size_t cap = sizeof x->err->msg, n;
+    x->err->kind = WS_ERR_KERNEL_FAULT;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(s, cap, fmt, ap);
@@ -281,6 +282,7 @@ static bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
         ws_fault(x, b, w, -1, pc, "launch timed out: instruction limit exceeded (%llu warp instructions; "
                  "--max-warp-insts N raises the limit, 0 removes it)",
                  (unsigned long long)x->l->max_warp_insts);
+        x->err->kind = WS_ERR_TIMEOUT;
         return false;
     }
     /* Spinning: no warp has made progress for limit warp instructions, and
@@ -305,6 +307,7 @@ static bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
                  "launch timed out: kernel %s ran past --timeout %.3g s of wall-clock time, in block "
                  "(%u,%u,%u):%s", kname, x->l->timeout_s,
                  b->idx.x, b->idx.y, b->idx.z, where);
+    x->err->kind = WS_ERR_TIMEOUT;
     return false;
 }
 

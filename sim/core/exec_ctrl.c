@@ -151,6 +151,7 @@ static bool do_assert(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
     }
     if (first < 0) return true;
     ws_fault(x, b, w, first, pc, "device-side assertion `%s` failed", msg);
+    x->err->kind = WS_ERR_ASSERT;
     return false;
 }
 

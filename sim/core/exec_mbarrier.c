@@ -28,6 +28,7 @@ static bool mbar_load(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
     if (addr % 8) {
         ws_fault(x, b, w, lane, pc, "Misaligned mbarrier object at 0x%llx (address not a multiple of 8)",
                  (unsigned long long)addr);
+        x->err->kind = WS_ERR_MISALIGNED;
         return false;
     }
     if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, word, 8, false, "read")) return false;

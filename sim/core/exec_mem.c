@@ -67,6 +67,7 @@ bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, ui
     }
     ws_fault(x, b, w, lane, pc, "Invalid %s %s of size %u at 0x%llx", space_name(s),
              what ? what : write ? "write" : "read", size, (unsigned long long)addr);
+    x->err->kind = WS_ERR_ILLEGAL_ADDRESS;
     /* Where the address lies: past an allocation's end, in freed memory... */
     size_t n = strlen(x->err->msg);
     char where[160];
@@ -99,6 +100,7 @@ static bool check_align(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t p
     }
     ws_fault(x, b, w, lane, pc, "Misaligned %s %s of size %u at 0x%llx (address not a multiple of %u)",
              space_name(s), what, size, (unsigned long long)addr, size);
+    x->err->kind = WS_ERR_MISALIGNED;
     return false;
 }
 

@@ -17,6 +17,7 @@ static const ws_texture *texture_of(ws_exec *x, ws_block *b, ws_warp *w, int lan
         return &l->textures[handle - 1];
     ws_fault(x, b, w, lane, pc, "Invalid texture object %llu (%s)", (unsigned long long)handle,
              handle == 0 ? "0 is no texture" : "not created, or destroyed, before the launch");
+    x->err->kind = WS_ERR_ILLEGAL_ADDRESS;
     return NULL;
 }
 
@@ -46,6 +47,7 @@ bool ws_exec_tex(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t
             ws_fault(x, b, w, lane, pc, "Invalid __global__ read of size %u at 0x%llx (a texel of texture "
                      "object %llu outside device memory)", ws_tex_texel_bytes(t),
                      (unsigned long long)addrs[lane], (unsigned long long)ws_opnd_lane(x, b, w, &src[0], lane));
+            x->err->kind = WS_ERR_ILLEGAL_ADDRESS;
             return false;
         }
         size = ws_tex_texel_bytes(t);

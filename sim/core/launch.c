@@ -48,14 +48,14 @@ bool ws_launch_check(const ws_program *p, const ws_kernel *k, const ws_launch *l
     uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     if (nthreads == 0 || nthreads > 1024 || nblocks == 0 || l->grid.y > 65535 || l->grid.z > 65535 ||
         l->block.z > 64) {
-        snprintf(err->msg, sizeof err->msg,
+        ws_error_set(err, WS_ERR_LAUNCH_CONFIG,
                  "invalid launch configuration for kernel %s: grid (%u,%u,%u), block (%u,%u,%u)",
                  f->name, l->grid.x, l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z);
         return false;
     }
     uint32_t need = ws_params_total_size(f);
     if (l->params_size < need) {
-        snprintf(err->msg, sizeof err->msg, "kernel %s takes %u bytes of parameters; %zu given",
+        ws_error_set(err, WS_ERR_INPUT, "kernel %s takes %u bytes of parameters; %zu given",
                  f->name, need, l->params_size);
         return false;
     }
@@ -68,6 +68,7 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     ws_launch_stats st;
     memset(&st, 0, sizeof st);
     err->msg[0] = '\0';
+    err->kind = WS_ERR_NONE;
     ws_exec x = {.p = p, .k = k, .l = l, .stats = &st, .err = err,
                  .out = l->printf_out ? l->printf_out : stdout,
                  .nsmid = l->sm_count ? l->sm_count : 1, .nwarpid = l->warps_per_sm ? l->warps_per_sm : 64};
@@ -91,7 +92,7 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     lm.local = malloc((size_t)p->local_size * nthreads + 1);
     lm.tparam = malloc((size_t)p->tparam_size * nthreads + 1);
     bool ok = lm.warps && lm.regs && lm.shared && lm.local && lm.tparam;
-    if (!ok) snprintf(err->msg, sizeof err->msg, "out of memory for launching kernel %s", f->name);
+    if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s", f->name);
 
     for (uint64_t bi = 0; ok && bi < nblocks; bi++) {
         ws_block b = {
@@ -112,11 +113,11 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
             lm.warps[wi].regs = lm.regs + (size_t)wi * p->nregs;
             ok = ws_warp_start(&x, &lm.warps[wi], wi, lanes);
         }
-        if (!ok) { snprintf(err->msg, sizeof err->msg, "out of memory"); break; }
+        if (!ok) { ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory"); break; }
         st.blocks++;
         st.warps += nwarps;
         if ((l->checks & WS_CHECK_RACE) && !ws_race_begin(&race, (uint32_t)smem)) {
-            snprintf(err->msg, sizeof err->msg, "out of memory");
+            ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
             ok = false;
             break;
         }

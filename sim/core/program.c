@@ -61,13 +61,13 @@ ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err)
     ws_program *p = calloc(1, sizeof *p);
     err->msg[0] = '\0';
     if (!p) {
-        snprintf(err->msg, sizeof err->msg, "out of memory");
+        ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         return NULL;
     }
     p->m = m;
     p->mem = mem;
     if (!place_globals(p, err) || !ws_decode_module(p, err)) {
-        if (!err->msg[0]) snprintf(err->msg, sizeof err->msg, "out of memory");
+        if (!err->msg[0]) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         ws_program_free(p);
         return NULL;
     }

@@ -16,9 +16,25 @@ typedef struct ws_dim3 { uint32_t x, y, z; } ws_dim3;
 /* What went wrong, formatted for the user: a load error names the PTX
  * file:line:col; a kernel fault names kernel, block, thread, PC and source
  * line, in the manner of compute-sanitizer. */
+typedef enum ws_error_kind {
+    WS_ERR_NONE = 0,
+    WS_ERR_INPUT,           /* the PTX, a config or an argument is not usable */
+    WS_ERR_LAUNCH_CONFIG,   /* a grid, block or shared-memory size no GPU takes */
+    WS_ERR_NO_MEMORY,       /* the simulator ran out of host memory */
+    WS_ERR_ILLEGAL_ADDRESS, /* a kernel accessed memory it may not */
+    WS_ERR_MISALIGNED,      /* a kernel accessed memory at a misaligned address */
+    WS_ERR_ASSERT,          /* a device-side assert failed */
+    WS_ERR_TIMEOUT,         /* past a limit, or no progress: what a GPU's watchdog ends */
+    WS_ERR_KERNEL_FAULT     /* any other fault of a kernel (trap, deadlock, ...) */
+} ws_error_kind;
+
 typedef struct ws_error {
     char msg[1024];
+    ws_error_kind kind;     /* what the runtime reports (cudart_launch.c maps it) */
 } ws_error;
+
+/* Sets e's message (printf-style) and kind. */
+void ws_error_set(ws_error *e, ws_error_kind kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 typedef struct ws_program ws_program;   /* a module decoded and placed in device memory */
 typedef struct ws_kernel ws_kernel;     /* one decoded .entry */

@@ -124,7 +124,7 @@ static bool retire(ws_tsim *s, ws_sm *sm, uint64_t now)
     }
     for (int64_t blk; freed && (blk = ws_dispatcher_place(&s->disp, sm->id)) >= 0;)
         if (!ws_sm_start_block(s, sm, (uint64_t)blk, now)) {
-            snprintf(s->x.err->msg, sizeof s->x.err->msg, "out of memory");
+            ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
             return false;
         }
     return true;
@@ -397,7 +397,7 @@ bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
         s->ts->issue_slots += (uint64_t)sm->nsp * weight;
     }
     if (sm->live && next == WS_NEVER) {
-        snprintf(s->x.err->msg, sizeof s->x.err->msg, "internal error: SM %d has warps but nothing to wait for",
+        ws_error_set(s->x.err, WS_ERR_KERNEL_FAULT, "internal error: SM %d has warps but nothing to wait for",
                  sm->id);
         return false;
     }

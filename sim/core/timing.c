@@ -121,10 +121,11 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     memset(&st, 0, sizeof st);
     memset(&tst, 0, sizeof tst);
     err->msg[0] = '\0';
+    err->kind = WS_ERR_NONE;
     if (!ws_launch_check(p, k, l, err)) return false;
     const char *miss = missing_key(cfg);
     if (miss) {
-        snprintf(err->msg, sizeof err->msg, "GPU config '%s' has no [timing] key '%s'", cfg->name, miss);
+        ws_error_set(err, WS_ERR_INPUT, "GPU config '%s' has no [timing] key '%s'", cfg->name, miss);
         return false;
     }
 
@@ -164,7 +165,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         s.deps = malloc(sizeof *s.deps * (size_t)(p->ncode ? p->ncode : 1));
         sms = calloc((size_t)nsm, sizeof *sms);
         ok = s.deps && sms && ws_l2_init(&s.l2, cfg);
-        if (!ok) snprintf(err->msg, sizeof err->msg, "out of memory for timing kernel %s",
+        if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for timing kernel %s",
                           p->funcs[k->func].f->name);
     }
     for (int32_t i = 0; ok && i < p->ncode; i++) ws_insn_deps_of(p, &p->code[i], &s.deps[i]);
@@ -181,7 +182,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
             if (b < 0) continue;
             placed = true;
             ok = ws_sm_start_block(&s, &sms[i], (uint64_t)b, 0);
-            if (!ok) snprintf(err->msg, sizeof err->msg, "out of memory");
+            if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         }
     }
     /* the main loop: the earliest cycle any SM has something to do */
@@ -191,7 +192,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
             if (sms[i].next < now) now = sms[i].next;
         if (now == WS_NEVER) break;
         if (opt.max_cycles && now > opt.max_cycles) {
-            snprintf(err->msg, sizeof err->msg, "launch timed out: cycle limit exceeded (%llu cycles, --max-cycles) in kernel %s",
+            ws_error_set(err, WS_ERR_TIMEOUT, "launch timed out: cycle limit exceeded (%llu cycles, --max-cycles) in kernel %s",
                      (unsigned long long)opt.max_cycles, p->funcs[k->func].f->name);
             ok = false;
             break;

@@ -33,6 +33,7 @@ static void test_out_of_bounds(void **state)
     snprintf(want, sizeof want, "): the address is 0 bytes after the end of the 128-byte allocation at 0x%llx",
              (unsigned long long)buf);
     if (!strstr(t.err.msg, want)) fail_msg("got: %s\nwant: %s", t.err.msg, want);
+    assert_int_equal(t.err.kind, WS_ERR_ILLEGAL_ADDRESS);
     /* block 0 completed its stores before the fault */
     assert_int_equal(t.st.blocks, 2);
     t_free(&t);
