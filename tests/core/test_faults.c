@@ -52,6 +52,7 @@ static void test_misaligned(void **state)
              (unsigned long long)(buf + 2));
     if (!strstr(t.err.msg, want) || !strstr(t.err.msg, "by thread (1,0,0) in block (0,0,0)"))
         fail_msg("got: %s", t.err.msg);
+    assert_int_equal(t.err.kind, WS_ERR_MISALIGNED);
     t_free(&t);
 }
 
@@ -101,6 +102,7 @@ static void test_deadlock(void **state)
         !strstr(t.err.msg, "warp 0 at barrier 0 (pc 5, dl.ptx:") ||
         !strstr(t.err.msg, "warp 1 at barrier 1 (pc 3, dl.ptx:"))
         fail_msg("got: %s", t.err.msg);
+    assert_int_equal(t.err.kind, WS_ERR_KERNEL_FAULT);
     /* one warp alone: its barrier 0 releases */
     if (!t_run(&t, "dl", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
     t_free(&t);
@@ -152,6 +154,7 @@ static void test_spinning_kernel(void **state)
     if (!strstr(t.err.msg, "launch timed out: kernel waitflag made no progress in 100000 warp instructions") ||
         !strstr(t.err.msg, "In block (0,0,0): warp 0 at pc ") || !strstr(t.err.msg, "(flag.ptx:1"))
         fail_msg("got: %s", t.err.msg);
+    assert_int_equal(t.err.kind, WS_ERR_TIMEOUT);
     /* warp 1 exited at the start: progress, then none */
     assert_true(t.st.warp_insts >= 100000 && t.st.warp_insts < 100100);
     /* Wall-clock time bounds it too. */
