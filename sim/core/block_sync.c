@@ -76,6 +76,7 @@ void ws_block_deadlock(ws_exec *x, ws_block *b)
     char *s = x->err->msg;
     size_t cap = sizeof x->err->msg;
     const ptx_module *m = x->p->m;
+    x->err->kind = WS_ERR_KERNEL_FAULT;
     size_t n = (size_t)snprintf(s, cap, "barrier deadlock in block (%u,%u,%u) of kernel %s: waiting",
                                 b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].f->name);
     for (uint32_t i = 0; i < b->nwarps && n < cap; i++) {
