@@ -28,7 +28,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: warpsim exec [--gpu NAME] [--summary-out FILE] [--json] [--no-summary] [--functional]\n"
             "                    [--trace FILE [--trace-format text|json|chrome]]\n"
-            "                    [--racecheck] [--synccheck] [--timeout S] [--progress-limit N]\n"
+            "                    [--racecheck] [--synccheck] [--leak-check] [--timeout S]\n"
+            "                    [--progress-limit N]\n"
             "                    [--max-cycles N] [--max-warp-insts N] -- PROGRAM [ARGS...]\n"
             "\n"
             "Runs PROGRAM (built with nvcc -cudart shared) with every kernel simulated.\n"
@@ -55,7 +56,8 @@ static void usage(FILE *out)
             "  --racecheck         report shared-memory accesses by different warps to the\n"
             "                      same word with no barrier between (docs/FAULTS.md)\n"
             "  --synccheck         report barriers reached in divergent code and barriers\n"
-            "                      waited on with different thread counts\n");
+            "                      waited on with different thread counts\n"
+            "  --leak-check        at exit, list the device memory never freed with cudaFree\n");
 }
 
 /* Reads n bytes at off; false past the end of the file. */
@@ -167,6 +169,7 @@ int cli_exec(int argc, char **argv)
     const char *gpu = NULL, *summary_out = NULL, *max_insts = NULL;
     const char *progress = NULL, *timeout = NULL, *max_cycles = NULL;
     bool json = false, no_summary = false, functional = false, racecheck = false, synccheck = false;
+    bool leak_check = false;
     const char *trace = NULL, *trace_format = NULL;
     int i = 1;
     for (; i < argc; i++) {
@@ -184,6 +187,7 @@ int cli_exec(int argc, char **argv)
         if (!strcmp(a, "--functional")) { functional = true; continue; }
         if (!strcmp(a, "--racecheck")) { racecheck = true; continue; }
         if (!strcmp(a, "--synccheck")) { synccheck = true; continue; }
+        if (!strcmp(a, "--leak-check")) { leak_check = true; continue; }
         const char **slot = !strcmp(a, "--gpu") ? &gpu
                           : !strcmp(a, "--summary-out") ? &summary_out
                           : !strcmp(a, "--max-warp-insts") ? &max_insts
@@ -293,6 +297,7 @@ int cli_exec(int argc, char **argv)
               (!progress || setenv(WS_ENV_PROGRESS_LIMIT, progress, 1) == 0) &&
               (!timeout || setenv(WS_ENV_TIMEOUT, timeout, 1) == 0) &&
               (!max_cycles || setenv(WS_ENV_MAX_CYCLES, max_cycles, 1) == 0) &&
+              (!leak_check || setenv(WS_ENV_LEAK_CHECK, "1", 1) == 0) &&
               (!(racecheck || synccheck) ||
                setenv(WS_ENV_CHECKS, racecheck && synccheck ? "race,sync" : racecheck ? "race" : "sync", 1) == 0);
     free(ldpath);

@@ -75,6 +75,7 @@ static cr_context *context_create(void)
     c->progress_limit = progress ? strtoull(progress, NULL, 10) : 0;
     c->timeout_s = timeout ? strtod(timeout, NULL) : 0;
     c->max_cycles = cycles ? strtoull(cycles, NULL, 10) : 0;
+    c->leak_check = env(WS_ENV_LEAK_CHECK) && strcmp(env(WS_ENV_LEAK_CHECK), "0") != 0;
     c->checks = (checks && strstr(checks, "race") ? WS_CHECK_RACE : 0) |
                 (checks && strstr(checks, "sync") ? WS_CHECK_SYNC : 0);
     return c;
@@ -144,10 +145,26 @@ cr_context *cr_ctx(void)
     return expected;
 }
 
+/* --leak-check: device memory the program never freed, as compute-sanitizer
+ * reports it at exit. */
+static void report_leaks(const cr_context *c)
+{
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < c->nallocs; i++) bytes += c->allocs[i].size;
+    if (c->nallocs == 0) return;
+    fprintf(stderr, "warpsim leak check: %zu allocation(s), %llu bytes, never freed with cudaFree:",
+            c->nallocs, (unsigned long long)bytes);
+    for (size_t i = 0; i < c->nallocs && i < 10; i++)
+        fprintf(stderr, "%s %llu bytes at 0x%llx", i ? ";" : "", (unsigned long long)c->allocs[i].size,
+                (unsigned long long)c->allocs[i].addr);
+    fprintf(stderr, "%s\n", c->nallocs > 10 ? "; ..." : "");
+}
+
 __attribute__((destructor)) static void cr_unload(void)
 {
     cr_context *c = atomic_exchange(&the_context, NULL);
     if (c) fflush(stdout);
+    if (c && c->leak_check) report_leaks(c);
     context_destroy(c);
 }
 

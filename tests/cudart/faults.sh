@@ -7,7 +7,7 @@ set -u
 ws=$1; prog=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$tmp/out"; echo "--- stderr"; cat "$tmp/err"; exit 1; }
-"$ws" exec --gpu a100 --racecheck --progress-limit 200000 --no-summary -- "$prog" >"$tmp/out" 2>"$tmp/err"
+"$ws" exec --gpu a100 --racecheck --leak-check --progress-limit 200000 --no-summary -- "$prog" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 0 ] || fail "exit $rc"
 grep -qx "matmul without its second barrier: cudaSuccess" "$tmp/out" || fail "matmul line"
@@ -17,4 +17,7 @@ grep -q "warpsim racecheck: shared memory hazard (write after read) .* of kernel
     fail "no write-after-read hazard naming faults.cu:18 and :20"
 grep -q "launch timed out: kernel .*waitForever.* made no progress in 200000 warp instructions.*warp 0 at pc [0-9]* (.*faults.cu:29" "$tmp/err" ||
     fail "no diagnosis of the spinning kernel at faults.cu:29"
+grep -qx "cudaFree after the fault: cudaErrorLaunchTimeout" "$tmp/out" || fail "the timeout is not sticky"
+grep -q "warpsim leak check: 4 allocation(s), 12292 bytes, never freed with cudaFree: 4096 bytes at 0x" "$tmp/err" ||
+    fail "no leak report of the four buffers the program never frees"
 echo "faults: ok"

@@ -46,5 +46,8 @@ int main()
     waitForever<<<1, 32>>>(flag);
     printf("a kernel that waits for ever: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
     printf("the program goes on\n");
+    // After the timeout, as on a GPU, every call fails: nothing is freed
+    // (--leak-check lists the four buffers).
+    printf("cudaFree after the fault: %s\n", cudaGetErrorName(cudaFree(A)));
     return 0;
 }
