@@ -322,6 +322,10 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
     x->stats->thread_insts += (uint64_t)__builtin_popcount(active);
     x->clock++;
     w->insts++;
+    if (x->l->pc_counts) {
+        x->l->pc_counts[pc].warp_insts++;
+        x->l->pc_counts[pc].thread_insts += (uint64_t)__builtin_popcount(active);
+    }
 
     uint32_t mask = active;
     if (in->guard >= 0) {

@@ -116,3 +116,28 @@ uint64_t ws_program_symbol(const ws_program *p, const char *name, uint64_t *size
         }
     return 0;
 }
+
+uint32_t ws_program_code_size(const ws_program *p)
+{
+    return (uint32_t)p->ncode;
+}
+
+void ws_program_pc_source(const ws_program *p, uint32_t pc, ws_pc_source *out)
+{
+    out->ptx_line = 0;
+    out->cu_file = NULL;
+    out->cu_line = 0;
+    if (pc >= (uint32_t)p->ncode || !p->code[pc].src) return;
+    const ptx_srcloc *loc = &p->code[pc].src->loc;
+    const ptx_module *m = p->m;
+    out->ptx_line = loc->line;
+    if (loc->cu_line > 0 && loc->cu_file > 0 && loc->cu_file < m->nfiles && m->files[loc->cu_file]) {
+        out->cu_file = m->files[loc->cu_file];
+        out->cu_line = loc->cu_line;
+    }
+}
+
+const char *ws_program_path(const ws_program *p)
+{
+    return p->m->path;
+}
