@@ -191,16 +191,16 @@ static void print_buffer(const run_state *s, const runarg_print *p)
 static int write_lines(const run_state *s)
 {
     const runarg_options *o = &s->opts;
+    if (o->lines_out) {
+        FILE *f = strcmp(o->lines_out, "-") ? fopen(o->lines_out, "w") : stdout;
+        if (!f)
+            return usage_error("cannot write '%s': %s", o->lines_out, strerror(errno));
+        ws_lines_json(f, s->lines, !o->functional);
+        if (f != stdout ? fclose(f) != 0 : fflush(f) != 0)
+            return usage_error("writing '%s' failed", o->lines_out);
+    }
     if (o->lines)
         ws_lines_text(stderr, s->lines, !o->functional);
-    if (!o->lines_out)
-        return 0;
-    FILE *f = strcmp(o->lines_out, "-") ? fopen(o->lines_out, "w") : stdout;
-    if (!f)
-        return usage_error("cannot write '%s': %s", o->lines_out, strerror(errno));
-    ws_lines_json(f, s->lines, !o->functional);
-    if (f != stdout ? fclose(f) != 0 : fflush(f) != 0)
-        return usage_error("writing '%s' failed", o->lines_out);
     return 0;
 }
 

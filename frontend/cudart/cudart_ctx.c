@@ -111,12 +111,12 @@ static void final_reports(cr_context *c)
 {
     FILE *out = c->summary ? c->summary : stderr;
     if (c->summary_mode != WS_SUMMARY_NONE && !c->json) ws_kernel_totals_text(out, c->totals);
-    if (c->lines && c->lines_text) ws_lines_text(out, c->lines, !c->functional);
     if (c->lines && c->lines_out) {
         FILE *f = fopen(c->lines_out, "w");
         if (f) ws_lines_json(f, c->lines, !c->functional);
         if (!f || fclose(f) != 0) fprintf(stderr, "warpsim: cannot write the per-line report to %s\n", c->lines_out);
     }
+    if (c->lines && c->lines_text) ws_lines_text(out, c->lines, !c->functional);
     fflush(out);
 }
 

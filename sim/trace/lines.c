@@ -248,10 +248,11 @@ static bool far_from_ideal_sectors(const ws_pc_counts *c, int o)
 static void advise_shared(FILE *out, const ws_pc_counts *c, int o)
 {
     if (!c->shared_requests[o] || conflict_ways(c, o) < 1.5) return;
+    const char *verb = o == 0 ? "read" : o == 1 ? "write" : "update";
     fprintf(out, "      => %.1f-way bank conflict on shared %s: lanes of a warp reach different addresses in "
-            "the same bank (as when they read a column of a 32x32 float tile, tile[threadIdx.x][k]); "
-            "pad each row by one element (tile[32][33]) or let consecutive threads read consecutive "
-            "words\n", conflict_ways(c, o), o == 0 ? "loads" : o == 1 ? "stores" : "atomics");
+            "the same bank (as when they %s a column of a 32x32 float tile, tile[threadIdx.x][k]); "
+            "pad each row by one element (tile[32][33]) or let consecutive threads %s consecutive "
+            "words\n", conflict_ways(c, o), o == 0 ? "loads" : o == 1 ? "stores" : "atomics", verb, verb);
 }
 
 static void advise_global(FILE *out, const ws_pc_counts *c, int o)
@@ -272,6 +273,8 @@ static void advise_global(FILE *out, const ws_pc_counts *c, int o)
         fprintf(out, "the lanes %s scattered addresses (a gather); arrange the data so that "
                 "neighbouring threads %s neighbouring elements\n", verb, verb);
 }
+
+static bool lanes_poor(const ws_pc_counts *c);
 
 static void advise_lanes(FILE *out, const ws_pc_counts *c)
 {
@@ -305,8 +308,10 @@ static void advise_stall(FILE *out, const ws_pc_counts *c, uint64_t kernel_total
         break;
     case WS_STALL_MIO_THROTTLE:
     case WS_STALL_SHORT_SCOREBOARD:
-        why = "warps mostly wait for shared memory: bank conflicts (above) or many shared accesses "
-              "per result keep its pipe busy";
+        why = c->shared_bank_conflicts[0] + c->shared_bank_conflicts[1] + c->shared_bank_conflicts[2]
+                  ? "warps mostly wait for shared memory, whose pipe the bank conflicts above keep busy"
+                  : "warps mostly wait for shared memory: many shared accesses per result keep its pipe "
+                    "busy (keep values a thread reuses in registers)";
         break;
     case WS_STALL_LG_THROTTLE:
         why = "the load/store unit is full of global accesses; wider (vector) accesses issue fewer";
@@ -340,8 +345,10 @@ static void memory_text(FILE *out, const ws_pc_counts *c)
     for (int o = 0; o < 3; o++) {
         if (!c->shared_requests[o]) continue;
         fprintf(out, "      shared %-4s %8" PRIu64 " requests, %" PRIu64 " wavefronts, %" PRIu64
-                " bank conflicts (%.1f-way)\n", op_name[o], c->shared_requests[o], c->shared_wavefronts[o],
-                c->shared_bank_conflicts[o], conflict_ways(c, o));
+                " bank conflicts", op_name[o], c->shared_requests[o], c->shared_wavefronts[o],
+                c->shared_bank_conflicts[o]);
+        if (c->shared_bank_conflicts[o]) fprintf(out, " (%.1f-way)", conflict_ways(c, o));
+        fputc('\n', out);
     }
     for (int o = 0; o < 3; o++) {
         if (!c->global_requests[o]) continue;
@@ -352,7 +359,8 @@ static void memory_text(FILE *out, const ws_pc_counts *c)
     }
 }
 
-static void row_text(FILE *out, const kernel_pcs *k, const line_row *r, bool timed, uint64_t kernel_total)
+/* The line and its source text. */
+static void row_head(FILE *out, const kernel_pcs *k, const line_row *r)
 {
     const char *path = r->file >= 0 ? k->files[r->file] : NULL;
     const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -360,6 +368,10 @@ static void row_text(FILE *out, const kernel_pcs *k, const line_row *r, bool tim
     source_text(path, r->line, text, sizeof text);
     if (r->line) fprintf(out, "  %s:%d  %s\n", base, r->line, text);
     else fprintf(out, "  (no source line)\n");
+}
+
+static void row_numbers(FILE *out, const line_row *r, bool timed)
+{
     const ws_pc_counts *c = &r->c;
     fprintf(out, "      %" PRIu64 " warp instructions, SIMD efficiency %.1f%%", c->warp_insts,
             ratio(c->thread_insts, 32 * c->warp_insts) * 100.0);
@@ -368,13 +380,62 @@ static void row_text(FILE *out, const kernel_pcs *k, const line_row *r, bool tim
     if (timed) stall_text(out, c);
     fputc('\n', out);
     memory_text(out, c);
+}
+
+static bool lanes_poor(const ws_pc_counts *c)
+{
+    return (c->branches && c->divergent_branches * 10 >= c->branches) ||
+           (c->warp_insts && ratio(c->thread_insts, c->warp_insts) < 24.0);
+}
+
+/* How far a line is from ideal, in extra passes: bank conflicts, sectors
+ * beyond the ideal, warp instructions' worth of idle lanes; 0 when the
+ * line is close enough to ideal that no sentence explains it. */
+static double problem_weight(const ws_pc_counts *c)
+{
+    double w = 0;
+    for (int o = 0; o < 3; o++) {
+        if (c->shared_requests[o] && conflict_ways(c, o) >= 1.5) w += (double)c->shared_bank_conflicts[o];
+        if (far_from_ideal_sectors(c, o))
+            w += (double)(c->global_sectors[o] - c->global_ideal_sectors[o]);
+    }
+    if (lanes_poor(c)) w += (double)(32 * c->warp_insts - c->thread_insts) / 32.0;
+    return w;
+}
+
+static void row_advice(FILE *out, const ws_pc_counts *c)
+{
     for (int o = 0; o < 3; o++) advise_shared(out, c, o);
     for (int o = 0; o < 3; o++) advise_global(out, c, o);
     advise_lanes(out, c);
-    if (timed) advise_stall(out, c, kernel_total);
 }
 
-/* The file most of k's lines are in, for the header. */
+static int by_problem(const void *a, const void *b)
+{
+    double x = problem_weight(&((const line_row *)a)->c), y = problem_weight(&((const line_row *)b)->c);
+    return x < y ? 1 : x > y ? -1 : by_cost(a, b);
+}
+
+/* The lines far from ideal, worst first, each with why and what fixes it. */
+static void problems_text(FILE *out, const kernel_pcs *k, const line_row *rows, size_t n)
+{
+    line_row *worst = malloc(sizeof *worst * (n ? n : 1));
+    size_t nw = 0;
+    for (size_t j = 0; worst && j < n; j++)
+        if (problem_weight(&rows[j].c) > 0) worst[nw++] = rows[j];
+    if (nw) {
+        qsort(worst, nw, sizeof *worst, by_problem);
+        fprintf(out, " far from ideal, worst first:\n");
+    }
+    for (size_t j = 0; j < nw; j++) {
+        row_head(out, k, &worst[j]);
+        memory_text(out, &worst[j].c);
+        row_advice(out, &worst[j].c);
+    }
+    free(worst);
+}
+
+/* The file of the costliest line, for the header. */
 static const char *main_file(const kernel_pcs *k, const line_row *rows, size_t n)
 {
     return n && rows[0].file >= 0 ? k->files[rows[0].file] : "?";
@@ -388,11 +449,17 @@ void ws_lines_text(FILE *out, const ws_lines *l, bool timed)
         line_row *rows = sum_lines(k, timed, &n);
         uint64_t total = 0;
         for (size_t j = 0; j < n; j++) total += timed ? stall_total(&rows[j].c) : rows[j].c.warp_insts;
-        fprintf(out, "source lines of kernel %s, most costly first (%s; %s)\n", k->kernel,
-                timed ? "warp-cycles spent at the line" : "warp instructions",
+        fprintf(out, "source lines of kernel %s (%s)\n", k->kernel,
                 k->cu ? main_file(k, rows, n)
-                      : "PTX lines: the PTX has no .loc line info (compile with -lineinfo for .cu lines)");
-        for (size_t j = 0; j < n; j++) row_text(out, k, &rows[j], timed, total);
+                      : "PTX lines: the PTX has no .loc line info; compile with -lineinfo for .cu lines");
+        problems_text(out, k, rows, n);
+        fprintf(out, " every line with work, most costly first (%s):\n",
+                timed ? "warp-cycles spent at the line" : "warp instructions");
+        for (size_t j = 0; j < n; j++) {
+            row_head(out, k, &rows[j]);
+            row_numbers(out, &rows[j], timed);
+            if (timed) advise_stall(out, &rows[j].c, total);
+        }
         free(rows);
     }
 }
