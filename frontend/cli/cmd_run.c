@@ -92,7 +92,9 @@ static int prepare_args(run_state *s, const ptx_function *f)
 {
     const runarg_options *o = &s->opts;
     if (o->nargs != f->nparams) {
-        usage_error("kernel %s takes %d parameter%s but %d --arg %s given", f->name, f->nparams,
+        char shown[1024];
+        cli_kernel_display_name(f, shown, sizeof shown);
+        usage_error("kernel %s takes %d parameter%s but %d --arg %s given", shown, f->nparams,
                     f->nparams == 1 ? "" : "s", o->nargs, o->nargs == 1 ? "was" : "were");
         if (f->nparams)
             list_params(f);

@@ -36,11 +36,11 @@ void ws_fault(ws_exec *x, const ws_block *b, const ws_warp *w, int lane, int32_t
     }
     if (n >= cap) return;
     n += (size_t)snprintf(s + n, cap - n, " in block (%u,%u,%u) of kernel %s",
-                          b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].f->name);
+                          b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].shown);
     if (n >= cap || pc < 0) return;
     const ws_insn *in = &x->p->code[pc];
     char mn[96];
-    if (in->cls == WS_I_FEND) snprintf(mn, sizeof mn, "end of %s", x->p->funcs[in->func].f->name);
+    if (in->cls == WS_I_FEND) snprintf(mn, sizeof mn, "end of %s", x->p->funcs[in->func].shown);
     else ws_insn_mnemonic(&in->m, mn, sizeof mn);
     n += (size_t)snprintf(s + n, cap - n, " at pc %d (%s", pc, mn);
     if (n < cap && in->src) {
@@ -289,12 +289,12 @@ static bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
                  "launch timed out: kernel %s made no progress in %llu warp instructions (no store, no "
                  "atomic that changed memory, no barrier completed, no thread exited): spinning on a value "
                  "no thread will change? In block (%u,%u,%u):%s (--progress-limit N raises the limit)",
-                 x->p->funcs[x->k->func].f->name, (unsigned long long)limit, b->idx.x, b->idx.y, b->idx.z,
+                 x->p->funcs[x->k->func].shown, (unsigned long long)limit, b->idx.x, b->idx.y, b->idx.z,
                  where);
     else
         snprintf(x->err->msg, sizeof x->err->msg,
                  "launch timed out: kernel %s ran past --timeout %.3g s of wall-clock time, in block "
-                 "(%u,%u,%u):%s", x->p->funcs[x->k->func].f->name, x->l->timeout_s,
+                 "(%u,%u,%u):%s", x->p->funcs[x->k->func].shown, x->l->timeout_s,
                  b->idx.x, b->idx.y, b->idx.z, where);
     return false;
 }

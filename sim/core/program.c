@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "program.h"
+#include "../../frontend/ptx/ptx_demangle.h"
 #include "../../frontend/ptx/ptx_parse.h"
 #include "../../frontend/ptx/ptx_query.h"
 
@@ -56,6 +57,18 @@ static bool place_globals(ws_program *p, ws_error *err)
     return true;
 }
 
+/* Each function's name as messages show it. */
+static bool name_functions(ws_program *p)
+{
+    for (int32_t i = 0; i < p->nfuncs; i++) {
+        char name[PTX_DEMANGLED_MAX];
+        const char *mangled = p->funcs[i].f->name;
+        p->funcs[i].shown = strdup(ptx_demangle(mangled, name, sizeof name, NULL, 0) ? name : mangled);
+        if (!p->funcs[i].shown) return false;
+    }
+    return true;
+}
+
 ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err)
 {
     ws_program *p = calloc(1, sizeof *p);
@@ -66,7 +79,7 @@ ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err)
     }
     p->m = m;
     p->mem = mem;
-    if (!place_globals(p, err) || !ws_decode_module(p, err)) {
+    if (!place_globals(p, err) || !ws_decode_module(p, err) || !name_functions(p)) {
         if (!err->msg[0]) snprintf(err->msg, sizeof err->msg, "out of memory");
         ws_program_free(p);
         return NULL;
@@ -85,6 +98,7 @@ void ws_program_free(ws_program *p)
     free(p->shared);
     free(p->copies);
     free(p->calls);
+    for (int32_t i = 0; p->funcs && i < p->nfuncs; i++) free(p->funcs[i].shown);
     free(p->funcs);
     free(p->reg_width);
     free(p->vec);

@@ -109,6 +109,12 @@ expect "strided: ideal sectors" "$(echo "$r" | field global_ld_ideal_sectors)" 1
 grep -q '8.0 sectors per request where 4.0 would do: neighbouring threads read addresses 8 B apart' \
     "$tmp/c.err" || fail "no strided-access sentence: $(cat "$tmp/c.err")"
 
+# a fault names the kernel as its source does (demangled), and the .cu line
+"$warpsim" run "$built/transpose.ptx" --kernel copyStrided --grid 1 --block 32 --arg buf:f32:32:iota \
+    --arg buf:f32:32:zero --arg i32:100000 --functional >/dev/null 2>"$tmp/f.err" && fail "no fault"
+grep -q "of kernel copyStrided at pc .*transpose.cu:$strided)" "$tmp/f.err" ||
+    fail "the fault does not name copyStrided and its line: $(cat "$tmp/f.err")"
+
 # ---- without line info: PTX lines, and the report says so
 "$warpsim" run "$built/transpose_noline.ptx" --kernel transposeConflict --grid 2,2 --block 32,32 \
     --arg buf:f32:4096:iota --arg buf:f32:4096:zero --arg i32:64 --functional --summary none \
