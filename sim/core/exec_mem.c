@@ -148,9 +148,11 @@ static void account_pc(ws_pc_counts *c, int op, const ws_bank_access *b, const w
         c->global_requests[op] += co->requests;
         c->global_sectors[op] += co->sectors;
         c->global_ideal_sectors[op] += ((uint64_t)__builtin_popcount(gmask) * size + 31) / 32;
-        if (!c->stride_known && (gmask & 3) == 3) {
+        uint32_t rest = gmask & (gmask - 1);
+        if (!c->stride_known && rest) {     /* the two lowest lanes: the step per lane between them */
+            int a = __builtin_ctz(gmask), b = __builtin_ctz(rest);
             c->stride_known = 1;
-            c->lane_stride = (int64_t)(addr[1] - addr[0]);
+            c->lane_stride = (int64_t)(addr[b] - addr[a]) / (b - a);
             c->access_size = size;
         }
     }

@@ -61,8 +61,9 @@ typedef struct ws_pc_counts {
     /* Sectors the global requests would take were each request's lanes
      * to touch consecutive, 32 B aligned bytes: ceil(lanes * size / 32). */
     uint64_t global_ideal_sectors[3];
-    /* Address difference of lanes 0 and 1 in the first global access with
-     * both active (stride_known); explains a poor sectors per request. */
+    /* Address step from one lane to the next in the first global access
+     * with two lanes or more (between its two lowest lanes; stride_known):
+     * explains a poor sectors per request. */
     int64_t lane_stride;
     uint32_t stride_known, access_size;
     uint64_t stall[WS_PC_STALL_KINDS];  /* warp-cycles a warp stood at this pc, per ws_stall */

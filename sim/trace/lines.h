@@ -22,7 +22,9 @@ void ws_lines_free(ws_lines *l);
 /* The per-pc counters for launches of the kernel named kernel (as shown to
  * the user) of program p: zeroed the first time, the same array for every
  * later launch of that kernel of p.  The source of each pc is copied now,
- * so p may be freed before the report.  NULL when out of memory. */
+ * so p may be freed before the report (but not before the last launch:
+ * p is the key, and another program could come to live at its address).
+ * NULL when out of memory. */
 ws_pc_counts *ws_lines_counters(ws_lines *l, const ws_program *p, const char *kernel);
 
 /* The report as text: per kernel, its source lines with work, most costly
