@@ -5,7 +5,7 @@
  * shared); that is checked by reading the NEEDED entries of its ELF
  * dynamic section.  Options reach the library through the environment:
  * WARPSIM_GPU, WARPSIM_SUMMARY_OUT, WARPSIM_JSON, WARPSIM_NO_SUMMARY,
- * WARPSIM_FUNCTIONAL. */
+ * WARPSIM_SUMMARY, WARPSIM_LINES, WARPSIM_LINES_OUT, WARPSIM_FUNCTIONAL. */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "../cudart/exec_env.h"
 #include "commands.h"
+#include "sim/trace/summary.h"
 #include "sim/trace/trace.h"
 #include "sim/core/gpu_config.h"
 
@@ -26,7 +27,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: warpsim exec [--gpu NAME] [--summary-out FILE] [--json] [--no-summary] [--functional]\n"
+            "usage: warpsim exec [--gpu NAME] [--summary-out FILE] [--json] [--summary full|short|none]\n"
+            "                    [--lines] [--lines-out FILE] [--functional]\n"
             "                    [--trace FILE [--trace-format text|json|chrome]]\n"
             "                    [--racecheck] [--synccheck] [--leak-check] [--timeout S]\n"
             "                    [--progress-limit N]\n"
@@ -39,7 +41,14 @@ static void usage(FILE *out)
             "  --gpu NAME          GPU config to simulate (default a100)\n"
             "  --summary-out FILE  write the per-launch summaries to FILE\n"
             "  --json              one JSON object per launch instead of text\n"
-            "  --no-summary        no per-launch summary\n"
+            "  --summary MODE      full (default), short (one line per launch) or none;\n"
+            "                      full and short end with each kernel's totals over\n"
+            "                      all its launches (count, min/median/max cycles)\n"
+            "  --no-summary        the same as --summary none\n"
+            "  --lines             at the end, where each kernel's work went per source\n"
+            "                      line (build with warpsim nvcc, which adds -lineinfo),\n"
+            "                      most costly first, summed over all launches\n"
+            "  --lines-out FILE    the same as JSON lines: one object per kernel and line\n"
             "  --trace FILE        write the issue trace of every launch to FILE, on one\n"
             "                      timeline (see 'warpsim run --help')\n"
             "  --trace-format F    text (default), json or chrome\n"
@@ -169,7 +178,8 @@ int cli_exec(int argc, char **argv)
     const char *gpu = NULL, *summary_out = NULL, *max_insts = NULL;
     const char *progress = NULL, *timeout = NULL, *max_cycles = NULL;
     bool json = false, no_summary = false, functional = false, racecheck = false, synccheck = false;
-    bool leak_check = false;
+    bool leak_check = false, lines = false;
+    const char *summary = NULL, *lines_out = NULL;
     const char *trace = NULL, *trace_format = NULL;
     int i = 1;
     for (; i < argc; i++) {
@@ -188,6 +198,7 @@ int cli_exec(int argc, char **argv)
         if (!strcmp(a, "--racecheck")) { racecheck = true; continue; }
         if (!strcmp(a, "--synccheck")) { synccheck = true; continue; }
         if (!strcmp(a, "--leak-check")) { leak_check = true; continue; }
+        if (!strcmp(a, "--lines")) { lines = true; continue; }
         const char **slot = !strcmp(a, "--gpu") ? &gpu
                           : !strcmp(a, "--summary-out") ? &summary_out
                           : !strcmp(a, "--max-warp-insts") ? &max_insts
@@ -195,7 +206,9 @@ int cli_exec(int argc, char **argv)
                           : !strcmp(a, "--timeout") ? &timeout
                           : !strcmp(a, "--max-cycles") ? &max_cycles
                           : !strcmp(a, "--trace") ? &trace
-                          : !strcmp(a, "--trace-format") ? &trace_format : NULL;
+                          : !strcmp(a, "--trace-format") ? &trace_format
+                          : !strcmp(a, "--summary") ? &summary
+                          : !strcmp(a, "--lines-out") ? &lines_out : NULL;
         if (slot) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "warpsim exec: error: %s needs a value\n", a);
@@ -231,6 +244,11 @@ int cli_exec(int argc, char **argv)
     if ((trace_format && !trace) || (trace && functional)) {
         fprintf(stderr, "warpsim exec: error: %s\n", trace ? "--functional runs no timing model: --trace does not apply"
                                                           : "--trace-format needs --trace FILE");
+        return 2;
+    }
+    ws_summary_mode mode;
+    if (summary && !ws_summary_parse_mode(summary, &mode)) {
+        fprintf(stderr, "warpsim exec: error: bad --summary '%s': want full, short or none\n", summary);
         return 2;
     }
     const char *counts[][2] = {{"--max-warp-insts", max_insts}, {"--progress-limit", progress},
@@ -291,6 +309,9 @@ int cli_exec(int argc, char **argv)
               (!json || setenv(WS_ENV_JSON, "1", 1) == 0) &&
               (!no_summary || setenv(WS_ENV_NO_SUMMARY, "1", 1) == 0) &&
               (!functional || setenv(WS_ENV_FUNCTIONAL, "1", 1) == 0) &&
+              (!summary || setenv(WS_ENV_SUMMARY, summary, 1) == 0) &&
+              (!lines || setenv(WS_ENV_LINES, "1", 1) == 0) &&
+              (!lines_out || setenv(WS_ENV_LINES_OUT, lines_out, 1) == 0) &&
               (!trace || setenv(WS_ENV_TRACE, trace, 1) == 0) &&
               (!trace_format || setenv(WS_ENV_TRACE_FORMAT, trace_format, 1) == 0) &&
               (!max_insts || setenv(WS_ENV_MAX_WARP_INSTS, max_insts, 1) == 0) &&

@@ -1,7 +1,9 @@
 /* warpsim nvcc: runs the CUDA toolkit's nvcc with what a program needs to
- * run under `warpsim exec`: the shared CUDA runtime (-cudart shared) and,
- * unless the command line chooses architectures itself, -arch=sm_XY for
- * the GPU of --gpu (default a100), which embeds that architecture's PTX. */
+ * run under `warpsim exec`: the shared CUDA runtime (-cudart shared),
+ * -lineinfo (so that `warpsim exec --lines` can name .cu lines; it does
+ * not change the code) unless -G or -lineinfo is given, and, unless the
+ * command line chooses architectures itself, -arch=sm_XY for the GPU of
+ * --gpu (default a100), which embeds that architecture's PTX. */
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -39,7 +41,7 @@ static bool starts(const char *s, const char *prefix) { return !strncmp(s, prefi
 int cli_nvcc(int argc, char **argv)
 {
     const char *gpu = "a100";
-    bool has_cudart = false, has_arch = false;
+    bool has_cudart = false, has_arch = false, has_lineinfo = false;
     char **args = calloc((size_t)argc + 8, sizeof *args);
     if (!args) {
         fprintf(stderr, "warpsim nvcc: error: out of memory\n");
@@ -59,13 +61,17 @@ int cli_nvcc(int argc, char **argv)
         }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             printf("usage: warpsim nvcc [--gpu NAME] NVCC_ARGS...\n"
-                   "Runs nvcc with -cudart shared and, unless an architecture is given,\n"
+                   "Runs nvcc with -cudart shared, -lineinfo (unless -G is given) and,\n"
+                   "unless an architecture is given,\n"
                    "-arch=sm_XY for the GPU NAME (default a100), so that the program runs\n"
                    "under `warpsim exec`.\n");
             free(args);
             return 0;
         }
         if (starts(a, "-cudart") || starts(a, "--cudart")) has_cudart = true;
+        if (!strcmp(a, "-lineinfo") || !strcmp(a, "--generate-line-info") || !strcmp(a, "-G") ||
+            !strcmp(a, "--device-debug"))
+            has_lineinfo = true;
         if (starts(a, "-arch") || starts(a, "--gpu-architecture") || starts(a, "-gencode") ||
             starts(a, "--generate-code") || starts(a, "-code") || starts(a, "--gpu-code"))
             has_arch = true;
@@ -88,6 +94,8 @@ int cli_nvcc(int argc, char **argv)
         args[n++] = "-cudart";
         args[n++] = "shared";
     }
+    if (!has_lineinfo)
+        args[n++] = "-lineinfo";
     if (!has_arch) {
         snprintf(arch, sizeof arch, "-arch=sm_%d%d", cfg.major, cfg.minor);
         args[n++] = arch;

@@ -19,6 +19,7 @@
 #include "sim/core/gpu_config.h"
 #include "sim/core/sim.h"
 #include "sim/core/timing.h"
+#include "sim/trace/lines.h"
 #include "sim/trace/summary.h"
 #include "sim/trace/trace.h"
 
@@ -32,6 +33,7 @@ typedef struct run_state {
     ws_program *prog;
     uint64_t *addrs;        /* device address of each buffer argument, 0 for scalars */
     uint8_t *params;
+    ws_lines *lines;        /* --lines, --lines-out: per-pc counters; NULL = off */
 } run_state;
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -90,7 +92,9 @@ static int prepare_args(run_state *s, const ptx_function *f)
 {
     const runarg_options *o = &s->opts;
     if (o->nargs != f->nparams) {
-        usage_error("kernel %s takes %d parameter%s but %d --arg %s given", f->name, f->nparams,
+        char shown[1024];
+        cli_kernel_display_name(f, shown, sizeof shown);
+        usage_error("kernel %s takes %d parameter%s but %d --arg %s given", shown, f->nparams,
                     f->nparams == 1 ? "" : "s", o->nargs, o->nargs == 1 ? "was" : "were");
         if (f->nparams)
             list_params(f);
@@ -184,6 +188,24 @@ static void print_buffer(const run_state *s, const runarg_print *p)
     }
 }
 
+/* The per-source-line report: text on stderr (--lines), JSON lines into
+ * --lines-out FILE. */
+static int write_lines(const run_state *s)
+{
+    const runarg_options *o = &s->opts;
+    if (o->lines_out) {
+        FILE *f = strcmp(o->lines_out, "-") ? fopen(o->lines_out, "w") : stdout;
+        if (!f)
+            return usage_error("cannot write '%s': %s", o->lines_out, strerror(errno));
+        ws_lines_json(f, s->lines, !o->functional);
+        if (f != stdout ? fclose(f) != 0 : fflush(f) != 0)
+            return usage_error("writing '%s' failed", o->lines_out);
+    }
+    if (o->lines)
+        ws_lines_text(stderr, s->lines, !o->functional);
+    return 0;
+}
+
 static int run(run_state *s)
 {
     const runarg_options *o = &s->opts;
@@ -221,12 +243,22 @@ static int run(run_state *s)
     if (rc)
         return rc;
 
+    char shown[1024];
+    cli_kernel_display_name(f, shown, sizeof shown);
+    if (o->lines || o->lines_out) {
+        s->lines = ws_lines_create();
+        if (!s->lines)
+            return usage_error("out of memory");
+    }
     ws_launch l = {
         .grid = o->grid, .block = o->block, .dynamic_smem = o->smem,
         .params = s->params, .params_size = ws_params_total_size(f),
         .printf_out = stdout, .max_warp_insts = o->max_warp_insts,
         .progress_limit = o->progress_limit, .timeout_s = o->timeout_s, .checks = o->checks,
+        .pc_counts = s->lines ? ws_lines_counters(s->lines, s->prog, shown) : NULL,
     };
+    if (s->lines && !l.pc_counts)
+        return usage_error("out of memory");
     ws_launch_stats st;
     memset(&st, 0, sizeof st);
     ws_timing_stats ts;
@@ -286,15 +318,17 @@ static int run(run_state *s)
     for (int i = 0; i < o->nprints; i++)
         print_buffer(s, &o->prints[i]);
     fflush(stdout);
-    char shown[1024];
-    cli_kernel_display_name(f, shown, sizeof shown);
     ws_summary_info info = {shown, o->grid, o->block, o->smem,
                             o->functional ? NULL : gpu_name, o->functional ? NULL : &ts};
-    if (o->json)
+    if (o->summary == WS_SUMMARY_NONE)
+        ;
+    else if (o->json)
         ws_summary_json(stderr, &info, &st);
+    else if (o->summary == WS_SUMMARY_SHORT)
+        ws_summary_short(stderr, &info, &st);
     else
         ws_summary_text(stderr, &info, &st);
-    return 0;
+    return s->lines ? write_lines(s) : 0;
 }
 
 int cli_run(int argc, char **argv)
@@ -314,6 +348,7 @@ int cli_run(int argc, char **argv)
     int rc = run(&s);
     free(s.params);
     free(s.addrs);
+    ws_lines_free(s.lines);
     if (s.prog)
         ws_program_free(s.prog);
     if (s.mem)

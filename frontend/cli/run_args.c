@@ -469,7 +469,7 @@ void runarg_print_help(FILE *out)
     fprintf(out,
 "usage: warpsim run FILE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
 "                   [--smem BYTES] --arg SPEC ... [--dump I=PATH] [--print I[:COUNT]]\n"
-"                   [--json]\n"
+"                   [--json] [--summary full|short|none] [--lines] [--lines-out FILE]\n"
 "\n"
 "Runs one kernel of FILE.ptx in the simulator and shows what it computed.\n"
 "\n"
@@ -524,6 +524,12 @@ void runarg_print_help(FILE *out)
 "  --functional        compute the results without the timing model (faster; no\n"
 "                      cycles, caches or stall reasons in the summary)\n"
 "  --json              print the summary as one line of JSON instead of text\n"
+"  --summary MODE      full (default: every counter), short (one line) or none\n"
+"  --lines             after the summary, where the work went per source line\n"
+"                      (the .cu line when the PTX has .loc line info, from\n"
+"                      nvcc -lineinfo; else the PTX line), most costly first,\n"
+"                      with a sentence on each line far from ideal\n"
+"  --lines-out FILE    the same as JSON lines: one object per kernel and line\n"
 "  --trace FILE        write an issue trace to FILE (- for stdout): one event per\n"
 "                      warp instruction issued: cycle, SM, block, warp, PC,\n"
 "                      instruction, active and executed lanes, source line, and\n"
@@ -676,7 +682,7 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
     o->prints = calloc(cap, sizeof *o->prints);
     const char *grid = NULL, *block = NULL, *smem = NULL, *maxi = NULL, *regs = NULL;
     const char *progress = NULL, *timeout = NULL, *cycles = NULL;
-    const char *tformat = NULL, *tblock = NULL, *twarp = NULL, *tpc = NULL, *tcycles = NULL;
+    const char *tformat = NULL, *tblock = NULL, *twarp = NULL, *tpc = NULL, *tcycles = NULL, *summary = NULL;
     runarg_status st = RUNARG_ERROR;
     if (!o->args || !o->dumps || !o->prints) {
         fail(err, errsize, "out of memory");
@@ -700,6 +706,10 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
             o->checks |= a[2] == 'r' ? WS_CHECK_RACE : WS_CHECK_SYNC;
             continue;
         }
+        if (!strcmp(a, "--lines")) {
+            o->lines = true;
+            continue;
+        }
         if (a[0] != '-' || a[1] == '\0') {
             if (o->ptx_path) {
                 fail(err, errsize, "more than one PTX file: '%s' and '%s'", o->ptx_path, a);
@@ -712,7 +722,7 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
         static const char *const with_value[] = {
             "--kernel", "--grid", "--block", "--smem", "--arg", "--dump", "--print", "--max-warp-insts",
             "--gpu", "--regs", "--trace", "--trace-format", "--trace-block", "--trace-warp", "--trace-pc",
-            "--trace-cycles", "--progress-limit", "--timeout", "--max-cycles"};
+            "--trace-cycles", "--progress-limit", "--timeout", "--max-cycles", "--summary", "--lines-out"};
         const char *eq = strchr(a, '=');
         size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
         int which = -1;
@@ -733,7 +743,7 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
         }
         const char **single[] = {&o->kernel, &grid, &block, &smem, NULL, NULL, NULL, &maxi,
                                  &o->gpu, &regs, &o->trace, &tformat, &tblock, &twarp, &tpc, &tcycles,
-                                 &progress, &timeout, &cycles};
+                                 &progress, &timeout, &cycles, &summary, &o->lines_out};
         if (single[which]) {
             if (*single[which]) {
                 fail(err, errsize, "%s given twice", with_value[which]);
@@ -817,6 +827,12 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
         fail(err, errsize, "--functional runs no timing model: --max-cycles does not apply");
         goto out;
     }
+    ws_summary_mode mode = WS_SUMMARY_FULL;
+    if (summary && !ws_summary_parse_mode(summary, &mode)) {
+        fail(err, errsize, "bad --summary '%s': want full, short or none", summary);
+        goto out;
+    }
+    o->summary = (int)mode;
     if (!parse_trace_options(o, tformat, tblock, twarp, tpc, tcycles, err, errsize))
         goto out;
     for (int k = 0; k < o->ndumps; k++)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "frontend/ptx/ptx_ir.h"
 #include "sim/core/sim.h"
+#include "sim/trace/summary.h"
 #include "sim/trace/trace.h"
 
 typedef enum runarg_type {
@@ -55,6 +56,9 @@ typedef struct runarg_options {
     uint64_t max_cycles;                /* --max-cycles; 0 = none */
     uint32_t checks;                    /* WS_CHECK_*: --racecheck, --synccheck */
     bool json;                          /* --json: the summary as one JSON line */
+    int summary;                        /* --summary full|short|none: ws_summary_mode */
+    bool lines;                         /* --lines: the per-source-line report (stderr) */
+    const char *lines_out;              /* --lines-out FILE: the same as JSON lines, NULL = none */
     const char *gpu;                    /* --gpu NAME or config path; default a100 */
     bool functional;                    /* --functional: no timing model */
     int32_t regs;                       /* --regs N for occupancy; 0 = ptxas -v or estimate */

@@ -2,6 +2,9 @@
  * modules and their loading, lookups, and the error bookkeeping. */
 #include "exec_env.h"
 #include "cudart_ctx.h"
+#include "sim/trace/kernel_totals.h"
+#include "sim/trace/lines.h"
+#include "sim/trace/summary.h"
 #include "sim/trace/trace.h"
 
 #include <stdarg.h>
@@ -68,6 +71,15 @@ static cr_context *context_create(void)
             fprintf(stderr, "warpsim: cannot write the summary to %s; writing it to stderr\n", out);
         }
     }
+    const char *mode = env(WS_ENV_SUMMARY);
+    ws_summary_mode m = WS_SUMMARY_FULL;
+    if (mode && !ws_summary_parse_mode(mode, &m))
+        fprintf(stderr, "warpsim: unknown summary mode '%s'; printing the full summary\n", mode);
+    c->summary_mode = c->summary ? (int)m : WS_SUMMARY_NONE;
+    c->totals = ws_kernel_totals_create();
+    c->lines_text = env(WS_ENV_LINES) && strcmp(env(WS_ENV_LINES), "0") != 0;
+    if (env(WS_ENV_LINES_OUT)) c->lines_out = strdup(env(WS_ENV_LINES_OUT));
+    if (c->lines_text || c->lines_out) c->lines = ws_lines_create();
     const char *lim = env(WS_ENV_MAX_WARP_INSTS);
     c->max_warp_insts = lim ? strtoull(lim, NULL, 10) : WS_DEFAULT_MAX_WARP_INSTS;
     const char *progress = env(WS_ENV_PROGRESS_LIMIT), *timeout = env(WS_ENV_TIMEOUT);
@@ -102,9 +114,27 @@ static void free_allocs(cr_context *c)
     c->nhost = 0;
 }
 
+/* At the end of the program: the per-kernel totals and the per-line
+ * report. */
+static void final_reports(cr_context *c)
+{
+    FILE *out = c->summary ? c->summary : stderr;
+    if (c->summary_mode != WS_SUMMARY_NONE && !c->json) ws_kernel_totals_text(out, c->totals);
+    if (c->lines && c->lines_out) {
+        FILE *f = fopen(c->lines_out, "w");
+        if (f) ws_lines_json(f, c->lines, !c->functional);
+        if (!f || fclose(f) != 0) fprintf(stderr, "warpsim: cannot write the per-line report to %s\n", c->lines_out);
+    }
+    if (c->lines && c->lines_text) ws_lines_text(out, c->lines, !c->functional);
+    fflush(out);
+}
+
 static void context_destroy(cr_context *c)
 {
     if (!c) return;
+    ws_kernel_totals_free(c->totals);
+    ws_lines_free(c->lines);
+    free(c->lines_out);
     for (size_t i = 0; i < c->nfuncs; i++) {
         free(c->funcs[i]->device_name);
         free(c->funcs[i]);
@@ -163,8 +193,11 @@ static void report_leaks(const cr_context *c)
 __attribute__((destructor)) static void cr_unload(void)
 {
     cr_context *c = atomic_exchange(&the_context, NULL);
-    if (c) fflush(stdout);
-    if (c && c->leak_check) report_leaks(c);
+    if (c) {
+        fflush(stdout);
+        final_reports(c);
+        if (c->leak_check) report_leaks(c);
+    }
     context_destroy(c);
 }
 

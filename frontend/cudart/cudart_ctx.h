@@ -118,6 +118,11 @@ typedef struct cr_context {
     int npushed;
     FILE *summary;              /* per-launch summaries; NULL = off */
     bool summary_owned, json;
+    int summary_mode;           /* WARPSIM_SUMMARY: ws_summary_mode */
+    struct ws_kernel_totals *totals;    /* every launch, per kernel, for the end of the program */
+    struct ws_lines *lines;     /* WARPSIM_LINES / WARPSIM_LINES_OUT: per-pc counters, or NULL */
+    bool lines_text;            /* WARPSIM_LINES: the per-line report as text at the end */
+    char *lines_out;            /* WARPSIM_LINES_OUT: the same as JSON lines into this file */
     bool functional;            /* WARPSIM_FUNCTIONAL: no timing model */
     struct ws_trace *trace;     /* WARPSIM_TRACE: the issue trace of every launch, or NULL */
     FILE *trace_out;

@@ -10,6 +10,8 @@
 #include "frontend/ptx/ptx_demangle.h"
 #include "frontend/ptx/ptx_query.h"
 #include "sim/core/timing.h"
+#include "sim/trace/kernel_totals.h"
+#include "sim/trace/lines.h"
 #include "sim/trace/trace.h"
 #include "sim/trace/summary.h"
 
@@ -220,6 +222,9 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         .warps_per_sm = (uint32_t)(g->maxThreadsPerMultiProcessor / g->warpSize),
         .textures = c->textures, .ntextures = (uint32_t)c->ntextures,
     };
+    char name[256];
+    kernel_display_name(f, name, sizeof name);
+    if (c->lines) l.pc_counts = ws_lines_counters(c->lines, f->mod->prog, name);
     ws_launch_stats st;
     ws_timing_stats ts;
     memset(&ts, 0, sizeof ts);
@@ -229,11 +234,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     topt.optin = true;      /* the limit the program set was checked above */
     topt.trace = c->trace;
     topt.max_cycles = c->max_cycles;
-    if (c->trace) {
-        char tname[256];
-        kernel_display_name(f, tname, sizeof tname);
-        ws_trace_begin_launch(c->trace, tname, c->trace_cycles);
-    }
+    if (c->trace) ws_trace_begin_launch(c->trace, name, c->trace_cycles);
     cr_managed_sync(c, true);
     bool ok = c->functional ? ws_launch_kernel(f->mod->prog, f->kernel, &l, &st, &err)
                             : ws_launch_timed(f->mod->prog, f->kernel, &l, g, &topt, &st, &ts, &err);
@@ -252,13 +253,13 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     else if (g->clockRate > 0 && issue_per_cycle > 0)
         c->sim_ms += (double)st.warp_insts / issue_per_cycle / (double)g->clockRate;
 
-    if (ok && c->summary) {
-        char name[256];
-        kernel_display_name(f, name, sizeof name);
+    if (ok && c->totals) ws_kernel_totals_add(c->totals, name, &st, c->functional ? NULL : &ts);
+    if (ok && c->summary_mode != WS_SUMMARY_NONE) {
         ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem,
                                 c->functional ? NULL : g->name, c->functional ? NULL : &ts};
         fflush(stdout);
         if (c->json) ws_summary_json(c->summary, &info, &st);
+        else if (c->summary_mode == WS_SUMMARY_SHORT) ws_summary_short(c->summary, &info, &st);
         else ws_summary_text(c->summary, &info, &st);
         fflush(c->summary);
     }

@@ -78,7 +78,7 @@ void ws_block_deadlock(ws_exec *x, ws_block *b)
     const ptx_module *m = x->p->m;
     x->err->kind = WS_ERR_KERNEL_FAULT;
     size_t n = (size_t)snprintf(s, cap, "barrier deadlock in block (%u,%u,%u) of kernel %s: waiting",
-                                b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].f->name);
+                                b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].shown);
     for (uint32_t i = 0; i < b->nwarps && n < cap; i++) {
         const ws_warp *w = &b->warps[i];
         for (int32_t k = 0; k < w->nothers && n < cap; k++) {

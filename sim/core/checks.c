@@ -88,8 +88,6 @@ static bool first_time(ws_exec *x, int kind, int32_t pc1, int32_t pc2)
 static void race(ws_exec *x, ws_block *b, int kind, uint64_t off, uint32_t warp1, int32_t pc1,
                  uint32_t warp2, int32_t pc2)
 {
-    char kname[256];
-    ws_kernel_name(x, kname, sizeof kname);
     if (!first_time(x, kind, pc1, pc2)) return;
     char a[320], c[320], w1[32];
     where(x, pc1, a, sizeof a);
@@ -100,7 +98,7 @@ static void race(ws_exec *x, ws_block *b, int kind, uint64_t off, uint32_t warp1
             "warpsim racecheck: shared memory hazard (%s) at __shared__ offset 0x%llx in block (%u,%u,%u) "
             "of kernel %s: %s by warp %u, %s, after the %s by %s, %s, with no barrier between\n",
             kind_name[kind], (unsigned long long)off, b->idx.x, b->idx.y, b->idx.z,
-            kname, kind == KIND_RAW ? "read" : "write", warp2, c,
+            x->p->funcs[x->k->func].shown, kind == KIND_RAW ? "read" : "write", warp2, c,
             kind == KIND_WAR ? "read" : "write", w1, a);
 }
 
@@ -131,8 +129,6 @@ void ws_race_access(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint64_t of
 void ws_sync_check_divergent(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32_t lanes,
                              uint32_t live)
 {
-    char kname[256];
-    ws_kernel_name(x, kname, sizeof kname);
     if (!first_time(x, KIND_DIVERGENT, pc, pc)) return;
     char a[320];
     where(x, pc, a, sizeof a);
@@ -140,14 +136,12 @@ void ws_sync_check_divergent(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, ui
             "warpsim synccheck: divergent barrier: %s reached by %d of the %d running threads of warp %u "
             "(lanes 0x%08x of 0x%08x) in block (%u,%u,%u) of kernel %s\n",
             a, __builtin_popcount(lanes), __builtin_popcount(live), w->index, lanes, live,
-            b->idx.x, b->idx.y, b->idx.z, kname);
+            b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].shown);
 }
 
 void ws_sync_check_count(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32_t id, uint32_t count,
                          uint32_t other_count, int32_t other_pc)
 {
-    char kname[256];
-    ws_kernel_name(x, kname, sizeof kname);
     if (!first_time(x, KIND_COUNT, pc, other_pc)) return;
     char a[320], c[320];
     where(x, pc, a, sizeof a);
@@ -155,14 +149,12 @@ void ws_sync_check_count(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32
     fprintf(report_file(x),
             "warpsim synccheck: barrier %u waited on with %u threads by warp %u, %s, and with %u by %s, "
             "in block (%u,%u,%u) of kernel %s\n", id, count, w->index, a, other_count, c,
-            b->idx.x, b->idx.y, b->idx.z, kname);
+            b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].shown);
 }
 
 void ws_checks_summary(ws_exec *x)
 {
     if (!x->checks || !x->checks->total) return;
-    char kname[256];
-    ws_kernel_name(x, kname, sizeof kname);
     fprintf(report_file(x), "warpsim checks: %llu finding(s) in kernel %s, %u distinct shown\n",
-            (unsigned long long)x->checks->total, kname, x->checks->nseen);
+            (unsigned long long)x->checks->total, x->p->funcs[x->k->func].shown, x->checks->nseen);
 }

@@ -3,18 +3,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../frontend/ptx/ptx_demangle.h"
 #include "alu.h"
 #include "warp.h"
 #include "warp_groups.h"
 #include "warp_ops.h"
-
-const char *ws_kernel_name(const ws_exec *x, char *buf, size_t size)
-{
-    const char *mangled = x->p->funcs[x->k->func].f->name;
-    if (!ptx_demangle(mangled, buf, size, NULL, 0)) snprintf(buf, size, "%s", mangled);
-    return buf;
-}
 
 void ws_thread_of(const ws_exec *x, const ws_warp *w, int lane, ws_dim3 *tid)
 {
@@ -45,11 +37,11 @@ void ws_fault(ws_exec *x, const ws_block *b, const ws_warp *w, int lane, int32_t
     }
     if (n >= cap) return;
     n += (size_t)snprintf(s + n, cap - n, " in block (%u,%u,%u) of kernel %s",
-                          b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].f->name);
+                          b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].shown);
     if (n >= cap || pc < 0) return;
     const ws_insn *in = &x->p->code[pc];
     char mn[96];
-    if (in->cls == WS_I_FEND) snprintf(mn, sizeof mn, "end of %s", x->p->funcs[in->func].f->name);
+    if (in->cls == WS_I_FEND) snprintf(mn, sizeof mn, "end of %s", x->p->funcs[in->func].shown);
     else ws_insn_mnemonic(&in->m, mn, sizeof mn);
     n += (size_t)snprintf(s + n, cap - n, " at pc %d (%s", pc, mn);
     if (n < cap && in->src) {
@@ -292,20 +284,19 @@ static bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
     bool spinning = n - x->progress_at >= limit && w->insts - w->progress_at >= limit / 8;
     bool late = x->deadline_ns && (n & 0xfff) == 0 && now_ns() > x->deadline_ns;
     if (!spinning && !late) return true;
-    char where[640], kname[256];
+    char where[640];
     where_warps(x, b, where, sizeof where);
-    ws_kernel_name(x, kname, sizeof kname);
     if (spinning)
         snprintf(x->err->msg, sizeof x->err->msg,
                  "launch timed out: kernel %s made no progress in %llu warp instructions (no store, no "
                  "atomic that changed memory, no barrier completed, no thread exited): spinning on a value "
                  "no thread will change? In block (%u,%u,%u):%s (--progress-limit N raises the limit)",
-                 kname, (unsigned long long)limit, b->idx.x, b->idx.y, b->idx.z,
+                 x->p->funcs[x->k->func].shown, (unsigned long long)limit, b->idx.x, b->idx.y, b->idx.z,
                  where);
     else
         snprintf(x->err->msg, sizeof x->err->msg,
                  "launch timed out: kernel %s ran past --timeout %.3g s of wall-clock time, in block "
-                 "(%u,%u,%u):%s", kname, x->l->timeout_s,
+                 "(%u,%u,%u):%s", x->p->funcs[x->k->func].shown, x->l->timeout_s,
                  b->idx.x, b->idx.y, b->idx.z, where);
     x->err->kind = WS_ERR_TIMEOUT;
     return false;
@@ -334,6 +325,10 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
     x->stats->thread_insts += (uint64_t)__builtin_popcount(active);
     x->clock++;
     w->insts++;
+    if (x->l->pc_counts) {
+        x->l->pc_counts[pc].warp_insts++;
+        x->l->pc_counts[pc].thread_insts += (uint64_t)__builtin_popcount(active);
+    }
 
     uint32_t mask = active;
     if (in->guard >= 0) {

@@ -233,34 +233,44 @@ static bool exits_at(const ws_program *p, int32_t pc)
            (in->cls == WS_I_FEND && p->funcs[in->func].f->is_entry);
 }
 
+/* Counts a branch at pc, and n times that the warp split there. */
+static void count_branch(ws_exec *x, int32_t pc, uint64_t n_divergent)
+{
+    x->stats->branches++;
+    x->stats->divergent_branches += n_divergent;
+    if (x->l->pc_counts) {
+        x->l->pc_counts[pc].branches++;
+        x->l->pc_counts[pc].divergent_branches += n_divergent;
+    }
+}
+
 ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,
                             int32_t pc, uint32_t active, uint32_t mask)
 {
     ws_stack_entry *top = ws_stack_top(&w->g.stack);
     switch (in->cls) {
     case WS_I_BRA: {
-        x->stats->branches++;
         /* Lanes that branch (or fall through) straight to an exit leave
          * here rather than wait at the reconvergence point: "if (i >= n)
          * return;" before a __syncthreads() must not hold the barrier. */
         uint32_t leaving = (exits_at(x->p, in->target) ? mask : 0) |
                            (exits_at(x->p, pc + 1) ? active & ~mask : 0);
+        uint64_t split = 0;
         if (leaving && leaving != active) {
-            x->stats->divergent_branches++;     /* the warp split, though no path waits */
+            split = 1;      /* the warp split, though no path waits */
             exit_lanes(x, w, leaving);
             mask &= ~leaving;
         }
         int r = ws_stack_branch(&w->g.stack, mask, in->target, pc + 1, in->rpc);
         if (r < 0) { ws_fault(x, b, w, -1, pc, "out of memory for the reconvergence stack"); return WS_STEP_FAULT; }
-        x->stats->divergent_branches += (uint64_t)r;
+        count_branch(x, pc, split + (uint64_t)r);
         return WS_STEP_OK;
     }
     case WS_I_RET:      /* in a .func: to its end, where the paths reconverge */
         if (in->guard >= 0) {
-            x->stats->branches++;
             int r = ws_stack_branch(&w->g.stack, mask, in->target, pc + 1, in->rpc);
             if (r < 0) { ws_fault(x, b, w, -1, pc, "out of memory for the reconvergence stack"); return WS_STEP_FAULT; }
-            x->stats->divergent_branches += (uint64_t)r;
+            count_branch(x, pc, (uint64_t)r);
         } else {
             top->pc = in->target;
         }

@@ -128,7 +128,7 @@ static void record(ws_step_info *info, uint8_t space, uint32_t size, bool store)
 
 /* ---- memory statistics ------------------------------------------------- */
 
-enum { ACC_LD, ACC_ST, ACC_ATOM };
+enum { ACC_LD = WS_ACC_LD, ACC_ST = WS_ACC_ST, ACC_ATOM = WS_ACC_ATOM };
 
 static uint32_t distinct_addresses(const uint64_t addr[WS_WARP_SIZE], uint32_t mask)
 {
@@ -146,9 +146,33 @@ static uint32_t distinct_addresses(const uint64_t addr[WS_WARP_SIZE], uint32_t m
  * wavefronts and bank conflicts, global requests, sectors and lines,
  * constant requests.  A generic access is split by the space each lane's
  * address falls in; local and param accesses are not counted. */
-static void account(ws_exec *x, const ws_insn *in, uint32_t mask, const uint64_t addr[WS_WARP_SIZE],
-                    uint32_t size, int op)
+/* The same for the pc's own counters (when the launch keeps them). */
+static void account_pc(ws_pc_counts *c, int op, const ws_bank_access *b, const ws_coalesce *co,
+                       const uint64_t addr[WS_WARP_SIZE], uint32_t gmask, uint32_t size)
 {
+    if (b) {
+        c->shared_requests[op]++;
+        c->shared_wavefronts[op] += b->wavefronts;
+        c->shared_bank_conflicts[op] += b->conflicts;
+    }
+    if (co) {
+        c->global_requests[op] += co->requests;
+        c->global_sectors[op] += co->sectors;
+        c->global_ideal_sectors[op] += ((uint64_t)__builtin_popcount(gmask) * size + 31) / 32;
+        uint32_t rest = gmask & (gmask - 1);
+        if (!c->stride_known && rest) {     /* the two lowest lanes: the step per lane between them */
+            int a = __builtin_ctz(gmask), b = __builtin_ctz(rest);
+            c->stride_known = 1;
+            c->lane_stride = (int64_t)(addr[b] - addr[a]) / (b - a);
+            c->access_size = size;
+        }
+    }
+}
+
+static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
+                    const uint64_t addr[WS_WARP_SIZE], uint32_t size, int op)
+{
+    ws_pc_counts *pcc = x->l->pc_counts ? &x->l->pc_counts[pc] : NULL;
     ws_launch_stats *s = x->stats;
     uint32_t smask = 0, gmask = 0;
     uint64_t shared_off[WS_WARP_SIZE];
@@ -181,6 +205,7 @@ static void account(ws_exec *x, const ws_insn *in, uint32_t mask, const uint64_t
         c->requests++;
         c->wavefronts += b.wavefronts;
         c->bank_conflicts += b.conflicts;
+        if (pcc) account_pc(pcc, op, &b, NULL, NULL, 0, 0);
     }
     if (gmask) {
         ws_coalesce co;
@@ -189,6 +214,7 @@ static void account(ws_exec *x, const ws_insn *in, uint32_t mask, const uint64_t
         c->requests += co.requests;
         c->sectors += co.sectors;
         c->lines += co.lines;
+        if (pcc) account_pc(pcc, op, NULL, &co, addr, gmask, size);
     }
 }
 
@@ -222,7 +248,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
                 w->regs[el[k].reg][lane] = extend(le_get(buf + k * es, es), t, es,
                                                   x->p->reg_width[el[k].reg]);
     }
-    account(x, in, mask, addrs, total, ACC_LD);
+    account(x, in, pc, mask, addrs, total, ACC_LD);
     return true;
 }
 
@@ -245,7 +271,7 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
         if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, total, true, "write")) return false;
     }
     if (mask) ws_progress(x, w);
-    account(x, in, mask, addrs, total, ACC_ST);
+    account(x, in, pc, mask, addrs, total, ACC_ST);
     return true;
 }
 
@@ -275,7 +301,7 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
         if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, size, true, "atomic")) return false;
         if (d && d->kind == WS_OK_REG) w->regs[d->reg][lane] = old;
     }
-    account(x, in, mask, addrs, size, ACC_ATOM);
+    account(x, in, pc, mask, addrs, size, ACC_ATOM);
     return true;
 }
 
@@ -331,7 +357,7 @@ _Static_assert(WS_WMMA_MAX_ACCESSES <= WS_STEP_MAX_ACCESSES, "ws_step_info holds
 
 /* The accesses of a wmma.load or wmma.store at base (ws_wmma_accesses):
  * counted as loads or stores, and handed to the timing model in info. */
-static void wmma_account(ws_exec *x, const ws_insn *in, uint32_t mask, uint64_t base,
+static void wmma_account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask, uint64_t base,
                          uint32_t stride, bool store, ws_step_info *info)
 {
     uint64_t off[WS_WMMA_MAX_ACCESSES * WS_WARP_SIZE], own[WS_WARP_SIZE];
@@ -345,7 +371,7 @@ static void wmma_account(ws_exec *x, const ws_insn *in, uint32_t mask, uint64_t 
     for (int k = 0; k < n; k++) {
         uint64_t *addr = info ? info->addr + k * WS_WARP_SIZE : own;
         FOR_LANES(mask, lane) addr[lane] = base + off[k * WS_WARP_SIZE + lane];
-        account(x, in, mask, addr, size, store ? ACC_ST : ACC_LD);
+        account(x, in, pc, mask, addr, size, store ? ACC_ST : ACC_LD);
     }
 }
 
@@ -384,7 +410,7 @@ bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
                : ws_wmma_load(&in->m, base, stride, wmma_rd, &c, r0, why, sizeof why);
     if (!ok && why[0] && strncmp(x->err->msg, "Invalid", 7) != 0)
         ws_fault(x, b, w, -1, pc, "wmma: %s", why);
-    if (ok) wmma_account(x, in, mask, base, stride, store, info);
+    if (ok) wmma_account(x, in, pc, mask, base, stride, store, info);
     return ok;
 }
 
@@ -422,7 +448,7 @@ bool ws_exec_cp_async(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
     }
     ws_insn as_global = *in;
     as_global.space = WS_SP_GLOBAL;
-    account(x, &as_global, read_mask, gaddr, size, ACC_LD);
-    account(x, in, mask, saddr, size, ACC_ST);
+    account(x, &as_global, pc, read_mask, gaddr, size, ACC_LD);
+    account(x, in, pc, mask, saddr, size, ACC_ST);
     return true;
 }

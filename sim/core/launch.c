@@ -50,13 +50,13 @@ bool ws_launch_check(const ws_program *p, const ws_kernel *k, const ws_launch *l
         l->block.z > 64) {
         ws_error_set(err, WS_ERR_LAUNCH_CONFIG,
                  "invalid launch configuration for kernel %s: grid (%u,%u,%u), block (%u,%u,%u)",
-                 f->name, l->grid.x, l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z);
+                 p->funcs[k->func].shown, l->grid.x, l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z);
         return false;
     }
     uint32_t need = ws_params_total_size(f);
     if (l->params_size < need) {
         ws_error_set(err, WS_ERR_INPUT, "kernel %s takes %u bytes of parameters; %zu given",
-                 f->name, need, l->params_size);
+                 p->funcs[k->func].shown, need, l->params_size);
         return false;
     }
     return true;
@@ -78,7 +78,6 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     memset(&checks, 0, sizeof checks);
     if (l->checks) x.checks = &checks;
     ws_racecheck race = {0};
-    const ptx_function *f = p->funcs[k->func].f;
     uint64_t nthreads = (uint64_t)l->block.x * l->block.y * l->block.z;
     uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     uint32_t nwarps = (uint32_t)((nthreads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
@@ -92,7 +91,7 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     lm.local = malloc((size_t)p->local_size * nthreads + 1);
     lm.tparam = malloc((size_t)p->tparam_size * nthreads + 1);
     bool ok = lm.warps && lm.regs && lm.shared && lm.local && lm.tparam;
-    if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s", f->name);
+    if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s", p->funcs[k->func].shown);
 
     for (uint64_t bi = 0; ok && bi < nblocks; bi++) {
         ws_block b = {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "program.h"
+#include "../../frontend/ptx/ptx_demangle.h"
 #include "../../frontend/ptx/ptx_parse.h"
 #include "../../frontend/ptx/ptx_query.h"
 
@@ -56,6 +57,18 @@ static bool place_globals(ws_program *p, ws_error *err)
     return true;
 }
 
+/* Each function's name as messages show it. */
+static bool name_functions(ws_program *p)
+{
+    for (int32_t i = 0; i < p->nfuncs; i++) {
+        char name[PTX_DEMANGLED_MAX];
+        const char *mangled = p->funcs[i].f->name;
+        p->funcs[i].shown = strdup(ptx_demangle(mangled, name, sizeof name, NULL, 0) ? name : mangled);
+        if (!p->funcs[i].shown) return false;
+    }
+    return true;
+}
+
 ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err)
 {
     ws_program *p = calloc(1, sizeof *p);
@@ -66,7 +79,7 @@ ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err)
     }
     p->m = m;
     p->mem = mem;
-    if (!place_globals(p, err) || !ws_decode_module(p, err)) {
+    if (!place_globals(p, err) || !ws_decode_module(p, err) || !name_functions(p)) {
         if (!err->msg[0]) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         ws_program_free(p);
         return NULL;
@@ -85,6 +98,7 @@ void ws_program_free(ws_program *p)
     free(p->shared);
     free(p->copies);
     free(p->calls);
+    for (int32_t i = 0; p->funcs && i < p->nfuncs; i++) free(p->funcs[i].shown);
     free(p->funcs);
     free(p->reg_width);
     free(p->vec);
@@ -115,4 +129,29 @@ uint64_t ws_program_symbol(const ws_program *p, const char *name, uint64_t *size
             return p->globals[i].addr;
         }
     return 0;
+}
+
+uint32_t ws_program_code_size(const ws_program *p)
+{
+    return (uint32_t)p->ncode;
+}
+
+void ws_program_pc_source(const ws_program *p, uint32_t pc, ws_pc_source *out)
+{
+    out->ptx_line = 0;
+    out->cu_file = NULL;
+    out->cu_line = 0;
+    if (pc >= (uint32_t)p->ncode || !p->code[pc].src) return;
+    const ptx_srcloc *loc = &p->code[pc].src->loc;
+    const ptx_module *m = p->m;
+    out->ptx_line = loc->line;
+    if (loc->cu_line > 0 && loc->cu_file > 0 && loc->cu_file < m->nfiles && m->files[loc->cu_file]) {
+        out->cu_file = m->files[loc->cu_file];
+        out->cu_line = loc->cu_line;
+    }
+}
+
+const char *ws_program_path(const ws_program *p)
+{
+    return p->m->path;
 }

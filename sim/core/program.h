@@ -10,6 +10,7 @@
  * WS_I_FEND instruction. */
 typedef struct ws_func {
     const ptx_function *f;
+    char *shown;            /* its name as messages show it: demangled where ptx_demangle can, else f->name */
     int32_t start, end;
     int32_t reg_base;
     uint32_t tparam_off;    /* its params and rets in the thread param frame */

@@ -63,6 +63,44 @@ uint64_t ws_program_symbol(const ws_program *p, const char *name, uint64_t *size
  * than any course kernel issues between two stores (docs/FAULTS.md). */
 #define WS_DEFAULT_PROGRESS_LIMIT (UINT64_C(1) << 24)
 
+/* The stall reasons a timed launch tells apart (ws_stall, timing.h). */
+#define WS_PC_STALL_KINDS 11
+
+/* Counters of one instruction (pc) of a program, added to by every launch
+ * that is given them (ws_launch.pc_counts): what sim/trace/lines.h sums
+ * per source line.  Same meanings as ws_launch_stats's. */
+typedef struct ws_pc_counts {
+    uint64_t warp_insts, thread_insts;
+    uint64_t branches, divergent_branches;
+    uint64_t shared_requests[3], shared_wavefronts[3], shared_bank_conflicts[3];   /* ld, st, atom */
+    uint64_t global_requests[3], global_sectors[3];                                  /* ld, st, atom */
+    /* Sectors the global requests would take were each request's lanes
+     * to touch consecutive, 32 B aligned bytes: ceil(lanes * size / 32). */
+    uint64_t global_ideal_sectors[3];
+    /* Address step from one lane to the next in the first global access
+     * with two lanes or more (between its two lowest lanes; stride_known):
+     * explains a poor sectors per request. */
+    int64_t lane_stride;
+    uint32_t stride_known, access_size;
+    uint64_t stall[WS_PC_STALL_KINDS];  /* warp-cycles a warp stood at this pc, per ws_stall */
+} ws_pc_counts;
+
+enum { WS_ACC_LD, WS_ACC_ST, WS_ACC_ATOM };
+
+/* Instructions in p's code: the size of a ws_pc_counts array for it. */
+uint32_t ws_program_code_size(const ws_program *p);
+
+/* Where instruction pc came from: its PTX line, and the .cu file and line
+ * of its .loc (cu_file NULL and cu_line 0 without line info). */
+typedef struct ws_pc_source {
+    int32_t ptx_line;
+    const char *cu_file;
+    int32_t cu_line;
+} ws_pc_source;
+void ws_program_pc_source(const ws_program *p, uint32_t pc, ws_pc_source *out);
+/* The PTX file p was loaded from, or NULL. */
+const char *ws_program_path(const ws_program *p);
+
 typedef struct ws_launch {
     ws_dim3 grid, block;
     uint32_t dynamic_smem;      /* bytes of extern .shared */
@@ -84,6 +122,9 @@ typedef struct ws_launch {
     uint32_t sm_count, warps_per_sm;
     const ws_texture *textures; /* the texture objects a tex handle h names: textures[h - 1] */
     uint32_t ntextures;         /* (read-only; owned by whoever launches, e.g. the runtime) */
+    /* Per-pc counters (ws_program_code_size entries) the launch adds to;
+     * NULL = none kept (the default: nothing extra on the hot path). */
+    ws_pc_counts *pc_counts;
 } ws_launch;
 
 enum { WS_CHECK_RACE = 1u << 0, WS_CHECK_SYNC = 1u << 1 };

@@ -92,7 +92,7 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
             .w = w, .block = (int32_t)bs, .live = true, .age = block * s->nwarps + wi,
             .gwarp = block * s->nwarps + wi,
             .ready = b->ready + (size_t)wi * p->nregs, .kind = b->kind + (size_t)wi * p->nregs,
-            .next_issue = now, .mem_done = now, .fetch_reason = WS_STALL_WAIT, .opnd_pc = -1,
+            .next_issue = now, .mem_done = now, .fetch_reason = WS_STALL_WAIT, .opnd_pc = -1, .stall_pc = -1,
         };
     }
     sm->live += s->nwarps;
@@ -162,6 +162,7 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
         *wake = now;
         return true;
     }
+    sw->stall_pc = pc;
     const ws_insn_deps *d = &s->deps[pc];
     /* Only the warp's own issues move its registers' ready times, so the
      * answer for one pc holds until the warp issues again. */
@@ -315,6 +316,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     ws_step_result r = ws_warp_step(&s->x, &b->b, w, &info);
     if (r == WS_STEP_FAULT) return false;
     if (pc >= 0) {     /* an instruction issued (not just an empty stack retired) */
+        sw->stall_pc = pc;
         const ws_insn *in = &s->x.p->code[pc];
         const ws_insn_deps *d = &s->deps[pc];
         uint64_t ready = now + s->latency[d->pipe];
@@ -384,12 +386,14 @@ bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
     if (issued || next <= now) next = now + 1;
     /* every warp keeps this cycle's state until next: count it that often */
     uint64_t weight = next == WS_NEVER ? 1 : next - now;
+    ws_pc_counts *pcc = s->x.l->pc_counts;
     uint32_t live = 0;
     for (uint32_t i = 0; i < sm->nslots; i++) {
         ws_sm_warp *sw = &sm->slots[i];
         if (!sw->w || !sw->live) continue;
         live++;
         s->ts->stall[sw->reason] += weight;
+        if (pcc && sw->stall_pc >= 0) pcc[sw->stall_pc].stall[sw->reason] += weight;
     }
     if (live) {
         s->ts->sm_active_cycles += weight;

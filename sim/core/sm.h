@@ -46,6 +46,7 @@ typedef struct ws_sm_warp {
     bool live;                          /* resident and not retired */
     bool finished;                      /* exited; counted in ws_sm.finished */
     uint8_t reason;                     /* ws_stall of the current evaluation */
+    int32_t stall_pc;                   /* the pc that reason is about: next to issue, or last issued; -1 = none */
     uint8_t fetch_reason;               /* why next_issue is in the future */
     uint64_t age;                       /* dispatch order (gto: smaller = older) */
     uint64_t gwarp;                     /* grid-wide warp number (local memory layout) */

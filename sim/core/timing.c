@@ -166,7 +166,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         sms = calloc((size_t)nsm, sizeof *sms);
         ok = s.deps && sms && ws_l2_init(&s.l2, cfg);
         if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for timing kernel %s",
-                          p->funcs[k->func].f->name);
+                          p->funcs[k->func].shown);
     }
     for (int32_t i = 0; ok && i < p->ncode; i++) ws_insn_deps_of(p, &p->code[i], &s.deps[i]);
     for (int32_t i = 0; sms && i < nsm; i++) {
@@ -193,7 +193,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         if (now == WS_NEVER) break;
         if (opt.max_cycles && now > opt.max_cycles) {
             ws_error_set(err, WS_ERR_TIMEOUT, "launch timed out: cycle limit exceeded (%llu cycles, --max-cycles) in kernel %s",
-                     (unsigned long long)opt.max_cycles, p->funcs[k->func].f->name);
+                     (unsigned long long)opt.max_cycles, p->funcs[k->func].shown);
             ok = false;
             break;
         }

@@ -46,6 +46,7 @@ typedef enum ws_stall {
     WS_STALL_DRAIN,             /* exited, waiting for its memory writes */
     WS_STALL_COUNT
 } ws_stall;
+_Static_assert(WS_STALL_COUNT == WS_PC_STALL_KINDS, "ws_pc_counts has a slot per stall reason");
 
 /* "long_scoreboard" ... and the full Nsight Compute metric name. */
 const char *ws_stall_name(ws_stall s);

@@ -139,10 +139,6 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
 bool ws_warp_start(ws_exec *x, ws_warp *w, uint32_t index, uint32_t lanes);
 void ws_warp_free(ws_warp *w);
 
-/* The kernel's name as a user writes it ("lab::reduceStage<256, 0>"),
- * demangled when it is a C++ name. */
-const char *ws_kernel_name(const ws_exec *x, char *buf, size_t size);
-
 /* Thread coordinates of lane of w. */
 void ws_thread_of(const ws_exec *x, const ws_warp *w, int lane, ws_dim3 *tid);
 

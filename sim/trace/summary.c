@@ -3,6 +3,7 @@
 #include "json_out.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
@@ -75,12 +76,46 @@ static void global_text(FILE *out, const ws_launch_stats *s)
     }
 }
 
+static uint64_t kernel_cycles(const ws_timing_stats *t)
+{
+    return t->cycles > t->launch_cycles ? t->cycles - t->launch_cycles : 0;
+}
+
+bool ws_summary_parse_mode(const char *s, ws_summary_mode *mode)
+{
+    static const char *const names[] = {"full", "short", "none"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, names[i])) {
+            *mode = (ws_summary_mode)i;
+            return true;
+        }
+    return false;
+}
+
+void ws_summary_short(FILE *out, const ws_summary_info *k, const ws_launch_stats *s)
+{
+    fprintf(out, "kernel %s  grid (%u,%u,%u)  block (%u,%u,%u):", k->kernel, k->grid.x, k->grid.y,
+            k->grid.z, k->block.x, k->block.y, k->block.z);
+    if (k->timing)
+        fprintf(out, " %" PRIu64 " cycles (kernel %" PRIu64 " + launch %" PRIu64 "), %.3f us on %s,",
+                k->timing->cycles, kernel_cycles(k->timing), k->timing->launch_cycles,
+                k->timing->time_ns / 1000.0, k->gpu ? k->gpu : "?");
+    uint64_t conflicts = s->shared_ld.bank_conflicts + s->shared_st.bank_conflicts + s->shared_atom.bank_conflicts;
+    uint64_t req = s->global_ld.requests + s->global_st.requests + s->global_atom.requests;
+    uint64_t sec = s->global_ld.sectors + s->global_st.sectors + s->global_atom.sectors;
+    fprintf(out, " %" PRIu64 " warp instructions, SIMD %.1f%%, %" PRIu64 " bank conflicts, %.1f sectors per "
+            "global request\n", s->warp_insts, ratio(s->thread_insts, 32 * s->warp_insts) * 100.0,
+            conflicts, ratio(sec, req));
+}
+
 static void timing_text(FILE *out, const char *gpu, const ws_timing_stats *t)
 {
     char gloss[160];
-    snprintf(gloss, sizeof gloss, "cycles on %s: %.3f us at its clock (%" PRIu64 " of them launch overhead)",
-             gpu, t->time_ns / 1000.0, t->launch_cycles);
+    snprintf(gloss, sizeof gloss, "cycles on %s: %.3f us at its clock, launch overhead included",
+             gpu, t->time_ns / 1000.0);
     metric(out, "gpc__cycles_elapsed.max", t->cycles, gloss);
+    metric(out, "  the kernel's own cycles", kernel_cycles(t), "first block's start to the last block's end");
+    metric(out, "  launch overhead", t->launch_cycles, "the config's fixed cost of a launch");
     fprintf(out, "  %-58s %12.3f  warp instructions per cycle per active SM (%.2f for the GPU)\n",
             "sm__inst_executed.avg.per_cycle_active", t->ipc, t->ipc_total);
     fprintf(out, "  %-58s %11.1f%%  of max warps, averaged over active cycles\n",
@@ -176,6 +211,7 @@ void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats 
         ws_json_string(out, k->gpu ? k->gpu : "");
         json_u64(out, "cycles", t->cycles);
         json_u64(out, "launch_cycles", t->launch_cycles);
+        json_u64(out, "kernel_cycles", kernel_cycles(t));
         fprintf(out, ",\"time_ns\":%.6g,\"ipc\":%.6g,\"ipc_total\":%.6g", t->time_ns, t->ipc, t->ipc_total);
         fprintf(out, ",\"regs_per_thread\":%d,\"regs_estimated\":%s,\"blocks_per_sm\":%d",
                 t->regs_per_thread, t->regs_estimated ? "true" : "false", t->blocks_per_sm);

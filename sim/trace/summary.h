@@ -4,6 +4,7 @@
 #ifndef WARPSIM_SUMMARY_H
 #define WARPSIM_SUMMARY_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "../core/sim.h"
 #include "../core/timing.h"
@@ -15,6 +16,17 @@ typedef struct ws_summary_info {
     const char *gpu;            /* the config the timing model ran, or NULL */
     const ws_timing_stats *timing;  /* NULL for a functional-only run */
 } ws_summary_info;
+
+/* How much of the summary to print after each launch. */
+typedef enum ws_summary_mode { WS_SUMMARY_FULL, WS_SUMMARY_SHORT, WS_SUMMARY_NONE } ws_summary_mode;
+
+/* "full", "short" or "none"; false for anything else. */
+bool ws_summary_parse_mode(const char *s, ws_summary_mode *mode);
+
+/* One line: kernel, grid and block, cycles (the kernel's own and the launch
+ * overhead), warp instructions, SIMD efficiency, bank conflicts, global
+ * sectors per request. */
+void ws_summary_short(FILE *out, const ws_summary_info *k, const ws_launch_stats *s);
 
 /* Nsight Compute names with a plain-language gloss, one metric a line. */
 void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats *s);

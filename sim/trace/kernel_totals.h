@@ -1,0 +1,25 @@
+/* Every launch of a program's kernels, summed per kernel: what `warpsim
+ * exec` prints when the program ends (launches, the kernel's own cycles
+ * per launch as min / median / max, totals). */
+#ifndef WARPSIM_KERNEL_TOTALS_H
+#define WARPSIM_KERNEL_TOTALS_H
+
+#include <stdio.h>
+#include "../core/sim.h"
+#include "../core/timing.h"
+
+typedef struct ws_kernel_totals ws_kernel_totals;
+
+ws_kernel_totals *ws_kernel_totals_create(void);
+void ws_kernel_totals_free(ws_kernel_totals *t);
+
+/* Adds one launch of the kernel named kernel; ts NULL for a functional
+ * launch.  False when out of memory (the launch is then not counted). */
+bool ws_kernel_totals_add(ws_kernel_totals *t, const char *kernel, const ws_launch_stats *s,
+                          const ws_timing_stats *ts);
+
+/* One line per kernel, in the order of their first launch; nothing when
+ * no kernel ran. */
+void ws_kernel_totals_text(FILE *out, const ws_kernel_totals *t);
+
+#endif
