@@ -14,9 +14,11 @@ static void check_usage(FILE *out)
 {
     fprintf(out, "usage: warpsim check FILE.ptx\n\n"
                  "Parses FILE.ptx and lists its kernels, their parameters and their static\n"
-                 "shared memory.  Exits 0 when everything in the file is supported, 1 when\n"
-                 "it is not (the first problem is printed as FILE:LINE:COL: error: ...),\n"
-                 "2 on a usage error.\n");
+                 "shared memory.\n\n"
+                 "Exit status: 0 when the file is valid PTX and everything in it is\n"
+                 "supported; 2 when it cannot be read, is not valid PTX or uses PTX that\n"
+                 "warpsim does not support (each problem is printed as\n"
+                 "FILE:LINE:COL: error: ...), or on a usage error.\n");
 }
 
 static void print_kernel(const ptx_module *m, const ptx_function *f)
@@ -78,10 +80,8 @@ int cli_check(int argc, char **argv)
     ptx_error err;
     ptx_module *m = ptx_parse_file(path, &err);
     if (!m) {
-        char msg[1024];
-        ptx_error_format(&err, msg, sizeof msg);
-        fprintf(stderr, "%s\n", msg);
-        return 1;
+        ptx_error_print(&err, stderr);
+        return 2;
     }
     /* Parsing accepts the syntax; decoding says whether the simulator can
      * execute every instruction, so check does both. */
@@ -92,7 +92,7 @@ int cli_check(int argc, char **argv)
         fprintf(stderr, "%s\n", mem ? lerr.msg : "warpsim check: error: out of memory");
         ws_devmem_destroy(mem);
         ptx_module_free(m);
-        return 1;
+        return 2;
     }
     ws_program_free(prog);
     ws_devmem_destroy(mem);

@@ -168,10 +168,8 @@ static int from_ptx(options *o, const char **gpu)
     ptx_error perr;
     ptx_module *m = ptx_parse_file(o->ptx, &perr);
     if (!m) {
-        char msg[1024];
-        ptx_error_format(&perr, msg, sizeof msg);
-        fprintf(stderr, "%s\n", msg);
-        return 1;
+        ptx_error_print(&perr, stderr);
+        return 2;
     }
     int rc = 0;
     const ptx_function *k = cli_find_kernel("occupancy", m, o->kernel);

@@ -1,6 +1,8 @@
 /* warpsim run: runs one kernel of a PTX file with arguments given on the
  * command line, then dumps or prints buffers and summarizes the launch.
- * Exit status: 0 success, 1 PTX error or kernel fault, 2 usage error. */
+ * Exit status: 0 success, 1 the kernel faulted or could not launch on the
+ * GPU, 2 bad usage or an input that is not valid (unreadable, not PTX, or
+ * PTX warpsim does not support): nothing ran. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -221,10 +223,8 @@ static int run(run_state *s)
     ptx_error perr;
     s->module = ptx_parse_file(o->ptx_path, &perr);
     if (!s->module) {
-        char buf[1024];
-        ptx_error_format(&perr, buf, sizeof buf);
-        fprintf(stderr, "%s\n", buf);
-        return RUN_EXIT_FAULT;
+        ptx_error_print(&perr, stderr);
+        return RUN_EXIT_USAGE;
     }
     s->mem = ws_devmem_create();
     if (!s->mem)
@@ -233,7 +233,7 @@ static int run(run_state *s)
     s->prog = ws_program_load(s->module, s->mem, &err);
     if (!s->prog) {
         fprintf(stderr, "%s\n", err.msg);
-        return RUN_EXIT_FAULT;
+        return RUN_EXIT_USAGE;
     }
     const ptx_function *f = cli_find_kernel("run", s->module, o->kernel);
     const ws_kernel *k = f ? ws_program_kernel(s->prog, f->name) : NULL;

@@ -22,6 +22,12 @@
 #define FLAG_LZ4  UINT64_C(0x2000)
 #define FLAG_ZSTD UINT64_C(0x8000)
 #define MAX_UNCOMPRESSED (UINT64_C(1) << 31)
+/* The most an entry's text can expand: an LZ4 block grows at most about
+ * 255 times (a length byte of 255 adds 255 bytes); zstd more in theory,
+ * but PTX text compresses less than 20 times.  A header that claims more
+ * is damaged, and is refused before its size is allocated. */
+#define MAX_RATIO_LZ4  UINT64_C(256)
+#define MAX_RATIO_ZSTD UINT64_C(1024)
 
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static uint32_t rd32(const uint8_t *p) { return (uint32_t)rd16(p) | (uint32_t)rd16(p + 2) << 16; }
@@ -120,6 +126,12 @@ int ws_fatbin_payload(const ws_fatbin_entry *e, char **text, size_t *len, char *
     if (e->uncompressed_size > MAX_UNCOMPRESSED) {
         snprintf(err, errsize, "fat binary entry claims %llu bytes uncompressed",
                  (unsigned long long)e->uncompressed_size);
+        return -1;
+    }
+    uint64_t ratio = e->codec == WS_CODEC_LZ4 ? MAX_RATIO_LZ4 : MAX_RATIO_ZSTD;
+    if (e->codec != WS_CODEC_NONE && e->uncompressed_size / ratio > e->payload_size) {
+        snprintf(err, errsize, "fat binary entry claims %llu bytes uncompressed from %llu compressed: damaged",
+                 (unsigned long long)e->uncompressed_size, (unsigned long long)e->payload_size);
         return -1;
     }
     size_t cap = (size_t)e->uncompressed_size;

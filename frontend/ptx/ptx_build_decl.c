@@ -8,17 +8,41 @@
 
 bool ptx_ps_error(ptx_pstate *ps, int32_t line, int32_t col, const char *fmt, ...)
 {
-    if (ps->failed)
-        return false;
-    ps->failed = true;
-    snprintf(ps->err->file, sizeof ps->err->file, "%s", ps->path);
-    ps->err->line = line;
-    ps->err->col = col;
+    ptx_error *e = ps->err;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ps->err->msg, sizeof ps->err->msg, fmt, ap);
+    if (!ps->failed) {
+        ps->failed = true;
+        snprintf(e->file, sizeof e->file, "%s", ps->path);
+        e->line = line;
+        e->col = col;
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    } else if (!ps->fatal && line != ps->last_error_line) {
+        /* one error per line: what follows an error on its line is its echo */
+        int i = e->nmore++;
+        e->more[i].line = line;
+        e->more[i].col = col;
+        vsnprintf(e->more[i].msg, sizeof e->more[i].msg, fmt, ap);
+    }
     va_end(ap);
+    ps->last_error_line = line;
+    if (e->nmore == PTX_MAX_ERRORS - 1)
+        ps->fatal = true;
     return false;
+}
+
+void ptx_b_recover(ptx_pstate *ps)
+{
+    ps->nops = 0;
+    ps->nelems = 0;
+    ps->list_depth = 0;
+    ps->guard = -1;
+    ps->guard_neg = false;
+    if (ps->dt == PTX_DT_PROTO)
+        ps->dt = PTX_DT_BODY;
+    /* names pending in the instruction that was dropped */
+    while (ps->npend > 0 && ps->pend[ps->npend - 1].insn >= ps->f.ninsns)
+        ps->npend--;
 }
 
 bool ptx_ps_grow(ptx_pstate *ps, void **arr, int32_t *cap, int32_t n, size_t elem)
@@ -82,6 +106,8 @@ bool ptx_b_target(ptx_pstate *ps, const char *name)
  * the error names that place. */
 bool ptx_b_module_end(ptx_pstate *ps)
 {
+    if (ps->failed)
+        return false;
     int32_t line = ps->first_line ? ps->first_line : 1, col = ps->first_col ? ps->first_col : 1;
     if (ps->m->version_major == 0 && ps->m->version_minor == 0)
         return ptx_ps_error(ps, line, col, "%s: missing .version directive at the start of the module",
@@ -323,6 +349,9 @@ static bool add_reg(ptx_pstate *ps, const char *name, int32_t line, int32_t col)
     if (!scoped_name(ps, name, line, col, &stored))
         return false;
     ptx_function *f = &ps->f;
+    if (f->nregs >= PTX_MAX_REGS)
+        return ptx_ps_error(ps, line, col, "more than %d registers declared in function '%s'",
+                            PTX_MAX_REGS, f->name ? f->name : "?");
     if (!GROW(ps, f->regs, ps->cap_regs, f->nregs + 1))
         return false;
     f->regs[f->nregs] = (ptx_reg){.name = stored, .type = ps->decl.type, .vec = ps->decl.vec};
@@ -339,8 +368,9 @@ bool ptx_b_item_range(ptx_pstate *ps, uint64_t n, int32_t line, int32_t col)
         return ptx_ps_error(ps, line, col, "'%s<N>' declares registers: only with .reg in a function body", ps->item_name);
     if (ps->decl.type == PTX_T_NONE)
         return ptx_ps_error(ps, ps->item_line, ps->item_col, "register '%s' has no type", ps->item_name);
-    if (n > 1000000)
-        return ptx_ps_error(ps, line, col, "register range %llu is too large", (unsigned long long)n);
+    if (n > PTX_MAX_REGS)
+        return ptx_ps_error(ps, line, col, "register range %llu is too large (warpsim accepts up to %d registers)",
+                            (unsigned long long)n, PTX_MAX_REGS);
     char buf[300];
     for (uint64_t i = 0; i < n; i++) {
         snprintf(buf, sizeof buf, "%s%llu", ps->item_name, (unsigned long long)i);
@@ -504,6 +534,7 @@ static bool func_has_var(const ptx_function *f, const char *name)
 static bool resolve_pending(ptx_pstate *ps)
 {
     ptx_function *f = &ps->f;
+    bool ok = true;
     for (int32_t i = 0; i < ps->npend; i++) {
         const ptx_pending *p = &ps->pend[i];
         ptx_insn *in = &f->insns[p->insn];
@@ -522,21 +553,26 @@ static bool resolve_pending(ptx_pstate *ps)
         if (module_has_symbol(ps, p->name) || func_has_var(f, p->name))
             continue;
         if (in->m.op == PTX_OP_BRA && !p->addr)
-            return ptx_ps_error(ps, p->line, p->col, "undefined label '%s'", p->name);
-        return ptx_ps_error(ps, p->line, p->col, "undefined symbol '%s'", p->name);
+            ok = ptx_ps_error(ps, p->line, p->col, "undefined label '%s'", p->name);
+        else
+            ok = ptx_ps_error(ps, p->line, p->col, "undefined symbol '%s'", p->name);
     }
-    return true;
+    return ok;
 }
 
 bool ptx_b_func_end(ptx_pstate *ps, bool has_body)
 {
     ptx_function *f = &ps->f;
     f->is_decl = !has_body;
-    if (has_body && !resolve_pending(ps))
-        return false;
-    ptx_b_scope_pop(ps);
+    if (has_body)
+        resolve_pending(ps);
+    /* after an error the parser may have left inner blocks unclosed */
+    while (ps->scope_depth > 0)
+        ptx_b_scope_pop(ps);
     ps->in_func = false;
     ps->dt = PTX_DT_MODULE;
+    if (ps->failed)             /* not built; the parse goes on to find more errors */
+        return !ps->fatal;
     ptx_module *m = ps->m;
     for (int32_t i = 0; i < m->nfuncs; i++) {
         if (strcmp(m->funcs[i].name, f->name))
@@ -558,6 +594,11 @@ bool ptx_b_func_end(ptx_pstate *ps, bool has_body)
 
 bool ptx_b_scope_push(ptx_pstate *ps)
 {
+    if (ps->scope_depth >= PTX_MAX_SCOPE_DEPTH) {
+        ptx_ps_error(ps, ps->line, ps->col - 1, "blocks nested more than %d deep", PTX_MAX_SCOPE_DEPTH);
+        ps->fatal = true;
+        return false;
+    }
     if (!ptx_names_push(&ps->names))
         return ptx_ps_error(ps, ps->line, ps->col, "out of memory");
     ps->scope_depth++;

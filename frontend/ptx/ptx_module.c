@@ -120,6 +120,15 @@ void ptx_error_format(const ptx_error *err, char *buf, size_t size)
         snprintf(buf, size, "%s: error: %s", err->file, err->msg);
 }
 
+void ptx_error_print(const ptx_error *err, FILE *out)
+{
+    char buf[1024];
+    ptx_error_format(err, buf, sizeof buf);
+    fprintf(out, "%s\n", buf);
+    for (int i = 0; i < err->nmore && i < PTX_MAX_ERRORS - 1; i++)
+        fprintf(out, "%s:%d:%d: error: %s\n", err->file, err->more[i].line, err->more[i].col, err->more[i].msg);
+}
+
 /* Compares ignoring blanks, so "f(float *, int)" matches "f(float*, int)". */
 static bool same_but_blanks(const char *a, const char *b)
 {

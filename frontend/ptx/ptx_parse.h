@@ -3,12 +3,19 @@
 #define WARPSIM_PTX_PARSE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "ptx_ir.h"
+
+/* The most errors one parse reports: after an error in an instruction the
+ * parser goes on at the next ';', one error per line, up to this many. */
+#define PTX_MAX_ERRORS 20
 
 typedef struct ptx_error {
     char file[256];
     int line, col;          /* 1-based; 0 when the error has no position */
     char msg[512];          /* without the "file:line:col: error: " prefix */
+    int nmore;              /* errors found after the first, in order */
+    struct { int line, col; char msg[256]; } more[PTX_MAX_ERRORS - 1];
 } ptx_error;
 
 /* Parses text (length len, need not be NUL-terminated).  path names the
@@ -20,8 +27,10 @@ ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_error 
 ptx_module *ptx_parse_file(const char *path, ptx_error *err);
 void ptx_module_free(ptx_module *m);
 
-/* Formats err as "file:line:col: error: msg" into buf. */
+/* Formats err (its first error) as "file:line:col: error: msg" into buf. */
 void ptx_error_format(const ptx_error *err, char *buf, size_t size);
+/* Prints every error in err, one "file:line:col: error: msg" line each. */
+void ptx_error_print(const ptx_error *err, FILE *out);
 
 /* Finds a kernel (.entry) by its mangled name or its demangled name
  * ("vecAdd" matches "_Z6vecAddPfS_S_i", as does "vecAdd(float*, float*, float*, int)").

@@ -1,6 +1,8 @@
 /* The PTX grammar: a pure bison parser over the reentrant lexer.  Actions
  * call the IR builder (ptx_build_*.c), which records the first error in
- * the parser state; an action that fails aborts the parse. */
+ * the parser state.  An action that fails in a statement of a function
+ * body drops the statement and the parse goes on after the next ';'; one
+ * that fails elsewhere aborts the parse. */
 %define api.pure full
 %define api.prefix {ptx}
 %define parse.error verbose
@@ -22,7 +24,18 @@ typedef void *yyscan_t;
 #include <string.h>
 int ptxlex(PTXSTYPE *lval, PTXLTYPE *lloc, yyscan_t scanner);
 static void ptxerror(PTXLTYPE *loc, yyscan_t scanner, ptx_pstate *ps, const char *msg);
+/* After a fatal error (the lexer's, which may repeat at the same place for
+ * ever) the parser is handed the end of the input, so that its error
+ * recovery ends instead of discarding tokens. */
+static int ptx_next_token(PTXSTYPE *lval, PTXLTYPE *lloc, yyscan_t scanner, const ptx_pstate *ps)
+{
+    return ps->fatal ? 0 : (ptxlex)(lval, lloc, scanner);
+}
+#define ptxlex(lval, lloc, scanner) ptx_next_token(lval, lloc, scanner, ps)
 #define CHECK(x) do { if (!(x)) YYABORT; } while (0)
+/* In a statement of a function body: after the error the parse goes on at
+ * the next ';' (the `error ';'` rule), to report more than one. */
+#define CHECK_STMT(x) do { if (!(x)) { if (ps->fatal) YYABORT; YYERROR; } } while (0)
 #define POS(l) (l).first_line, (l).first_column
 }
 
@@ -265,7 +278,7 @@ stmt
     : var_decl ';'
     | K_LINKAGE                     { ps->linkage = $1; }
       var_decl ';'
-    | IDENT ':'                     { CHECK(ptx_b_label(ps, $1, POS(@1))); }
+    | IDENT ':'                     { CHECK_STMT(ptx_b_label(ps, $1, POS(@1))); }
     | IDENT ':' K_CALLPROTO         { ps->dt = PTX_DT_PROTO; }
       proto_sig ';'                 { ps->dt = PTX_DT_BODY; CHECK(ptx_b_proto(ps, $1, POS(@1))); }
     | insn ';'
@@ -274,6 +287,7 @@ stmt
     | pragma
     | '{'                           { CHECK(ptx_b_scope_push(ps)); }
       stmts '}'                     { ptx_b_scope_pop(ps); }
+    | error ';'                     { if (ps->fatal) YYABORT; ptx_b_recover(ps); yyerrok; }
     ;
 
 proto_sig
@@ -293,17 +307,17 @@ proto_list
 /* ---- instructions ---- */
 
 insn
-    : insn_head ops_opt             { CHECK(ptx_b_insn_end(ps)); }
+    : insn_head ops_opt             { CHECK_STMT(ptx_b_insn_end(ps)); }
     ;
 
 insn_head
-    : mnem                          { CHECK(ptx_b_insn_begin(ps, $1, POS(@1))); }
-    | guard mnem                    { CHECK(ptx_b_insn_begin(ps, $2, POS(@2))); }
+    : mnem                          { CHECK_STMT(ptx_b_insn_begin(ps, $1, POS(@1))); }
+    | guard mnem                    { CHECK_STMT(ptx_b_insn_begin(ps, $2, POS(@2))); }
     ;
 
 guard
-    : '@' name                      { CHECK(ptx_b_guard(ps, $2, false, POS(@2))); }
-    | '@' '!' name                  { CHECK(ptx_b_guard(ps, $3, true, POS(@3))); }
+    : '@' name                      { CHECK_STMT(ptx_b_guard(ps, $2, false, POS(@2))); }
+    | '@' '!' name                  { CHECK_STMT(ptx_b_guard(ps, $3, true, POS(@3))); }
     ;
 
 mnem
@@ -322,24 +336,24 @@ op_list
     ;
 
 op_item
-    : operand                       { CHECK(ptx_b_push_op(ps, &$1, POS(@1))); }
+    : operand                       { CHECK_STMT(ptx_b_push_op(ps, &$1, POS(@1))); }
     ;
 
 operand
-    : REGNAME                       { CHECK(ptx_b_op_reg(ps, $1, POS(@1), &$$)); }
-    | name '|' name                 { CHECK(ptx_b_op_pair(ps, $1, POS(@1), $3, POS(@3), &$$)); }
-    | '!' REGNAME                   { CHECK(ptx_b_op_reg(ps, $2, POS(@2), &$$)); $$.neg = true; }
-    | REGDOT                        { CHECK(ptx_b_op_sreg(ps, $1, POS(@1), &$$)); }
-    | IDENT                         { CHECK(ptx_b_op_ident(ps, $1, POS(@1), &$$)); }
+    : REGNAME                       { CHECK_STMT(ptx_b_op_reg(ps, $1, POS(@1), &$$)); }
+    | name '|' name                 { CHECK_STMT(ptx_b_op_pair(ps, $1, POS(@1), $3, POS(@3), &$$)); }
+    | '!' REGNAME                   { CHECK_STMT(ptx_b_op_reg(ps, $2, POS(@2), &$$)); $$.neg = true; }
+    | REGDOT                        { CHECK_STMT(ptx_b_op_sreg(ps, $1, POS(@1), &$$)); }
+    | IDENT                         { CHECK_STMT(ptx_b_op_ident(ps, $1, POS(@1), &$$)); }
     | imm
     | SINK                          { $$ = (ptx_operand){.kind = PTX_OPND_SINK, .reg = -1, .reg2 = -1}; }
-    | '[' addr_base addr_off ']'    { CHECK(ptx_b_op_addr(ps, &$2, $3, POS(@2), &$$)); }
-    | '[' addr_base ',' '{'         { ptx_b_list_begin(ps, false); CHECK(ptx_b_push_op(ps, &$2, POS(@2))); }
-      elems '}' ']'                 { CHECK(ptx_b_list_end(ps, &$$)); $$.bracketed = true; }
+    | '[' addr_base addr_off ']'    { CHECK_STMT(ptx_b_op_addr(ps, &$2, $3, POS(@2), &$$)); }
+    | '[' addr_base ',' '{'         { ptx_b_list_begin(ps, false); CHECK_STMT(ptx_b_push_op(ps, &$2, POS(@2))); }
+      elems '}' ']'                 { CHECK_STMT(ptx_b_list_end(ps, &$$)); $$.bracketed = true; }
     | '{'                           { ptx_b_list_begin(ps, false); }
-      elems '}'                     { CHECK(ptx_b_list_end(ps, &$$)); }
+      elems '}'                     { CHECK_STMT(ptx_b_list_end(ps, &$$)); }
     | '('                           { ptx_b_list_begin(ps, true); }
-      elems_opt ')'                 { CHECK(ptx_b_list_end(ps, &$$)); }
+      elems_opt ')'                 { CHECK_STMT(ptx_b_list_end(ps, &$$)); }
     ;
 
 elems_opt
@@ -363,8 +377,8 @@ imm
     ;
 
 addr_base
-    : REGNAME                       { CHECK(ptx_b_op_reg(ps, $1, POS(@1), &$$)); }
-    | IDENT                         { CHECK(ptx_b_op_ident(ps, $1, POS(@1), &$$)); }
+    : REGNAME                       { CHECK_STMT(ptx_b_op_reg(ps, $1, POS(@1), &$$)); }
+    | IDENT                         { CHECK_STMT(ptx_b_op_ident(ps, $1, POS(@1), &$$)); }
     | INTLIT                        { $$ = (ptx_operand){.kind = PTX_OPND_IMM_INT, .reg = -1, .reg2 = -1, .v.i = (int64_t)$1}; }
     ;
 
@@ -381,8 +395,6 @@ addr_off
 static void ptxerror(PTXLTYPE *loc, yyscan_t scanner, ptx_pstate *ps, const char *msg)
 {
     (void)scanner;
-    if (ps->failed)
-        return;
     const char *exp = strstr(msg, ", expecting ");
     if (!strncmp(msg, "syntax error", 12)) {
         const char *quote = strcmp(ps->tok, "end of file") ? "'" : "";
@@ -392,6 +404,10 @@ static void ptxerror(PTXLTYPE *loc, yyscan_t scanner, ptx_pstate *ps, const char
         else
             ptx_ps_error(ps, loc->first_line, loc->first_column, "syntax error: unexpected %s%s%s",
                          quote, ps->tok, quote);
+    } else if (!strcmp(msg, "memory exhausted")) {
+        /* the parser's stack (YYMAXDEPTH entries, on the heap) is full */
+        ptx_ps_error(ps, loc->first_line, loc->first_column,
+                     "nested too deeply: more than %d levels of grammar", YYMAXDEPTH);
     } else {
         ptx_ps_error(ps, loc->first_line, loc->first_column, "%s", msg);
     }

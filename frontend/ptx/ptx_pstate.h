@@ -9,6 +9,12 @@
 #include "ptx_ir.h"
 #include "ptx_parse.h"
 
+/* Bounds that keep hostile input from exhausting memory or time: far
+ * above anything nvcc emits (a few thousand virtual registers, blocks a
+ * few deep). */
+#define PTX_MAX_REGS 1000000        /* registers per function */
+#define PTX_MAX_SCOPE_DEPTH 256     /* nested { } blocks in a function body */
+
 /* What a name declared in a scope stands for. */
 typedef enum ptx_bind_kind { PTX_BIND_NONE = 0, PTX_BIND_REG, PTX_BIND_SYM } ptx_bind_kind;
 
@@ -54,7 +60,9 @@ typedef struct ptx_pstate {
     ptx_module *m;
     ptx_arena *arena;
     ptx_error *err;
-    bool failed;
+    bool failed;            /* an error was recorded: the module will not be built */
+    bool fatal;             /* one the parse cannot go on after (or too many) */
+    int32_t last_error_line;
     const char *path;
 
     /* lexer position and the last token's text, for messages */
@@ -104,10 +112,13 @@ typedef struct ptx_pstate {
     ptx_names names;
 } ptx_pstate;
 
-/* Records the first error only; later calls keep it.  Returns false so
- * actions can write `if (!ptx_ps_error(...)) YYABORT`. */
+/* Records an error: the first in err's head, later ones (one per line, up
+ * to PTX_MAX_ERRORS) after it.  Returns false so actions can write
+ * `if (!ptx_ps_error(...)) YYERROR`. */
 bool ptx_ps_error(ptx_pstate *ps, int32_t line, int32_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* After an error in a statement: forgets the instruction being built. */
+void ptx_b_recover(ptx_pstate *ps);
 /* Grows *arr (elem bytes each, *cap elements) from the arena to hold n. */
 bool ptx_ps_grow(ptx_pstate *ps, void **arr, int32_t *cap, int32_t n, size_t elem);
 

@@ -6,6 +6,7 @@
 
 #include "alu.h"
 #include "cfg.h"
+#include "insn_shape.h"
 #include "program.h"
 #include "../../frontend/ptx/ptx_query.h"
 #include "schedule.h"
@@ -556,6 +557,12 @@ static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int
     for (int i = 0; i < PTX_MAX_OPERANDS; i++) w->ops[i].reg = w->ops[i].reg2 = w->ops[i].sym = -1;
     (void)pc;
     ptx_type t0 = m->ntypes ? m->types[0] : PTX_T_B32;
+    char mn[96];
+    ws_insn_mnemonic(m, mn, sizeof mn);
+    if (!ws_insn_shape_ok(in, mn, why, sizeof why)) {
+        ws_load_error(p, &in->loc, c->err, "%s", why);
+        return false;
+    }
 
     switch (m->op) {
     case PTX_OP_MOV:
@@ -647,6 +654,11 @@ static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int
     if (!ws_alu_handles(m->op)) return unsupported(c, in, NULL);
     if (!ws_alu_supports(m, why, sizeof why)) return unsupported(c, in, why);
     if (in->nops < 1 || in->nops > 5) return unsupported(c, in, "operand count");
+    for (int i = 1; i < in->nops; i++)
+        if (!ws_operand_type_ok(wf->f, &in->ops[i], alu_src_type(m, i - 1), i, mn, why, sizeof why)) {
+            ws_load_error(p, &in->loc, c->err, "%s", why);
+            return false;
+        }
     w->cls = WS_I_ALU;
     if (!conv_opnd(c, fi, in, &in->ops[0], t0, false, &w->ops[0])) return false;
     for (int i = 1; i < in->nops; i++)

@@ -36,7 +36,9 @@ static const field fields[] = {
     {"maxThreadsPerMultiProcessor", F_I32, OFF(maxThreadsPerMultiProcessor), true, 1, 65536},
     {"maxThreadsPerBlock", F_I32, OFF(maxThreadsPerBlock), true, 1, 65536},
     {"maxBlocksPerMultiProcessor", F_I32, OFF(maxBlocksPerMultiProcessor), true, 1, 1024},
-    {"warpSize", F_I32, OFF(warpSize), true, 1, 64},
+    /* the executor's warps are 32 lanes (WS_WARP_SIZE); another size would
+     * make the occupancy and timing figures describe a different machine */
+    {"warpSize", F_I32, OFF(warpSize), true, 32, 32},
     {"regsPerMultiprocessor", F_I32, OFF(regsPerMultiprocessor), true, 1, 1 << 24},
     {"regsPerBlock", F_I32, OFF(regsPerBlock), true, 1, 1 << 24},
     {"sharedMemPerMultiprocessor", F_U64, OFF(sharedMemPerMultiprocessor), true, 1, GiB},

@@ -161,6 +161,12 @@ static void damaged_input(void **state)
         /* an absurd uncompressed size is refused before allocating */
         e[i].uncompressed_size = UINT64_C(1) << 40;
         assert_int_equal(ws_fatbin_payload(&e[i], &text, &len, err, sizeof err), -1);
+        /* as is one below the absolute limit but more than the codec can
+         * expand its compressed bytes to (found by tests/fuzz: a 1.3 KB
+         * binary made the reader allocate 2 GiB) */
+        e[i].uncompressed_size = e[i].payload_size * 2000;
+        assert_int_equal(ws_fatbin_payload(&e[i], &text, &len, err, sizeof err), -1);
+        assert_non_null(strstr(err, "damaged"));
     }
     free(bad);
     free(b.data);

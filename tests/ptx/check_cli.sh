@@ -21,28 +21,28 @@ grep -q 'static shared memory: 2048 bytes' "$tmp/out" || bad "matmul: shared mem
 
 printf '.version 9.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %%r<2>;\n  szext.wrap.u32 %%r1, %%r1, 8;\n  ret;\n}\n' > "$tmp/bad.ptx"
 "$ws" check "$tmp/bad.ptx" > "$tmp/out" 2> "$tmp/err"; rc=$?
-[ $rc -eq 1 ] || bad "unsupported: exit $rc, want 1"
+[ $rc -eq 2 ] || bad "unsupported: exit $rc, want 2"
 grep -qx "$tmp/bad.ptx:7:3: error: unsupported instruction 'szext.wrap.u32': szext is not implemented by warpsim" "$tmp/err" || bad "unsupported: message: $(cat "$tmp/err")"
 
 # A known instruction in a form warpsim does not run: named, with the reason.
 printf '.version 9.0\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n  .reg .f32 %%f<2>;\n  redux.sync.min.abs.f32 %%f1, %%f0, -1;\n  ret;\n}\n' > "$tmp/bad.ptx"
 "$ws" check "$tmp/bad.ptx" > "$tmp/out" 2> "$tmp/err"; rc=$?
-[ $rc -eq 1 ] || bad "redux f32: exit $rc, want 1"
+[ $rc -eq 2 ] || bad "redux f32: exit $rc, want 2"
 grep -qx "$tmp/bad.ptx:7:3: error: unsupported instruction 'redux.sync.min.abs.f32': redux.sync on .f32 is an sm_100a instruction, not supported" "$tmp/err" || bad "redux f32: message: $(cat "$tmp/err")"
 
 : > "$tmp/empty.ptx"
 "$ws" check "$tmp/empty.ptx" > "$tmp/out" 2> "$tmp/err"; rc=$?
-[ $rc -eq 1 ] || bad "empty file: exit $rc, want 1"
+[ $rc -eq 2 ] || bad "empty file: exit $rc, want 2"
 grep -qx "$tmp/empty.ptx:1:1: error: empty PTX module: missing .version directive at the start of the module" "$tmp/err" ||
     bad "empty file: message: $(cat "$tmp/err")"
 printf '.version 99.9\n.target sm_80\n.address_size 64\n' > "$tmp/v99.ptx"
 "$ws" check "$tmp/v99.ptx" > "$tmp/out" 2> "$tmp/err"; rc=$?
-[ $rc -eq 1 ] || bad "version 99.9: exit $rc, want 1"
+[ $rc -eq 2 ] || bad "version 99.9: exit $rc, want 2"
 grep -qx "$tmp/v99.ptx:1:1: error: PTX ISA version 99.9 is newer than warpsim supports (up to 9.0)" "$tmp/err" ||
     bad "version 99.9: message: $(cat "$tmp/err")"
 
 "$ws" check "$tmp/missing.ptx" > /dev/null 2>&1; rc=$?
-[ $rc -eq 1 ] || bad "missing file: exit $rc, want 1"
+[ $rc -eq 2 ] || bad "missing file: exit $rc, want 2"
 "$ws" check > /dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || bad "no file: exit $rc, want 2"
 "$ws" check a.ptx b.ptx > /dev/null 2>&1; rc=$?

@@ -150,6 +150,45 @@ static void test_module_header(void **state)
     ptx_module_free(m);
 }
 
+/* After an error in an instruction the parse goes on: each later
+ * instruction's error is reported too, in order, with its own position;
+ * a lexer error still ends the input, and the list stops at 20. */
+static void test_several_errors(void **state)
+{
+    (void)state;
+    const char *text = KERNEL("  add.s32 %r1, %r9, 1;\n"       /* 8 */
+                              "  mov.u32 %r1, 1;\n"
+                              "  bogus.u32 %r1;\n"             /* 10 */
+                              "  add.s32 %r1, %r1 %r2;\n"      /* 11 */
+                              "  bra.uni NOWHERE;\n"           /* 12 */
+                              "  ret;\n");
+    ptx_error err;
+    assert_null(ptx_parse(text, strlen(text), "t.ptx", &err));
+    assert_int_equal(err.line, 8);
+    assert_int_equal(err.col, 16);
+    assert_string_equal(err.msg, "undeclared register '%r9'");
+    assert_int_equal(err.nmore, 3);
+    assert_int_equal(err.more[0].line, 10);
+    assert_string_equal(err.more[0].msg, "unsupported instruction 'bogus.u32'");
+    assert_int_equal(err.more[1].line, 11);
+    assert_int_equal(err.more[1].col, 20);
+    assert_int_equal(err.more[2].line, 12);
+    assert_string_equal(err.more[2].msg, "undefined label 'NOWHERE'");
+
+    const char *lexbad = KERNEL("  add.s32 %r1, %r9, 1;\n  mov.u32 %r1, 1 # 2;\n  add.s32 %r1, %r8, 1;\n");
+    assert_null(ptx_parse(lexbad, strlen(lexbad), "t.ptx", &err));
+    assert_int_equal(err.nmore, 1);
+    assert_int_equal(err.more[0].line, 9);
+    assert_string_equal(err.more[0].msg, "unexpected character '#'");
+
+    char many[8192] = PTX_HEADER ".visible .entry k()\n{\n  .reg .b32 %r<4>;\n";
+    for (int i = 0; i < 40; i++)
+        strcat(many, "  add.s32 %r1, %r1, %q;\n");
+    strcat(many, "}\n");
+    assert_null(ptx_parse(many, strlen(many), "t.ptx", &err));
+    assert_int_equal(err.nmore, PTX_MAX_ERRORS - 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +200,7 @@ int main(void)
         cmocka_unit_test(test_semantic_errors),
         cmocka_unit_test(test_truncated_input),
         cmocka_unit_test(test_module_header),
+        cmocka_unit_test(test_several_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
