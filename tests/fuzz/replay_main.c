@@ -71,16 +71,18 @@ static int replay_dir(const char *dir)
             if (!bigger) break;
             names = bigger;
         }
-        names[n++] = strdup(de->d_name);
+        if ((names[n] = strdup(de->d_name)) != NULL)
+            n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, by_name);
+    if (n)
+        qsort(names, n, sizeof *names, by_name);
     int count = 0, failed = 0;
     for (size_t i = 0; i < n; i++) {
         char path[4096];
         struct stat st;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        if (names[i] && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
             if (replay_file(path) == 0) count++;
             else failed = 1;
         }
