@@ -96,10 +96,9 @@ void ws_block_deadlock(ws_exec *x, ws_block *b)
             if (n < cap)
                 n += (size_t)snprintf(s + n, cap - n, " (pc %d, %s:%d", g->wait_pc,
                                       m->path ? m->path : "<ptx>", in->src ? in->src->loc.line : 0);
-            int32_t cf = in->src ? in->src->loc.cu_file : 0;
             if (n < cap && in->src && in->src->loc.cu_line > 0)
                 n += (size_t)snprintf(s + n, cap - n, ", %s:%d",
-                                      cf > 0 && cf < m->nfiles && m->files[cf] ? m->files[cf] : "?",
+                                      ws_cu_file(m, in->src),
                                       in->src->loc.cu_line);
             if (n < cap) n += (size_t)snprintf(s + n, cap - n, ");");
         }

@@ -50,10 +50,9 @@ static void where(const ws_exec *x, int32_t pc, char *s, size_t cap)
     ws_insn_mnemonic(&in->m, mn, sizeof mn);
     size_t n = (size_t)snprintf(s, cap, "%s at pc %d (%s:%d", mn, pc, m->path ? m->path : "<ptx>",
                                 in->src ? in->src->loc.line : 0);
-    int32_t cf = in->src ? in->src->loc.cu_file : 0;
     if (n < cap && in->src && in->src->loc.cu_line > 0)
         n += (size_t)snprintf(s + n, cap - n, ", %s:%d",
-                              cf > 0 && cf < m->nfiles && m->files[cf] ? m->files[cf] : "?",
+                              ws_cu_file(m, in->src),
                               in->src->loc.cu_line);
     if (n < cap) snprintf(s + n, cap - n, ")");
 }

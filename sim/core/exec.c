@@ -8,6 +8,12 @@
 #include "warp_groups.h"
 #include "warp_ops.h"
 
+const char *ws_cu_file(const ptx_module *m, const ptx_insn *src)
+{
+    int32_t f = src ? src->loc.cu_file : 0;
+    return f > 0 && f < m->nfiles && m->files[f] ? m->files[f] : "?";
+}
+
 void ws_thread_of(const ws_exec *x, const ws_warp *w, int lane, ws_dim3 *tid)
 {
     uint32_t t = w->index * WS_WARP_SIZE + (uint32_t)lane;
@@ -48,10 +54,9 @@ void ws_fault(ws_exec *x, const ws_block *b, const ws_warp *w, int lane, int32_t
         const ptx_module *m = x->p->m;
         n += (size_t)snprintf(s + n, cap - n, ", %s:%d:%d", m->path ? m->path : "<ptx>",
                               in->src->loc.line, in->src->loc.col);
-        int32_t cf = in->src->loc.cu_file;
         if (n < cap && in->src->loc.cu_line > 0)
             n += (size_t)snprintf(s + n, cap - n, ", %s:%d",
-                                  cf > 0 && cf < m->nfiles && m->files[cf] ? m->files[cf] : "?",
+                                  ws_cu_file(m, in->src),
                                   in->src->loc.cu_line);
     }
     if (n < cap) snprintf(s + n, cap - n, ")");
@@ -254,10 +259,9 @@ static void where_warps(const ws_exec *x, const ws_block *b, char *s, size_t cap
         const ws_insn *in = &x->p->code[pc];
         n += (size_t)snprintf(s + n, cap - n, " warp %u at pc %d (%s:%d", i, pc, m->path ? m->path : "<ptx>",
                               in->src ? in->src->loc.line : 0);
-        int32_t cf = in->src ? in->src->loc.cu_file : 0;
         if (n < cap && in->src && in->src->loc.cu_line > 0)
             n += (size_t)snprintf(s + n, cap - n, ", %s:%d",
-                                  cf > 0 && cf < m->nfiles && m->files[cf] ? m->files[cf] : "?",
+                                  ws_cu_file(m, in->src),
                                   in->src->loc.cu_line);
         if (n < cap) n += (size_t)snprintf(s + n, cap - n, ");");
     }
