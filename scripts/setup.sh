@@ -3,7 +3,7 @@
 # Safe to run again: apt-get skips what is already there.
 set -euo pipefail
 
-packages=(cmake make gcc flex bison libcmocka-dev libinih-dev libzstd-dev liblz4-dev libcjson-dev pkg-config)
+packages=(cmake make gcc flex bison libcmocka-dev libinih-dev libzstd-dev liblz4-dev libcjson-dev pkg-config parallel)
 
 missing=()
 for p in "${packages[@]}"; do

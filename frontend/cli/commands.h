@@ -8,5 +8,6 @@ int cli_check(int argc, char **argv);      /* cmd_check.c */
 int cli_occupancy(int argc, char **argv);  /* cmd_occupancy.c */
 int cli_exec(int argc, char **argv);       /* cmd_exec.c */
 int cli_nvcc(int argc, char **argv);       /* cmd_nvcc.c */
+int cli_sweep(int argc, char **argv);      /* cmd_sweep.c */
 
 #endif

@@ -15,6 +15,7 @@ static const subcommand subcommands[] = {
     {"exec", cli_exec, "run a CUDA program with every kernel simulated"},
     {"nvcc", cli_nvcc, "run nvcc with the flags warpsim exec needs (-cudart shared)"},
     {"occupancy", cli_occupancy, "blocks per SM, occupancy and the limiting resource"},
+    {"sweep", cli_sweep, "expand configs x programs x arguments into runs for GNU parallel or Slurm"},
 };
 
 static void usage(FILE *out)
