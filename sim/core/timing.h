@@ -1,5 +1,5 @@
 /* The timed launch: the functional executor driven by a cycle-level model
- * of the GPU that a config describes (DESIGN.md, "Timing model").
+ * of the GPU that a config describes (docs/ARCHITECTURE.md, "The timing model").
  *
  * Blocks go to SMs as the dispatcher (sim/sched/dispatcher.h) places them;
  * each SM's sub-partitions issue at most one warp instruction per cycle,

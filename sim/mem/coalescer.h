@@ -1,4 +1,4 @@
-/* The global-memory coalescing rule (DESIGN.md, "Global coalescing").
+/* The global-memory coalescing rule (docs/ARCHITECTURE.md, "Global coalescing").
  *
  * The active lanes' byte ranges [addr, addr + size) are mapped to 32-byte
  * sectors and 128-byte lines; a range that crosses a boundary counts every

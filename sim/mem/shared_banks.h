@@ -1,4 +1,4 @@
-/* The shared-memory bank rule (DESIGN.md, "Shared memory banks").
+/* The shared-memory bank rule (docs/ARCHITECTURE.md, "Shared memory banks").
  *
  * 32 banks, 4 bytes wide: bank = (byte address / 4) % 32.  A warp-wide
  * access is split into parts: the whole warp for accesses of 4 bytes per

@@ -1,5 +1,6 @@
-/* The L1's load policies (sim/mem/l1_cache.h), on an L1 of one set of
- * four 128 B lines, worked by hand. */
+/* The L1 alone (sim/mem/l1_cache.h): its load policies, its hit latency,
+ * its write policy (write-through, no allocation) and atomics, on an L1 of
+ * one set of four 128 B lines, worked by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,11 +84,58 @@ static void test_evict_first(void **state)
     ws_l1_free(&l1);
 }
 
+/* A hit's data reaches the registers latencyL1Hit after the lookup, or
+ * when the sector arrives if its miss is still in flight. */
+static void test_hit_latency(void **state)
+{
+    (void)state;
+    ws_l1_cache l1;
+    tiny(&l1);
+    uint64_t r = 0;
+    assert_false(ws_l1_load(&l1, sec(1), 10, WS_L1_ALLOCATE, &r));
+    ws_l1_fill(&l1, sec(1), 500, WS_L1_ALLOCATE);       /* L2 answers at 500 */
+    assert_true(ws_l1_load(&l1, sec(1), 20, WS_L1_ALLOCATE, &r));
+    assert_int_equal(r, 500);
+    assert_true(ws_l1_load(&l1, sec(1), 1000, WS_L1_ALLOCATE, &r));
+    assert_int_equal(r, 1030);
+    /* other sectors of the line were not brought */
+    assert_false(ws_l1_load(&l1, sec(1) + 1, 1000, WS_L1_ALLOCATE, &r));
+    ws_l1_free(&l1);
+}
+
+/* Stores write through without allocating: a store to an absent sector
+ * leaves it absent; a store to a present one keeps it valid (its data is
+ * there no earlier than the store).  An atomic, done at L2, drops it. */
+static void test_write_policy(void **state)
+{
+    (void)state;
+    ws_l1_cache l1;
+    tiny(&l1);
+    uint64_t r = 0;
+    ws_l1_store(&l1, sec(2), 50);
+    assert_false(ws_l1_load(&l1, sec(2), 60, WS_L1_ALLOCATE, &r));
+    ws_l1_fill(&l1, sec(2), 100, WS_L1_ALLOCATE);
+    ws_l1_store(&l1, sec(2), 400);
+    assert_true(ws_l1_load(&l1, sec(2), 380, WS_L1_ALLOCATE, &r));
+    assert_int_equal(r, 410);                           /* 380 + 30, the store's 400 later */
+    ws_l1_store(&l1, sec(2), 10);                       /* an early store moves nothing back */
+    assert_true(ws_l1_load(&l1, sec(2), 0, WS_L1_ALLOCATE, &r));
+    assert_int_equal(r, 400);
+    ws_l1_atomic(&l1, sec(2));
+    assert_false(ws_l1_load(&l1, sec(2), 1000, WS_L1_ALLOCATE, &r));
+    /* stores and atomics are not lookups of the hit rate */
+    assert_int_equal(l1.lookups, 4);
+    assert_int_equal(l1.hits, 2);
+    ws_l1_free(&l1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_allocate_and_bypass),
         cmocka_unit_test(test_evict_first),
+        cmocka_unit_test(test_hit_latency),
+        cmocka_unit_test(test_write_policy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

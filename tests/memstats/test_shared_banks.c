@@ -1,7 +1,7 @@
 /* The shared-memory bank rule on hand-worked warps, on the H200's
  * measurements of validation/probes/counter_probe.cu, and on random warps
  * against a brute-force reference written here from the rule's wording in
- * DESIGN.md and sim/mem/shared_banks.h. */
+ * docs/ARCHITECTURE.md ("Shared memory banks") and sim/mem/shared_banks.h. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -311,9 +311,10 @@ static bool ref_paired(const uint64_t addr[32], uint32_t mask)
     return false;
 }
 
-/* DESIGN.md literally: split into parts of 32 / (size/4) lanes (twice as
- * many lanes for a paired load); per part and bank, sort the words and
- * count the distinct ones; passes = the largest count. */
+/* The rule as docs/ARCHITECTURE.md words it: split into parts of
+ * 32 / (size/4) lanes (twice as many lanes for a paired load); per part
+ * and bank, sort the words and count the distinct ones; passes = the
+ * largest count. */
 static void reference(const uint64_t addr[32], uint32_t mask, uint32_t size, bool load,
                       uint32_t *wavefronts, uint32_t *least, uint32_t *degree, uint32_t *words)
 {

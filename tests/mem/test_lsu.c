@@ -1,0 +1,287 @@
+/* The SM's load/store unit alone (ws_sm_memory, sim/core/sm_lsu.c),
+ * driven with hand-built warp accesses on one SM of a small hand-sized
+ * memory system, no kernel and no executor: when each access's data is
+ * ready, how long it holds the L1 data stage (one wavefront per cycle:
+ * bank passes for shared memory, 128 B lines for global), the stall it
+ * shows, and what it asks of L1, L2 and DRAM.
+ *
+ * The memory system: L1 hit 30 cycles, L2 hit 200, DRAM 500; one L2 slice
+ * taking a 32 B sector per cycle; one DRAM channel taking a sector per
+ * half cycle (so it never queues behind the slice); DRAM reads of one
+ * sector.  Shared loads 20 cycles, constant 8. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "sim/core/sm.h"
+#include "sim/mem/device_memory.h"
+
+typedef struct lsu {
+    ws_gpu_config g;
+    ws_timing_stats ts;
+    ws_tsim s;
+    ws_sm sm;
+    ws_subpart sp;
+    ws_sm_warp sw;
+    ws_insn in;
+    ws_step_info info;
+} lsu;
+
+static int setup(void **state)
+{
+    lsu *u = test_calloc(1, sizeof *u);
+    u->g = (ws_gpu_config){
+        .clockRate = 1000000, .memoryClockRate = 1000000, .memoryBusWidth = 256,
+        .latencyL1Hit = 30, .latencyL2Hit = 200, .latencyDram = 500,
+        .l1CacheSize = 4096, .l1Associativity = 4,
+        .l2CacheSize = 65536, .l2Associativity = 8, .l2Slices = 1,
+        .l2BytesPerCyclePerSlice = 32, .dramChannels = 1, .dramAccessBytes = 32,
+    };
+    u->s = (ws_tsim){.g = &u->g, .lat_shared = 20, .lat_const = 8, .grid_warps = 2,
+                     .ts = &u->ts};
+    assert_true(ws_l2_init(&u->s.l2, &u->g));
+    assert_true(ws_l1_init(&u->sm.l1, &u->g));
+    *state = u;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    lsu *u = *state;
+    ws_l1_free(&u->sm.l1);
+    ws_l2_free(&u->s.l2);
+    test_free(u);
+    return 0;
+}
+
+/* One warp-wide access of size bytes per lane: lane l at base + l * stride
+ * for the lanes in mask. */
+static void warp_access(lsu *u, int cls, int space, uint32_t size, uint32_t mask, uint64_t base,
+                   uint64_t stride)
+{
+    u->in.cls = (uint8_t)cls;
+    u->info = (ws_step_info){.mask = mask, .active = mask, .mem = true, .store = cls == WS_I_ST,
+                             .space = (uint8_t)space, .size = size, .naccess = 1};
+    for (uint32_t l = 0; l < WS_WARP_SIZE; l++) u->info.addr[l] = base + l * stride;
+}
+
+/* Times the access at cycle now: the cycle its data is ready. */
+static uint64_t issue(lsu *u, uint64_t now, uint8_t *kind)
+{
+    return ws_sm_memory(&u->s, &u->sm, &u->sp, &u->sw, &u->in, &u->info, now, kind);
+}
+
+/* A warp reading 128 consecutive bytes (one line, four sectors) misses
+ * everywhere: the sectors leave for L2 at the issue cycle, the slice takes
+ * one per cycle, each goes on to DRAM: ready at 100 + 3 + 500.  The same
+ * load again while the data is in flight hits L1 and waits for it; later
+ * it hits and takes the L1 latency. */
+static void test_global_load_miss_then_hit(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind = 0;
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0x1000, 4);
+    assert_int_equal(issue(u, 100, &kind), 603);
+    assert_int_equal(kind, WS_STALL_LONG_SCOREBOARD);
+    assert_int_equal(u->sw.mem_done, 603);
+    assert_int_equal(u->sm.l1_free, 101);          /* one line: one wavefront */
+    assert_int_equal(u->ts.l1_wavefronts, 1);
+    assert_int_equal(u->sm.l1.lookups, 4);
+    assert_int_equal(u->sm.l1.hits, 0);
+    assert_int_equal(u->s.l2.lookups, 4);
+    assert_int_equal(u->s.l2.dram_read_sectors, 4);
+
+    assert_int_equal(issue(u, 200, &kind), 603);
+    assert_int_equal(issue(u, 1000, &kind), 1030);
+    assert_int_equal(u->sm.l1.hits, 8);
+    assert_int_equal(u->s.l2.lookups, 4);
+}
+
+/* 32 lanes 128 B apart: 32 lines, 32 sectors.  The L1 data stage is held
+ * 32 cycles, so a load issued one cycle later starts at 100 + 32; the
+ * slice serializes the 32 sectors (the last leaves at 131). */
+static void test_global_strided(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind;
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0x10000, 128);
+    assert_int_equal(issue(u, 100, &kind), 100 + 31 + 500);
+    assert_int_equal(u->sm.l1_free, 132);
+    assert_int_equal(u->ts.l1_wavefronts, 32);
+    assert_int_equal(u->sm.l1.lookups, 32);
+    /* one lane, one new sector: waits for the stage (132) and then for the
+     * slice, free at 132 too */
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, 1, 0x90000, 0);
+    assert_int_equal(issue(u, 101, &kind), 132 + 500);
+}
+
+/* Stores write through: no L1 allocation, the write is acknowledged an L2
+ * hit latency after the slice takes it, and it leaves the sector valid
+ * (dirty) in L2, so a later load misses L1 and hits L2 with no DRAM read. */
+static void test_global_store(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind;
+    warp_access(u, WS_I_ST, WS_SP_GLOBAL, 4, UINT32_MAX, 0x2000, 4);
+    assert_int_equal(issue(u, 2000, &kind), 2000 + 3 + 200);
+    assert_int_equal(kind, WS_STALL_LONG_SCOREBOARD);
+    assert_int_equal(u->sw.mem_done, 2203);
+    assert_int_equal(u->sm.l1.lookups, 0);
+    assert_int_equal(u->s.l2.dram_read_sectors, 0);
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0x2000, 4);
+    assert_int_equal(issue(u, 3000, &kind), 3000 + 3 + 200);
+    assert_int_equal(u->sm.l1.hits, 0);
+    assert_int_equal(u->s.l2.hits, 4);
+    assert_int_equal(u->s.l2.dram_read_sectors, 0);
+}
+
+/* 32 lanes adding to one word: one sector, performed at the slice, which
+ * it holds 32 cycles (same-address operations serialize); L1's copy of
+ * the sector is dropped, its neighbours stay. */
+static void test_global_atomic(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind;
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0x1000, 4);
+    assert_int_equal(issue(u, 100, &kind), 603);
+    warp_access(u, WS_I_ATOM, WS_SP_GLOBAL, 4, UINT32_MAX, 0x1000, 0);
+    assert_int_equal(issue(u, 4000, &kind), 4000 + 32 + 200);
+    assert_int_equal(u->ts.l1_wavefronts, 2);
+    /* the slice is busy until 4032 with the atomic */
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0x1000, 4);
+    assert_int_equal(issue(u, 4001, &kind), 4032 + 200);
+    assert_int_equal(u->sm.l1.lookups, 8);
+    assert_int_equal(u->sm.l1.hits, 3);
+}
+
+/* A load with .cg (cache in L2, not L1) never hits L1. */
+static void test_cache_operator(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind;
+    u->in.m.cache = PTX_CACHE_CG;
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, 1, 0x3000, 0);
+    assert_int_equal(issue(u, 10, &kind), 510);
+    assert_int_equal(issue(u, 1000, &kind), 1200);      /* L2 hit, not L1's 1030 */
+    assert_int_equal(u->sm.l1.hits, 0);
+    assert_int_equal(u->sm.l1.lookups, 2);
+}
+
+/* Shared memory: as many wavefronts as the bank rule gives, ready 20
+ * cycles after the last starts; the stage is the L1's, so a global access
+ * right after waits for it. */
+static void test_shared(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind = 0;
+    warp_access(u, WS_I_LD, WS_SP_SHARED, 4, UINT32_MAX, 0, 4);             /* conflict-free */
+    assert_int_equal(issue(u, 10, &kind), 10 + 20);
+    assert_int_equal(kind, WS_STALL_SHORT_SCOREBOARD);
+    assert_int_equal(u->sm.l1_free, 11);
+    warp_access(u, WS_I_LD, WS_SP_SHARED, 4, UINT32_MAX, 64, 0);            /* broadcast */
+    assert_int_equal(issue(u, 11, &kind), 11 + 20);
+    warp_access(u, WS_I_ST, WS_SP_SHARED, 4, UINT32_MAX, 0, 128);           /* 32 words in bank 0 */
+    assert_int_equal(issue(u, 12, &kind), 12 + 31 + 20);
+    assert_int_equal(u->sm.l1_free, 44);
+    assert_int_equal(u->sw.mem_done, 63);
+    assert_int_equal(u->ts.l1_wavefronts, 34);
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, 1, 0x4000, 0);
+    assert_int_equal(issue(u, 13, &kind), 44 + 500);
+    /* no memory was touched beyond L1 by the shared accesses */
+    assert_int_equal(u->s.l2.lookups, 1);
+}
+
+/* Constant loads: the sub-partition's constant cache serves one distinct
+ * address per cycle and hits; parameters cost the latency alone. */
+static void test_constant_and_param(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind;
+    u->in.m.space = PTX_SPACE_CONST;
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0, 0);
+    for (uint32_t l = 0; l < WS_WARP_SIZE; l++) u->info.addr[l] = l % 4 * 4;   /* 4 addresses */
+    assert_int_equal(issue(u, 10, &kind), 10 + 3 + 8);
+    assert_int_equal(kind, WS_STALL_SHORT_SCOREBOARD);
+    assert_int_equal(u->sp.const_free, 14);
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0, 0);             /* one address */
+    assert_int_equal(issue(u, 11, &kind), 14 + 8);
+    u->in.m.space = PTX_SPACE_PARAM;
+    warp_access(u, WS_I_LD, WS_SP_PARAM, 4, UINT32_MAX, 0, 0);
+    assert_int_equal(issue(u, 11, &kind), 11 + 8);
+    assert_int_equal(u->sp.const_free, 15);
+    assert_int_equal(u->ts.l1_wavefronts, 0);
+    assert_int_equal(u->sm.l1.lookups, 0);
+}
+
+/* Local memory is interleaved word by word across the threads of the
+ * grid: 32 threads at one local offset make one line; word k of warp w is
+ * at line k * (warps of the grid) + w. */
+static void test_local_interleaved(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind;
+    warp_access(u, WS_I_LD, WS_SP_LOCAL, 4, UINT32_MAX, 0, 0);
+    assert_int_equal(issue(u, 0, &kind), 3 + 500);
+    assert_int_equal(kind, WS_STALL_LONG_SCOREBOARD);
+    assert_int_equal(u->ts.l1_wavefronts, 1);
+    assert_int_equal(u->sm.l1.lookups, 4);
+    assert_int_equal(issue(u, 1000, &kind), 1030);      /* the same four sectors */
+    u->sw.gwarp = 1;
+    assert_int_equal(issue(u, 2000, &kind), 2000 + 3 + 500);
+    assert_int_equal(u->s.l2.dram_read_sectors, 8);
+    /* the next word of warp 0 comes after that word of both warps (of the
+     * grid's two): a third line, not warp 1's */
+    u->sw.gwarp = 0;
+    warp_access(u, WS_I_LD, WS_SP_LOCAL, 4, UINT32_MAX, 4, 0);
+    assert_int_equal(issue(u, 3000, &kind), 3000 + 3 + 500);
+    assert_int_equal(u->s.l2.dram_read_sectors, 12);
+}
+
+/* A generic access split by window: lanes 0-15 in shared memory take one
+ * wavefront, lanes 16-31 in global memory (two sectors of one line) the
+ * next; the warp waits for the global part. */
+static void test_generic_split(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind;
+    warp_access(u, WS_I_LD, WS_SP_GENERIC, 4, UINT32_MAX, WS_SHARED_WINDOW, 4);
+    for (uint32_t l = 16; l < WS_WARP_SIZE; l++) u->info.addr[l] = 0x5000 + l * 4;
+    assert_int_equal(issue(u, 50, &kind), 51 + 1 + 500);
+    assert_int_equal(kind, WS_STALL_LONG_SCOREBOARD);
+    assert_int_equal(u->ts.l1_wavefronts, 2);
+    assert_int_equal(u->sm.l1.lookups, 2);
+}
+
+/* No lane active (a guard false everywhere): no port, no traffic. */
+static void test_no_lane(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind = 0;
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, 0, 0x1000, 4);
+    assert_int_equal(issue(u, 7, &kind), 8);
+    assert_int_equal(kind, WS_STALL_SHORT_SCOREBOARD);
+    assert_int_equal(u->ts.l1_wavefronts, 0);
+    assert_int_equal(u->sm.l1.lookups, 0);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(test_global_load_miss_then_hit),
+        T(test_global_strided),
+        T(test_global_store),
+        T(test_global_atomic),
+        T(test_cache_operator),
+        T(test_shared),
+        T(test_constant_and_param),
+        T(test_local_interleaved),
+        T(test_generic_split),
+        T(test_no_lane),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,196 @@
+/* The sectored tag array alone (sim/mem/sector_cache.h), the one the L1
+ * and every L2 slice use, on caches small enough to work by hand: which
+ * sectors hit, what a fill allocates (a sector, not a line), which line
+ * LRU evicts, what an eviction of dirty sectors reports. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "sim/mem/sector_cache.h"
+
+/* Sector s (0-3) of line l. */
+static uint64_t sec(uint64_t l, uint64_t s) { return l * WS_SECTORS_PER_LINE + s; }
+
+static bool hit(ws_sector_cache *c, uint64_t sector)
+{
+    uint64_t r;
+    return ws_scache_lookup(c, sector, &r);
+}
+
+/* Bytes are rounded down to whole sets of ways 128 B lines, at least one. */
+static void test_geometry(void **state)
+{
+    (void)state;
+    ws_sector_cache c;
+    assert_true(ws_scache_init(&c, 1000, 2));   /* 1000 / 256 = 3 sets */
+    assert_int_equal(c.nsets, 3);
+    assert_int_equal(c.ways, 2);
+    ws_scache_free(&c);
+    assert_true(ws_scache_init(&c, 100, 4));    /* less than a set: one */
+    assert_int_equal(c.nsets, 1);
+    ws_scache_free(&c);
+    assert_true(ws_scache_init(&c, 512, 0));    /* no ways: direct-mapped */
+    assert_int_equal(c.ways, 1);
+    assert_int_equal(c.nsets, 4);
+    ws_scache_free(&c);
+}
+
+/* A fill makes one sector valid: its line's other sectors still miss, and
+ * each sector keeps the cycle its own data arrives. */
+static void test_sector_not_line(void **state)
+{
+    (void)state;
+    ws_sector_cache c;
+    assert_true(ws_scache_init(&c, 2 * 128, 2));        /* one set of two lines */
+    uint64_t r = 0;
+    assert_false(ws_scache_lookup(&c, sec(5, 2), &r));
+    assert_int_equal(ws_scache_fill(&c, sec(5, 2), 70, false), 0);
+    assert_true(ws_scache_lookup(&c, sec(5, 2), &r));
+    assert_int_equal(r, 70);
+    for (uint64_t s = 0; s < 4; s++)
+        if (s != 2) assert_false(hit(&c, sec(5, s)));
+    /* the line's second sector goes into the same way: nothing is evicted,
+     * and the other line of the set stays */
+    ws_scache_fill(&c, sec(6, 0), 10, false);
+    ws_scache_fill(&c, sec(5, 3), 90, false);
+    assert_true(ws_scache_lookup(&c, sec(5, 3), &r));
+    assert_int_equal(r, 90);
+    assert_true(ws_scache_lookup(&c, sec(5, 2), &r));
+    assert_int_equal(r, 70);
+    assert_true(hit(&c, sec(6, 0)));
+    ws_scache_free(&c);
+}
+
+/* Line l lives in set l % nsets: with two sets of two ways, lines 0, 2, 4
+ * compete and lines 1, 3 are untouched by them. */
+static void test_sets(void **state)
+{
+    (void)state;
+    ws_sector_cache c;
+    assert_true(ws_scache_init(&c, 4 * 128, 2));
+    assert_int_equal(c.nsets, 2);
+    ws_scache_fill(&c, sec(1, 0), 0, false);
+    ws_scache_fill(&c, sec(3, 0), 0, false);
+    ws_scache_fill(&c, sec(0, 0), 0, false);
+    ws_scache_fill(&c, sec(2, 0), 0, false);
+    ws_scache_fill(&c, sec(4, 0), 0, false);    /* set 0 is full: line 0 goes */
+    assert_false(hit(&c, sec(0, 0)));
+    assert_true(hit(&c, sec(2, 0)));
+    assert_true(hit(&c, sec(4, 0)));
+    assert_true(hit(&c, sec(1, 0)));
+    assert_true(hit(&c, sec(3, 0)));
+    ws_scache_free(&c);
+}
+
+/* One set of four ways.  Lines 0-3 filled in order, then hits on 0 and
+ * 2 and a fill of another sector of 1: uses are now, oldest first,
+ * 3, 0, 2, 1.  Fills of lines 4, 5, 6 evict 3, then 0, then 2; lookups
+ * are uses too, so the check comes after the last fill. */
+static void test_lru_order(void **state)
+{
+    (void)state;
+    ws_sector_cache c;
+    assert_true(ws_scache_init(&c, 4 * 128, 4));
+    for (uint64_t l = 0; l < 4; l++) ws_scache_fill(&c, sec(l, 0), 0, false);
+    assert_true(hit(&c, sec(0, 0)));
+    assert_true(hit(&c, sec(2, 0)));
+    ws_scache_fill(&c, sec(1, 1), 0, false);
+    /* a lookup that misses is no use: sector 3 of line 3 is not there */
+    assert_false(hit(&c, sec(3, 3)));
+    ws_scache_fill(&c, sec(4, 0), 0, false);
+    ws_scache_fill(&c, sec(5, 0), 0, false);
+    ws_scache_fill(&c, sec(6, 0), 0, false);
+    assert_true(hit(&c, sec(1, 0)));
+    assert_true(hit(&c, sec(1, 1)));
+    assert_true(hit(&c, sec(4, 0)));
+    assert_true(hit(&c, sec(5, 0)));
+    assert_true(hit(&c, sec(6, 0)));
+    assert_false(hit(&c, sec(0, 0)));
+    assert_false(hit(&c, sec(2, 0)));
+    assert_false(hit(&c, sec(3, 0)));
+    ws_scache_free(&c);
+}
+
+/* Write-back bookkeeping: a fill marked dirty stays dirty until its line
+ * is evicted, and the eviction returns its dirty sectors (what the L2
+ * writes to DRAM); a line taken over starts with no valid sector. */
+static void test_dirty_eviction(void **state)
+{
+    (void)state;
+    ws_sector_cache c;
+    assert_true(ws_scache_init(&c, 128, 1));            /* a single line */
+    assert_int_equal(ws_scache_fill(&c, sec(7, 0), 0, true), 0);
+    assert_int_equal(ws_scache_fill(&c, sec(7, 1), 0, false), 0);
+    assert_int_equal(ws_scache_fill(&c, sec(7, 3), 0, true), 0);
+    assert_int_equal(ws_scache_dirty_sectors(&c), 2);
+    /* a clean refill of a dirty sector does not clean it */
+    ws_scache_fill(&c, sec(7, 0), 5, false);
+    assert_int_equal(ws_scache_dirty_sectors(&c), 2);
+    assert_int_equal(ws_scache_fill(&c, sec(8, 2), 0, false), 2);
+    assert_int_equal(ws_scache_dirty_sectors(&c), 0);
+    assert_false(hit(&c, sec(7, 1)));
+    assert_false(hit(&c, sec(8, 0)));
+    assert_true(hit(&c, sec(8, 2)));
+    /* a clean line goes without a write */
+    assert_int_equal(ws_scache_fill(&c, sec(9, 0), 0, true), 0);
+    assert_int_equal(ws_scache_fill_evict_first(&c, sec(10, 0), 0), 1);
+    ws_scache_free(&c);
+}
+
+/* Evict-first only matters for a line it allocates: a fill into a line
+ * already present is an ordinary use. */
+static void test_evict_first_present_line(void **state)
+{
+    (void)state;
+    ws_sector_cache c;
+    assert_true(ws_scache_init(&c, 2 * 128, 2));
+    ws_scache_fill(&c, sec(0, 0), 0, false);
+    ws_scache_fill(&c, sec(1, 0), 0, false);
+    ws_scache_fill_evict_first(&c, sec(0, 1), 0);       /* line 0: now the newest */
+    ws_scache_fill(&c, sec(2, 0), 0, false);            /* line 1 goes */
+    assert_true(hit(&c, sec(0, 0)));
+    assert_false(hit(&c, sec(1, 0)));
+    /* a line it allocates is the next to go, though filled last */
+    ws_scache_fill_evict_first(&c, sec(3, 0), 0);       /* over line 2, the older */
+    ws_scache_fill(&c, sec(4, 0), 0, false);            /* over line 3 */
+    assert_true(hit(&c, sec(0, 0)));
+    assert_false(hit(&c, sec(3, 0)));
+    assert_true(hit(&c, sec(4, 0)));
+    ws_scache_free(&c);
+}
+
+/* Invalidation drops one sector; its line keeps the others and its way. */
+static void test_invalidate(void **state)
+{
+    (void)state;
+    ws_sector_cache c;
+    assert_true(ws_scache_init(&c, 2 * 128, 2));
+    ws_scache_fill(&c, sec(0, 0), 0, false);
+    ws_scache_fill(&c, sec(0, 1), 0, false);
+    ws_scache_fill(&c, sec(1, 0), 0, false);
+    ws_scache_invalidate(&c, sec(0, 1));
+    ws_scache_invalidate(&c, sec(5, 0));                /* absent: nothing */
+    assert_true(hit(&c, sec(0, 0)));
+    assert_false(hit(&c, sec(0, 1)));
+    assert_true(hit(&c, sec(1, 0)));
+    ws_scache_fill(&c, sec(0, 1), 3, false);            /* back in line 0's way */
+    assert_true(hit(&c, sec(1, 0)));
+    assert_true(hit(&c, sec(0, 1)));
+    ws_scache_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_geometry),
+        cmocka_unit_test(test_sector_not_line),
+        cmocka_unit_test(test_sets),
+        cmocka_unit_test(test_lru_order),
+        cmocka_unit_test(test_dirty_eviction),
+        cmocka_unit_test(test_evict_first_present_line),
+        cmocka_unit_test(test_invalidate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
