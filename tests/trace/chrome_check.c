@@ -145,6 +145,7 @@ static int by_track_then_start(const void *a, const void *b)
 /* Slices of one track nest or are disjoint: a stack of open slices. */
 static void check_nesting(checker *c)
 {
+    if (c->nspans == 0) return;
     qsort(c->spans, c->nspans, sizeof *c->spans, by_track_then_start);
     span *stack = malloc((c->nspans + 1) * sizeof *stack);
     if (!stack) return;
