@@ -3,9 +3,9 @@
  *
  * The program must be linked against the shared runtime (nvcc -cudart
  * shared); that is checked by reading the NEEDED entries of its ELF
- * dynamic section.  Options reach the library through the environment:
- * WARPSIM_GPU, WARPSIM_SUMMARY_OUT, WARPSIM_JSON, WARPSIM_NO_SUMMARY,
- * WARPSIM_SUMMARY, WARPSIM_LINES, WARPSIM_LINES_OUT, WARPSIM_FUNCTIONAL. */
+ * dynamic section.  The options are parsed and checked by run_args.c's
+ * table, as `warpsim run`'s are, and reach the library through the
+ * environment names of frontend/cudart/exec_env.h. */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include "../cudart/exec_env.h"
 #include "commands.h"
-#include "sim/trace/summary.h"
+#include "run_args.h"
 #include "sim/trace/trace.h"
 #include "sim/core/gpu_config.h"
 
@@ -28,8 +28,10 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: warpsim exec [--gpu NAME] [--summary-out FILE] [--json] [--summary full|short|none]\n"
-            "                    [--lines] [--lines-out FILE] [--functional]\n"
-            "                    [--trace FILE [--trace-format text|json|chrome]]\n"
+            "                    [--lines] [--lines-out FILE] [--functional] [--keep-ptx DIR]\n"
+            "                    [--trace FILE [--trace-format text|json|chrome] [--trace-kernel K]\n"
+            "                     [--trace-launch N] [--trace-block N] [--trace-warp N] [--trace-pc A:B]\n"
+            "                     [--trace-cycles A:B] [--trace-limit N]]\n"
             "                    [--racecheck] [--synccheck] [--leak-check] [--timeout S]\n"
             "                    [--progress-limit N]\n"
             "                    [--max-cycles N] [--max-warp-insts N] -- PROGRAM [ARGS...]\n"
@@ -49,9 +51,21 @@ static void usage(FILE *out)
             "                      line (build with warpsim nvcc, which adds -lineinfo),\n"
             "                      most costly first, summed over all launches\n"
             "  --lines-out FILE    the same as JSON lines: one object per kernel and line\n"
-            "  --trace FILE        write the issue trace of every launch to FILE, on one\n"
-            "                      timeline (see 'warpsim run --help')\n"
-            "  --trace-format F    text (default), json or chrome\n"
+            "  --trace FILE        write the issue trace of every launch to FILE (- for\n"
+            "                      stdout, where the program's output goes too), the\n"
+            "                      launches one after another on one timeline; with\n"
+            "                      --functional each warp instruction takes one cycle\n"
+            "  --trace-format F    text (default), json or chrome (Perfetto; docs/TRACE.md)\n"
+            "  --trace-kernel K    only launches of kernel K: its name as the summary shows\n"
+            "                      it (template arguments and scope may be left out), or\n"
+            "                      its number in the order of first launch (0 = the first)\n"
+            "  --trace-launch N    only the N-th of those launches (0 = the first)\n"
+            "  --trace-block N, --trace-warp N, --trace-pc A:B, --trace-cycles A:B\n"
+            "                      as for 'warpsim run' (cycles count from each launch's start)\n"
+            "  --trace-limit N     stop the trace after N events, with a note (default %u;\n"
+            "                      0 = no limit)\n"
+            "  --keep-ptx DIR      write the PTX of each module the program loads into DIR\n"
+            "                      (made when missing), named as warpsim's messages cite it\n"
             "  --functional        compute the results without the timing model (faster;\n"
             "                      cudaEvent times then assume one instruction per cycle)\n"
             "  --max-warp-insts N  a launch that issues more warp instructions stops with\n"
@@ -66,7 +80,8 @@ static void usage(FILE *out)
             "                      same word with no barrier between (docs/FAULTS.md)\n"
             "  --synccheck         report barriers reached in divergent code and barriers\n"
             "                      waited on with different thread counts\n"
-            "  --leak-check        at exit, list the device memory never freed with cudaFree\n");
+            "  --leak-check        at exit, list the device memory never freed with cudaFree\n",
+            WS_TRACE_DEFAULT_LIMIT);
 }
 
 /* Reads n bytes at off; false past the end of the file. */
@@ -173,96 +188,94 @@ static bool find_cudart_dir(char *buf, size_t size)
     return false;
 }
 
-int cli_exec(int argc, char **argv)
-{
-    const char *gpu = NULL, *summary_out = NULL, *max_insts = NULL;
-    const char *progress = NULL, *timeout = NULL, *max_cycles = NULL;
-    bool json = false, no_summary = false, functional = false, racecheck = false, synccheck = false;
-    bool leak_check = false, lines = false;
-    const char *summary = NULL, *lines_out = NULL;
-    const char *trace = NULL, *trace_format = NULL;
-    int i = 1;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            i++;
-            break;
-        }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        }
-        if (!strcmp(a, "--json")) { json = true; continue; }
-        if (!strcmp(a, "--no-summary")) { no_summary = true; continue; }
-        if (!strcmp(a, "--functional")) { functional = true; continue; }
-        if (!strcmp(a, "--racecheck")) { racecheck = true; continue; }
-        if (!strcmp(a, "--synccheck")) { synccheck = true; continue; }
-        if (!strcmp(a, "--leak-check")) { leak_check = true; continue; }
-        if (!strcmp(a, "--lines")) { lines = true; continue; }
-        const char **slot = !strcmp(a, "--gpu") ? &gpu
-                          : !strcmp(a, "--summary-out") ? &summary_out
-                          : !strcmp(a, "--max-warp-insts") ? &max_insts
-                          : !strcmp(a, "--progress-limit") ? &progress
-                          : !strcmp(a, "--timeout") ? &timeout
-                          : !strcmp(a, "--max-cycles") ? &max_cycles
-                          : !strcmp(a, "--trace") ? &trace
-                          : !strcmp(a, "--trace-format") ? &trace_format
-                          : !strcmp(a, "--summary") ? &summary
-                          : !strcmp(a, "--lines-out") ? &lines_out : NULL;
-        if (slot) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "warpsim exec: error: %s needs a value\n", a);
-                return 2;
-            }
-            *slot = argv[++i];
-            continue;
-        }
-        if (a[0] == '-') {
-            fprintf(stderr, "warpsim exec: error: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
-        break;      /* the program, without a "--" before it */
-    }
-    if (i >= argc) {
-        fprintf(stderr, "warpsim exec: error: no program given\n");
-        usage(stderr);
-        return 2;
-    }
+/* What each option hands to the runtime: its environment name (exec_env.h). */
+static const struct { runarg_opt opt; const char *var; } handed[] = {
+    {RUNOPT_SUMMARY_OUT, WS_ENV_SUMMARY_OUT},       {RUNOPT_JSON, WS_ENV_JSON},
+    {RUNOPT_NO_SUMMARY, WS_ENV_NO_SUMMARY},         {RUNOPT_SUMMARY, WS_ENV_SUMMARY},
+    {RUNOPT_LINES, WS_ENV_LINES},                   {RUNOPT_LINES_OUT, WS_ENV_LINES_OUT},
+    {RUNOPT_FUNCTIONAL, WS_ENV_FUNCTIONAL},         {RUNOPT_TRACE, WS_ENV_TRACE},
+    {RUNOPT_TRACE_FORMAT, WS_ENV_TRACE_FORMAT},     {RUNOPT_TRACE_KERNEL, WS_ENV_TRACE_KERNEL},
+    {RUNOPT_TRACE_LAUNCH, WS_ENV_TRACE_LAUNCH},     {RUNOPT_TRACE_BLOCK, WS_ENV_TRACE_BLOCK},
+    {RUNOPT_TRACE_WARP, WS_ENV_TRACE_WARP},         {RUNOPT_TRACE_PC, WS_ENV_TRACE_PC},
+    {RUNOPT_TRACE_CYCLES, WS_ENV_TRACE_CYCLES},     {RUNOPT_TRACE_LIMIT, WS_ENV_TRACE_LIMIT},
+    {RUNOPT_MAX_WARP_INSTS, WS_ENV_MAX_WARP_INSTS}, {RUNOPT_PROGRESS_LIMIT, WS_ENV_PROGRESS_LIMIT},
+    {RUNOPT_TIMEOUT, WS_ENV_TIMEOUT},               {RUNOPT_MAX_CYCLES, WS_ENV_MAX_CYCLES},
+    {RUNOPT_LEAK_CHECK, WS_ENV_LEAK_CHECK},         {RUNOPT_KEEP_PTX, WS_ENV_KEEP_PTX},
+};
 
+/* The environment the runtime reads: the options given, and nothing left
+ * over from the caller's environment for those not given. */
+static bool set_runtime_env(const runarg_options *o, const char *gpu, const char *libdir)
+{
+    const char *old = getenv("LD_LIBRARY_PATH");
+    size_t len = strlen(libdir) + (old ? strlen(old) : 0) + 2;
+    char *ldpath = malloc(len);
+    if (!ldpath) return false;
+    snprintf(ldpath, len, "%s%s%s", libdir, old && *old ? ":" : "", old && *old ? old : "");
+    bool ok = setenv("LD_LIBRARY_PATH", ldpath, 1) == 0 && setenv(WS_ENV_GPU, gpu, 1) == 0;
+    free(ldpath);
+    for (size_t k = 0; ok && k < sizeof handed / sizeof handed[0]; k++) {
+        const char *v = o->given[handed[k].opt];
+        ok = (v ? setenv(handed[k].var, v, 1) : unsetenv(handed[k].var)) == 0;
+    }
+    const char *checks = (o->checks & WS_CHECK_RACE) && (o->checks & WS_CHECK_SYNC) ? "race,sync"
+                         : (o->checks & WS_CHECK_RACE) ? "race" : (o->checks & WS_CHECK_SYNC) ? "sync" : NULL;
+    return ok && (checks ? setenv(WS_ENV_CHECKS, checks, 1) : unsetenv(WS_ENV_CHECKS)) == 0;
+}
+
+/* --keep-ptx DIR: made when missing; it must be a folder warpsim can write. */
+static bool keep_ptx_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0 && mkdir(dir, 0777) != 0) {
+        fprintf(stderr, "warpsim exec: error: --keep-ptx: cannot make the folder '%s': %s\n", dir, strerror(errno));
+        return false;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK) != 0) {
+        fprintf(stderr, "warpsim exec: error: --keep-ptx: '%s' is not a folder warpsim can write\n", dir);
+        return false;
+    }
+    return true;
+}
+
+/* Whether the program at prog (argv[i] as given) can run under warpsim's
+ * runtime: it must load libcudart.so.13 as a shared library. */
+static bool program_fits(const char *prog, const char *given, const ws_gpu_config *cfg)
+{
+    char found[256];
+    switch (elf_cudart(prog, found, sizeof found)) {
+    case ELF_NOT_ELF:
+    case ELF_SHARED_CUDART:
+        return true;
+    case ELF_OTHER_CUDART:
+        fprintf(stderr,
+                "warpsim exec: error: %s is linked against %s; warpsim provides the CUDA 13 runtime "
+                "(%s).\nRebuild it with the CUDA 13 nvcc: nvcc -cudart shared -arch=sm_%d%d ...\n",
+                given, found, CUDART_SONAME, cfg->major, cfg->minor);
+        return false;
+    case ELF_NO_CUDART:
+        fprintf(stderr,
+                "warpsim exec: error: %s does not load the CUDA runtime as a shared library (nvcc links "
+                "it statically by default),\nso warpsim cannot run its kernels. Rebuild it with:\n"
+                "    nvcc -cudart shared -arch=sm_%d%d ...\n",
+                given, cfg->major, cfg->minor);
+        return false;
+    }
+    return false;
+}
+
+/* Checks the GPU, the runtime and the program, sets the environment and
+ * runs argv[i] with its arguments (returning only when that fails). */
+static int exec_program(char **argv, int i, const runarg_options *o)
+{
+    const char *gpu = o->gpu ? o->gpu : "a100";
     ws_gpu_config cfg;
     char err[1024];
-    if (ws_gpu_config_load(gpu ? gpu : "a100", &cfg, err, sizeof err) != 0) {
+    if (ws_gpu_config_load(gpu, &cfg, err, sizeof err) != 0) {
         fprintf(stderr, "warpsim exec: %s%s\n", strncmp(err, "error: ", 7) ? "error: " : "", err);
         return 2;
     }
-    ws_trace_format tf;
-    if (trace_format && !ws_trace_parse_format(trace_format, &tf)) {
-        fprintf(stderr, "warpsim exec: error: bad --trace-format '%s': want text, json or chrome\n", trace_format);
-        return 2;
-    }
-    if ((trace_format && !trace) || (trace && functional)) {
-        fprintf(stderr, "warpsim exec: error: %s\n", trace ? "--functional runs no timing model: --trace does not apply"
-                                                          : "--trace-format needs --trace FILE");
-        return 2;
-    }
-    ws_summary_mode mode;
-    if (summary && !ws_summary_parse_mode(summary, &mode)) {
-        fprintf(stderr, "warpsim exec: error: bad --summary '%s': want full, short or none\n", summary);
-        return 2;
-    }
-    const char *counts[][2] = {{"--max-warp-insts", max_insts}, {"--progress-limit", progress},
-                               {"--max-cycles", max_cycles}};
-    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
-        if (counts[k][1] && (!*counts[k][1] || strspn(counts[k][1], "0123456789") != strlen(counts[k][1]))) {
-            fprintf(stderr, "warpsim exec: error: %s needs a number, not '%s'\n", counts[k][0], counts[k][1]);
-            return 2;
-        }
-    char *end = NULL;
-    if (timeout && (strtod(timeout, &end) <= 0 || *end)) {
-        fprintf(stderr, "warpsim exec: error: --timeout needs a number of seconds, not '%s'\n", timeout);
-        return 2;
-    }
+    if (o->keep_ptx && !keep_ptx_dir(o->keep_ptx)) return 2;
     char libdir[PATH_MAX];
     if (!find_cudart_dir(libdir, sizeof libdir)) {
         fprintf(stderr, "warpsim exec: error: cannot find warpsim's %s (looked in $WARPSIM_CUDART_DIR "
@@ -275,54 +288,8 @@ int cli_exec(int argc, char **argv)
         fprintf(stderr, "warpsim exec: error: %s: no such executable\n", argv[i]);
         return 127;
     }
-    char found[256];
-    switch (elf_cudart(prog, found, sizeof found)) {
-    case ELF_NOT_ELF:
-    case ELF_SHARED_CUDART:
-        break;
-    case ELF_OTHER_CUDART:
-        fprintf(stderr,
-                "warpsim exec: error: %s is linked against %s; warpsim provides the CUDA 13 runtime "
-                "(%s).\nRebuild it with the CUDA 13 nvcc: nvcc -cudart shared -arch=sm_%d%d ...\n",
-                argv[i], found, CUDART_SONAME, cfg.major, cfg.minor);
-        return 2;
-    case ELF_NO_CUDART:
-        fprintf(stderr,
-                "warpsim exec: error: %s does not load the CUDA runtime as a shared library (nvcc links "
-                "it statically by default),\nso warpsim cannot run its kernels. Rebuild it with:\n"
-                "    nvcc -cudart shared -arch=sm_%d%d ...\n",
-                argv[i], cfg.major, cfg.minor);
-        return 2;
-    }
-
-    const char *old = getenv("LD_LIBRARY_PATH");
-    size_t len = strlen(libdir) + (old ? strlen(old) : 0) + 2;
-    char *ldpath = malloc(len);
-    if (!ldpath) {
-        fprintf(stderr, "warpsim exec: error: out of memory\n");
-        return 2;
-    }
-    snprintf(ldpath, len, "%s%s%s", libdir, old && *old ? ":" : "", old && *old ? old : "");
-    bool ok = setenv("LD_LIBRARY_PATH", ldpath, 1) == 0 &&
-              setenv(WS_ENV_GPU, gpu ? gpu : "a100", 1) == 0 &&
-              (!summary_out || setenv(WS_ENV_SUMMARY_OUT, summary_out, 1) == 0) &&
-              (!json || setenv(WS_ENV_JSON, "1", 1) == 0) &&
-              (!no_summary || setenv(WS_ENV_NO_SUMMARY, "1", 1) == 0) &&
-              (!functional || setenv(WS_ENV_FUNCTIONAL, "1", 1) == 0) &&
-              (!summary || setenv(WS_ENV_SUMMARY, summary, 1) == 0) &&
-              (!lines || setenv(WS_ENV_LINES, "1", 1) == 0) &&
-              (!lines_out || setenv(WS_ENV_LINES_OUT, lines_out, 1) == 0) &&
-              (!trace || setenv(WS_ENV_TRACE, trace, 1) == 0) &&
-              (!trace_format || setenv(WS_ENV_TRACE_FORMAT, trace_format, 1) == 0) &&
-              (!max_insts || setenv(WS_ENV_MAX_WARP_INSTS, max_insts, 1) == 0) &&
-              (!progress || setenv(WS_ENV_PROGRESS_LIMIT, progress, 1) == 0) &&
-              (!timeout || setenv(WS_ENV_TIMEOUT, timeout, 1) == 0) &&
-              (!max_cycles || setenv(WS_ENV_MAX_CYCLES, max_cycles, 1) == 0) &&
-              (!leak_check || setenv(WS_ENV_LEAK_CHECK, "1", 1) == 0) &&
-              (!(racecheck || synccheck) ||
-               setenv(WS_ENV_CHECKS, racecheck && synccheck ? "race,sync" : racecheck ? "race" : "sync", 1) == 0);
-    free(ldpath);
-    if (!ok) {
+    if (!program_fits(prog, argv[i], &cfg)) return 2;
+    if (!set_runtime_env(o, gpu, libdir)) {
         fprintf(stderr, "warpsim exec: error: cannot set the environment: %s\n", strerror(errno));
         return 2;
     }
@@ -330,4 +297,25 @@ int cli_exec(int argc, char **argv)
     execv(prog, argv + i);
     fprintf(stderr, "warpsim exec: error: cannot run %s: %s\n", prog, strerror(errno));
     return 127;
+}
+
+int cli_exec(int argc, char **argv)
+{
+    runarg_options o;
+    char err[1024];
+    int i = 0;
+    switch (runarg_parse_exec(argc, argv, &o, &i, err, sizeof err)) {
+    case RUNARG_HELP:
+        usage(stdout);
+        return 0;
+    case RUNARG_ERROR:
+        fprintf(stderr, "warpsim exec: error: %s\n", err);
+        if (strstr(err, "unknown option") || strstr(err, "no program")) usage(stderr);
+        return 2;
+    case RUNARG_OK:
+        break;
+    }
+    int rc = exec_program(argv, i, &o);
+    runarg_options_free(&o);
+    return rc;
 }

@@ -295,12 +295,16 @@ static int run(run_state *s)
             if (trace_out != stdout) fclose(trace_out);
             return usage_error("out of memory");
         }
+        if (!o->functional) ws_trace_set_clock(topt.trace, gpu.clockRate);
+        ws_trace_begin_launch(topt.trace, shown, 0);
+        if (o->functional) l.trace = topt.trace;
     }
     fflush(stdout);
     bool ok = o->functional ? ws_launch_kernel(s->prog, k, &l, &st, &err)
                             : ws_launch_timed(s->prog, k, &l, &gpu, &topt, &st, &ts, &err);
     if (topt.trace) {
         /* closed even after a fault: the events up to it are what explains it */
+        ws_trace_end_launch(topt.trace, o->functional ? st.warp_insts : ts.cycles);
         ws_trace_close(topt.trace);
         if (trace_out != stdout && fclose(trace_out) != 0 && ok) {
             fprintf(stderr, "warpsim run: error: writing the trace to '%s' failed\n", o->trace);

@@ -534,13 +534,17 @@ void runarg_print_help(FILE *out)
 "                      warp instruction issued: cycle, SM, block, warp, PC,\n"
 "                      instruction, active and executed lanes, source line, and\n"
 "                      for memory the banks and passes (shared) or sectors and\n"
-"                      lines (global)\n"
+"                      lines (global); with --functional each warp instruction\n"
+"                      takes one cycle (docs/TRACE.md)\n"
 "  --trace-format F    text (default), json (one object per line) or chrome\n"
-"                      (trace-event JSON for Perfetto / chrome://tracing)\n"
+"                      (trace-event JSON for Perfetto / chrome://tracing: a track\n"
+"                      per SM and warp, microseconds at the GPU's clock)\n"
 "  --trace-block N     only block N (linear index x + y*gx + z*gx*gy)\n"
 "  --trace-warp N      only warp N of each block\n"
 "  --trace-pc A:B      only instructions A to B (the PC the trace shows)\n"
 "  --trace-cycles A:B  only issues in cycles A to B\n"
+"  --trace-limit N     stop the trace after N events, with a note (default\n"
+"                      2000000; 0 = no limit)\n"
 "  -h, --help          this text\n"
 "\n"
 "A summary goes to stderr: cycles and time at the GPU's clock, IPC, occupancy,\n"
@@ -604,114 +608,260 @@ static bool check_buffer_index(const runarg_options *o, const char *opt, int idx
     return true;
 }
 
-/* "A:B" (either side may be empty) -> lo, hi; false when malformed. */
-static bool parse_range(const char *s, uint64_t *lo, uint64_t *hi, bool *has_hi)
+/* ---- the options of run and exec: one table ---- */
+
+enum { FOR_RUN = 1, FOR_EXEC = 2, FOR_BOTH = 3 };
+
+static const struct option_info {
+    const char *name;
+    bool value;         /* takes a value (else a flag) */
+    bool repeats;       /* may be given more than once */
+    int cmds;           /* FOR_RUN, FOR_EXEC */
+} options[RUNOPT_COUNT] = {
+    [RUNOPT_KERNEL] = {"--kernel", true, false, FOR_RUN},
+    [RUNOPT_GRID] = {"--grid", true, false, FOR_RUN},
+    [RUNOPT_BLOCK] = {"--block", true, false, FOR_RUN},
+    [RUNOPT_SMEM] = {"--smem", true, false, FOR_RUN},
+    [RUNOPT_ARG] = {"--arg", true, true, FOR_RUN},
+    [RUNOPT_DUMP] = {"--dump", true, true, FOR_RUN},
+    [RUNOPT_PRINT] = {"--print", true, true, FOR_RUN},
+    [RUNOPT_REGS] = {"--regs", true, false, FOR_RUN},
+    [RUNOPT_GPU] = {"--gpu", true, false, FOR_BOTH},
+    [RUNOPT_JSON] = {"--json", false, true, FOR_BOTH},
+    [RUNOPT_SUMMARY] = {"--summary", true, false, FOR_BOTH},
+    [RUNOPT_NO_SUMMARY] = {"--no-summary", false, true, FOR_EXEC},
+    [RUNOPT_SUMMARY_OUT] = {"--summary-out", true, false, FOR_EXEC},
+    [RUNOPT_LINES] = {"--lines", false, true, FOR_BOTH},
+    [RUNOPT_LINES_OUT] = {"--lines-out", true, false, FOR_BOTH},
+    [RUNOPT_FUNCTIONAL] = {"--functional", false, true, FOR_BOTH},
+    [RUNOPT_RACECHECK] = {"--racecheck", false, true, FOR_BOTH},
+    [RUNOPT_SYNCCHECK] = {"--synccheck", false, true, FOR_BOTH},
+    [RUNOPT_LEAK_CHECK] = {"--leak-check", false, true, FOR_EXEC},
+    [RUNOPT_MAX_WARP_INSTS] = {"--max-warp-insts", true, false, FOR_BOTH},
+    [RUNOPT_PROGRESS_LIMIT] = {"--progress-limit", true, false, FOR_BOTH},
+    [RUNOPT_TIMEOUT] = {"--timeout", true, false, FOR_BOTH},
+    [RUNOPT_MAX_CYCLES] = {"--max-cycles", true, false, FOR_BOTH},
+    [RUNOPT_TRACE] = {"--trace", true, false, FOR_BOTH},
+    [RUNOPT_TRACE_FORMAT] = {"--trace-format", true, false, FOR_BOTH},
+    [RUNOPT_TRACE_KERNEL] = {"--trace-kernel", true, false, FOR_EXEC},
+    [RUNOPT_TRACE_LAUNCH] = {"--trace-launch", true, false, FOR_EXEC},
+    [RUNOPT_TRACE_BLOCK] = {"--trace-block", true, false, FOR_BOTH},
+    [RUNOPT_TRACE_WARP] = {"--trace-warp", true, false, FOR_BOTH},
+    [RUNOPT_TRACE_PC] = {"--trace-pc", true, false, FOR_BOTH},
+    [RUNOPT_TRACE_CYCLES] = {"--trace-cycles", true, false, FOR_BOTH},
+    [RUNOPT_TRACE_LIMIT] = {"--trace-limit", true, false, FOR_BOTH},
+    [RUNOPT_KEEP_PTX] = {"--keep-ptx", true, false, FOR_EXEC},
+};
+
+static const char *const cmd_name[] = {[FOR_RUN] = "run", [FOR_EXEC] = "exec"};
+
+/* The option a (--opt or --opt=VALUE) names for cmd, or -1. */
+static int find_option(const char *a, int cmd, size_t *nlen)
 {
-    const char *colon = strchr(s, ':');
-    bool hex;
-    char buf[64];
-    if (!colon || (size_t)(colon - s) >= sizeof buf) return false;
-    memcpy(buf, s, (size_t)(colon - s));
-    buf[colon - s] = '\0';
-    *lo = 0;
-    *has_hi = colon[1] != '\0';
-    if (buf[0] && !parse_u64(buf, lo, &hex)) return false;
-    if (*has_hi && !parse_u64(colon + 1, hi, &hex)) return false;
-    return !*has_hi || *hi >= *lo;
+    const char *eq = strchr(a, '=');
+    *nlen = eq ? (size_t)(eq - a) : strlen(a);
+    for (int k = 0; k < RUNOPT_COUNT; k++)
+        if ((options[k].cmds & cmd) && strlen(options[k].name) == *nlen && !strncmp(a, options[k].name, *nlen))
+            return k;
+    return -1;
 }
 
-static bool parse_trace_options(runarg_options *o, const char *fmt, const char *blk, const char *warp,
-                                const char *pc, const char *cycles, char *err, size_t errsize)
+/* Takes the repeated options' values into o's lists as they come. */
+static bool take_repeated(runarg_options *o, int which, const char *val, char *err, size_t errsize)
 {
-    ws_trace_filter *f = &o->trace_filter;
-    *f = (ws_trace_filter){.block = -1, .warp = -1, .pc_lo = 0, .pc_hi = -1, .cycle_lo = 0, .cycle_hi = 0};
-    o->trace_format = WS_TRACE_TEXT;
-    if (!o->trace && (fmt || blk || warp || pc || cycles)) {
-        fail(err, errsize, "--trace-format, --trace-block, --trace-warp, --trace-pc and --trace-cycles "
-                           "need --trace FILE");
-        return false;
+    switch (which) {
+    case RUNOPT_ARG:
+        if (!runarg_parse_spec(val, &o->args[o->nargs], err, errsize)) return false;
+        o->nargs++;
+        return true;
+    case RUNOPT_DUMP:
+        if (!parse_dump(val, &o->dumps[o->ndumps], err, errsize)) return false;
+        o->ndumps++;
+        return true;
+    case RUNOPT_PRINT:
+        if (!parse_print(val, &o->prints[o->nprints], err, errsize)) return false;
+        o->nprints++;
+        return true;
+    default:
+        return true;
     }
-    ws_trace_format tf;
-    if (fmt) {
-        if (!ws_trace_parse_format(fmt, &tf)) {
-            fail(err, errsize, "bad --trace-format '%s': want text, json or chrome", fmt);
-            return false;
+}
+
+/* One option at argv[*i] into o->given (and the lists); false with a
+ * message when unknown, missing its value or given twice. */
+static bool take_option(int argc, char **argv, int *i, int cmd, runarg_options *o, char *err, size_t errsize)
+{
+    const char *a = argv[*i];
+    size_t nlen;
+    int which = find_option(a, cmd, &nlen);
+    if (which < 0)
+        return fail(err, errsize, "unknown option '%.*s' (see 'warpsim %s --help')", (int)nlen, a, cmd_name[cmd]);
+    const struct option_info *opt = &options[which];
+    const char *eq = strchr(a, '=');
+    const char *val = "1";
+    if (opt->value) {
+        val = eq ? eq + 1 : NULL;
+        if (!val) {
+            if (*i + 1 >= argc) return fail(err, errsize, "%s needs a value", a);
+            val = argv[++*i];
         }
+        if (!*val) return fail(err, errsize, "%s needs a value", opt->name);
+    } else if (eq) {
+        return fail(err, errsize, "%s takes no value", opt->name);
+    }
+    if (o->given[which] && !opt->repeats) return fail(err, errsize, "%s given twice", opt->name);
+    o->given[which] = val;
+    return take_repeated(o, which, val, err, errsize);
+}
+
+static bool parse_count_opt(const char *val, const char *name, const char *what, bool zero_ok, uint64_t *v,
+                            char *err, size_t errsize)
+{
+    bool hex;
+    if (!parse_u64(val, v, &hex) || (!zero_ok && *v == 0))
+        return fail(err, errsize, "bad %s '%s': want %s", name, val, what);
+    return true;
+}
+
+/* The limits of a launch: --max-warp-insts, --progress-limit,
+ * --max-cycles, --timeout. */
+static bool check_limits(runarg_options *o, char *err, size_t errsize)
+{
+    const char *const *g = o->given;
+    if (g[RUNOPT_MAX_WARP_INSTS] && !parse_count_opt(g[RUNOPT_MAX_WARP_INSTS], "--max-warp-insts", "a count",
+                                                     true, &o->max_warp_insts, err, errsize))
+        return false;
+    if (g[RUNOPT_PROGRESS_LIMIT] &&
+        !parse_count_opt(g[RUNOPT_PROGRESS_LIMIT], "--progress-limit", "a count of warp instructions", false,
+                         &o->progress_limit, err, errsize))
+        return false;
+    if (g[RUNOPT_MAX_CYCLES] && !parse_count_opt(g[RUNOPT_MAX_CYCLES], "--max-cycles", "a count of cycles",
+                                                 false, &o->max_cycles, err, errsize))
+        return false;
+    if (g[RUNOPT_TIMEOUT]) {
+        char *end = NULL;
+        o->timeout_s = strtod(g[RUNOPT_TIMEOUT], &end);
+        if (*end || !(o->timeout_s > 0))
+            return fail(err, errsize, "bad --timeout '%s': want seconds", g[RUNOPT_TIMEOUT]);
+    }
+    return true;
+}
+
+static const int trace_filter_options[] = {RUNOPT_TRACE_KERNEL, RUNOPT_TRACE_LAUNCH, RUNOPT_TRACE_BLOCK,
+                                           RUNOPT_TRACE_WARP, RUNOPT_TRACE_PC, RUNOPT_TRACE_CYCLES,
+                                           RUNOPT_TRACE_LIMIT};
+
+static bool check_trace(runarg_options *o, char *err, size_t errsize)
+{
+    const char *const *g = o->given;
+    o->trace = g[RUNOPT_TRACE];
+    o->trace_filter = (ws_trace_filter)WS_TRACE_FILTER_ALL;
+    o->trace_format = WS_TRACE_TEXT;
+    bool any = g[RUNOPT_TRACE_FORMAT] != NULL;
+    for (size_t k = 0; k < sizeof trace_filter_options / sizeof trace_filter_options[0]; k++) {
+        const char *val = g[trace_filter_options[k]];
+        if (!val) continue;
+        any = true;
+        /* "--trace-block" -> "block" */
+        if (!ws_trace_parse_option(&o->trace_filter, options[trace_filter_options[k]].name + 8, val, err, errsize))
+            return false;
+    }
+    if (any && !o->trace) return fail(err, errsize, "the --trace-* options need --trace FILE");
+    ws_trace_format tf;
+    if (g[RUNOPT_TRACE_FORMAT]) {
+        if (!ws_trace_parse_format(g[RUNOPT_TRACE_FORMAT], &tf))
+            return fail(err, errsize, "bad --trace-format '%s': want text, json or chrome", g[RUNOPT_TRACE_FORMAT]);
         o->trace_format = (int)tf;
     }
-    uint64_t v, lo, hi;
-    bool hex, has_hi;
-    if (blk) {
-        if (!parse_u64(blk, &v, &hex) || v > INT64_MAX) {
-            fail(err, errsize, "bad --trace-block '%s': want a linear block index", blk);
-            return false;
-        }
-        f->block = (int64_t)v;
+    return true;
+}
+
+/* What run and exec check alike: the summary, limits, checks, trace. */
+static bool check_common(runarg_options *o, int cmd, char *err, size_t errsize)
+{
+    const char *const *g = o->given;
+    o->gpu = g[RUNOPT_GPU];
+    o->json = g[RUNOPT_JSON] != NULL;
+    o->lines = g[RUNOPT_LINES] != NULL;
+    o->lines_out = g[RUNOPT_LINES_OUT];
+    o->functional = g[RUNOPT_FUNCTIONAL] != NULL;
+    o->checks = (g[RUNOPT_RACECHECK] ? WS_CHECK_RACE : 0u) | (g[RUNOPT_SYNCCHECK] ? WS_CHECK_SYNC : 0u);
+    o->summary_out = g[RUNOPT_SUMMARY_OUT];
+    o->leak_check = g[RUNOPT_LEAK_CHECK] != NULL;
+    o->keep_ptx = g[RUNOPT_KEEP_PTX];
+    o->max_warp_insts = cmd == FOR_RUN ? WS_DEFAULT_MAX_WARP_INSTS : 0;
+    if (!check_limits(o, err, errsize)) return false;
+    if (o->functional && g[RUNOPT_MAX_CYCLES])
+        return fail(err, errsize, "--functional runs no timing model: --max-cycles does not apply");
+    ws_summary_mode mode = WS_SUMMARY_FULL;
+    if (g[RUNOPT_SUMMARY] && !ws_summary_parse_mode(g[RUNOPT_SUMMARY], &mode))
+        return fail(err, errsize, "bad --summary '%s': want full, short or none", g[RUNOPT_SUMMARY]);
+    if (g[RUNOPT_NO_SUMMARY]) {
+        if (g[RUNOPT_SUMMARY] && mode != WS_SUMMARY_NONE)
+            return fail(err, errsize, "--no-summary and --summary %s disagree", g[RUNOPT_SUMMARY]);
+        mode = WS_SUMMARY_NONE;
     }
-    if (warp) {
-        if (!parse_u64(warp, &v, &hex) || v >= 32) {
-            fail(err, errsize, "bad --trace-warp '%s': want a warp index in the block, 0 to 31", warp);
-            return false;
-        }
-        f->warp = (int64_t)v;
+    o->summary = (int)mode;
+    return check_trace(o, err, errsize);
+}
+
+static bool alloc_lists(runarg_options *o, int argc, char *err, size_t errsize)
+{
+    memset(o, 0, sizeof *o);
+    size_t cap = argc > 0 ? (size_t)argc : 1;
+    o->args = calloc(cap, sizeof *o->args);
+    o->dumps = calloc(cap, sizeof *o->dumps);
+    o->prints = calloc(cap, sizeof *o->prints);
+    return (o->args && o->dumps && o->prints) || fail(err, errsize, "out of memory");
+}
+
+/* What only run checks: the PTX, kernel, dimensions, --smem, --regs,
+ * --dump and --print. */
+static bool check_run(runarg_options *o, char *err, size_t errsize)
+{
+    const char *const *g = o->given;
+    o->kernel = g[RUNOPT_KERNEL];
+    o->functional = g[RUNOPT_FUNCTIONAL] != NULL;
+    if (!o->ptx_path) return fail(err, errsize, "no PTX file given");
+    if (!o->kernel) return fail(err, errsize, "missing --kernel NAME");
+    if (!g[RUNOPT_GRID]) return fail(err, errsize, "missing --grid X[,Y[,Z]]");
+    if (!g[RUNOPT_BLOCK]) return fail(err, errsize, "missing --block X[,Y[,Z]]");
+    char msg[256];
+    if (!runarg_parse_dim3(g[RUNOPT_GRID], &o->grid, msg, sizeof msg) || !runarg_check_grid(o->grid, msg, sizeof msg))
+        return fail(err, errsize, "--grid: %s", msg);
+    if (!runarg_parse_dim3(g[RUNOPT_BLOCK], &o->block, msg, sizeof msg) ||
+        !runarg_check_block(o->block, msg, sizeof msg))
+        return fail(err, errsize, "--block: %s", msg);
+    uint64_t v;
+    if (g[RUNOPT_SMEM]) {
+        if (!parse_count_opt(g[RUNOPT_SMEM], "--smem", "a byte count", true, &v, err, errsize)) return false;
+        if (v > UINT32_MAX) return fail(err, errsize, "bad --smem '%s': want a byte count", g[RUNOPT_SMEM]);
+        o->smem = (uint32_t)v;
     }
-    if (pc) {
-        if (!parse_range(pc, &lo, &hi, &has_hi) || lo > INT32_MAX || (has_hi && hi > INT32_MAX)) {
-            fail(err, errsize, "bad --trace-pc '%s': want FIRST:LAST (either may be left out)", pc);
-            return false;
-        }
-        f->pc_lo = (int32_t)lo;
-        f->pc_hi = has_hi ? (int32_t)hi : -1;
+    if (g[RUNOPT_REGS]) {
+        bool hex;
+        if (!parse_u64(g[RUNOPT_REGS], &v, &hex) || v < 1 || v > 255)
+            return fail(err, errsize, "bad --regs '%s': want registers per thread, 1 to 255", g[RUNOPT_REGS]);
+        o->regs = (int32_t)v;
     }
-    if (cycles) {
-        if (!parse_range(cycles, &lo, &hi, &has_hi)) {
-            fail(err, errsize, "bad --trace-cycles '%s': want FIRST:LAST (either may be left out)", cycles);
-            return false;
-        }
-        f->cycle_lo = lo;
-        f->cycle_hi = has_hi ? hi : 0;
-    }
+    if (o->functional && (g[RUNOPT_GPU] || g[RUNOPT_REGS]))
+        return fail(err, errsize, "--functional runs no timing model: --gpu and --regs do not apply");
+    for (int k = 0; k < o->ndumps; k++)
+        if (!check_buffer_index(o, "--dump", o->dumps[k].arg, err, errsize)) return false;
+    for (int k = 0; k < o->nprints; k++)
+        if (!check_buffer_index(o, "--print", o->prints[k].arg, err, errsize)) return false;
     return true;
 }
 
 runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
                                    char *err, size_t errsize)
 {
-    memset(o, 0, sizeof *o);
-    o->max_warp_insts = WS_DEFAULT_MAX_WARP_INSTS;
-    size_t cap = argc > 0 ? (size_t)argc : 1;
-    o->args = calloc(cap, sizeof *o->args);
-    o->dumps = calloc(cap, sizeof *o->dumps);
-    o->prints = calloc(cap, sizeof *o->prints);
-    const char *grid = NULL, *block = NULL, *smem = NULL, *maxi = NULL, *regs = NULL;
-    const char *progress = NULL, *timeout = NULL, *cycles = NULL;
-    const char *tformat = NULL, *tblock = NULL, *twarp = NULL, *tpc = NULL, *tcycles = NULL, *summary = NULL;
-    runarg_status st = RUNARG_ERROR;
-    if (!o->args || !o->dumps || !o->prints) {
-        fail(err, errsize, "out of memory");
-        goto out;
-    }
+    if (!alloc_lists(o, argc, err, errsize)) goto out;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            st = RUNARG_HELP;
-            goto out;
-        }
-        if (!strcmp(a, "--json")) {
-            o->json = true;
-            continue;
-        }
-        if (!strcmp(a, "--functional")) {
-            o->functional = true;
-            continue;
-        }
-        if (!strcmp(a, "--racecheck") || !strcmp(a, "--synccheck")) {
-            o->checks |= a[2] == 'r' ? WS_CHECK_RACE : WS_CHECK_SYNC;
-            continue;
-        }
-        if (!strcmp(a, "--lines")) {
-            o->lines = true;
-            continue;
+            runarg_options_free(o);
+            return RUNARG_HELP;
         }
         if (a[0] != '-' || a[1] == '\0') {
             if (o->ptx_path) {
@@ -721,135 +871,42 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
             o->ptx_path = a;
             continue;
         }
-        /* --opt VALUE or --opt=VALUE */
-        static const char *const with_value[] = {
-            "--kernel", "--grid", "--block", "--smem", "--arg", "--dump", "--print", "--max-warp-insts",
-            "--gpu", "--regs", "--trace", "--trace-format", "--trace-block", "--trace-warp", "--trace-pc",
-            "--trace-cycles", "--progress-limit", "--timeout", "--max-cycles", "--summary", "--lines-out"};
-        const char *eq = strchr(a, '=');
-        size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-        int which = -1;
-        for (int k = 0; k < (int)(sizeof with_value / sizeof with_value[0]); k++)
-            if (strlen(with_value[k]) == nlen && !strncmp(a, with_value[k], nlen))
-                which = k;
-        if (which < 0) {
-            fail(err, errsize, "unknown option '%.*s' (see 'warpsim run --help')", (int)nlen, a);
-            goto out;
-        }
-        const char *val = eq ? eq + 1 : NULL;
-        if (!val) {
-            if (i + 1 >= argc) {
-                fail(err, errsize, "%s needs a value", a);
-                goto out;
-            }
-            val = argv[++i];
-        }
-        const char **single[] = {&o->kernel, &grid, &block, &smem, NULL, NULL, NULL, &maxi,
-                                 &o->gpu, &regs, &o->trace, &tformat, &tblock, &twarp, &tpc, &tcycles,
-                                 &progress, &timeout, &cycles, &summary, &o->lines_out};
-        if (single[which]) {
-            if (*single[which]) {
-                fail(err, errsize, "%s given twice", with_value[which]);
-                goto out;
-            }
-            if (!*val) {
-                fail(err, errsize, "%s needs a value", with_value[which]);
-                goto out;
-            }
-            *single[which] = val;
-        } else if (which == 4) {
-            if (!runarg_parse_spec(val, &o->args[o->nargs], err, errsize))
-                goto out;
-            o->nargs++;
-        } else if (which == 5) {
-            if (!parse_dump(val, &o->dumps[o->ndumps], err, errsize))
-                goto out;
-            o->ndumps++;
-        } else {
-            if (!parse_print(val, &o->prints[o->nprints], err, errsize))
-                goto out;
-            o->nprints++;
-        }
+        if (!take_option(argc, argv, &i, FOR_RUN, o, err, errsize)) goto out;
     }
-    if (!o->ptx_path) { fail(err, errsize, "no PTX file given"); goto out; }
-    if (!o->kernel) { fail(err, errsize, "missing --kernel NAME"); goto out; }
-    if (!grid) { fail(err, errsize, "missing --grid X[,Y[,Z]]"); goto out; }
-    if (!block) { fail(err, errsize, "missing --block X[,Y[,Z]]"); goto out; }
-    char msg[256];
-    if (!runarg_parse_dim3(grid, &o->grid, msg, sizeof msg) ||
-        !runarg_check_grid(o->grid, msg, sizeof msg)) {
-        fail(err, errsize, "--grid: %s", msg);
-        goto out;
-    }
-    if (!runarg_parse_dim3(block, &o->block, msg, sizeof msg) ||
-        !runarg_check_block(o->block, msg, sizeof msg)) {
-        fail(err, errsize, "--block: %s", msg);
-        goto out;
-    }
-    bool hex;
-    uint64_t v;
-    if (smem) {
-        if (!parse_u64(smem, &v, &hex) || v > UINT32_MAX) {
-            fail(err, errsize, "bad --smem '%s': want a byte count", smem);
-            goto out;
-        }
-        o->smem = (uint32_t)v;
-    }
-    if (maxi && !parse_u64(maxi, &o->max_warp_insts, &hex)) {
-        fail(err, errsize, "bad --max-warp-insts '%s': want a count", maxi);
-        goto out;
-    }
-    if (progress && (!parse_u64(progress, &o->progress_limit, &hex) || o->progress_limit == 0)) {
-        fail(err, errsize, "bad --progress-limit '%s': want a count of warp instructions", progress);
-        goto out;
-    }
-    if (cycles && (!parse_u64(cycles, &o->max_cycles, &hex) || o->max_cycles == 0)) {
-        fail(err, errsize, "bad --max-cycles '%s': want a count of cycles", cycles);
-        goto out;
-    }
-    if (timeout) {
-        char *end = NULL;
-        o->timeout_s = strtod(timeout, &end);
-        if (*end || !(o->timeout_s > 0)) {
-            fail(err, errsize, "bad --timeout '%s': want seconds", timeout);
-            goto out;
-        }
-    }
-    if (regs) {
-        if (!parse_u64(regs, &v, &hex) || v < 1 || v > 255) {
-            fail(err, errsize, "bad --regs '%s': want registers per thread, 1 to 255", regs);
-            goto out;
-        }
-        o->regs = (int32_t)v;
-    }
-    if (o->functional && (o->gpu || regs || o->trace)) {
-        fail(err, errsize, "--functional runs no timing model: --gpu, --regs and --trace do not apply");
-        goto out;
-    }
-    if (o->functional && cycles) {
-        fail(err, errsize, "--functional runs no timing model: --max-cycles does not apply");
-        goto out;
-    }
-    ws_summary_mode mode = WS_SUMMARY_FULL;
-    if (summary && !ws_summary_parse_mode(summary, &mode)) {
-        fail(err, errsize, "bad --summary '%s': want full, short or none", summary);
-        goto out;
-    }
-    o->summary = (int)mode;
-    if (!parse_trace_options(o, tformat, tblock, twarp, tpc, tcycles, err, errsize))
-        goto out;
-    for (int k = 0; k < o->ndumps; k++)
-        if (!check_buffer_index(o, "--dump", o->dumps[k].arg, err, errsize))
-            goto out;
-    for (int k = 0; k < o->nprints; k++)
-        if (!check_buffer_index(o, "--print", o->prints[k].arg, err, errsize))
-            goto out;
-    return RUNARG_OK;
+    if (check_run(o, err, errsize) && check_common(o, FOR_RUN, err, errsize)) return RUNARG_OK;
 out:
     runarg_options_free(o);
-    return st;
+    return RUNARG_ERROR;
 }
 
+runarg_status runarg_parse_exec(int argc, char **argv, runarg_options *o, int *program,
+                                char *err, size_t errsize)
+{
+    if (!alloc_lists(o, argc, err, errsize)) goto out;
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            runarg_options_free(o);
+            return RUNARG_HELP;
+        }
+        if (a[0] != '-') break;     /* the program, without a "--" before it */
+        if (!take_option(argc, argv, &i, FOR_EXEC, o, err, errsize)) goto out;
+    }
+    if (i >= argc) {
+        fail(err, errsize, "no program given");
+        goto out;
+    }
+    *program = i;
+    if (check_common(o, FOR_EXEC, err, errsize)) return RUNARG_OK;
+out:
+    runarg_options_free(o);
+    return RUNARG_ERROR;
+}
 void runarg_options_free(runarg_options *o)
 {
     free(o->args);

@@ -1,6 +1,8 @@
 /* The arguments of `warpsim run`: dimensions, kernel argument specs and
- * buffer contents.  Pure functions (plus buffer initialization into device
- * memory), so that tests can check them without running a kernel.
+ * buffer contents; and the options `warpsim exec` shares with it (one
+ * table, checked the same way).  Pure functions (plus buffer
+ * initialization into device memory), so that tests can check them
+ * without running a kernel.
  *
  * Every function that can fail writes a message without any prefix into
  * err (size errsize) and returns false. */
@@ -46,6 +48,17 @@ typedef struct runarg_print { int arg; uint64_t count; } runarg_print;
 
 #define RUNARG_PRINT_DEFAULT 16
 
+/* Every option of `run` and `exec`, for runarg_options.given. */
+typedef enum runarg_opt {
+    RUNOPT_KERNEL, RUNOPT_GRID, RUNOPT_BLOCK, RUNOPT_SMEM, RUNOPT_ARG, RUNOPT_DUMP, RUNOPT_PRINT,
+    RUNOPT_REGS, RUNOPT_GPU, RUNOPT_JSON, RUNOPT_SUMMARY, RUNOPT_NO_SUMMARY, RUNOPT_SUMMARY_OUT,
+    RUNOPT_LINES, RUNOPT_LINES_OUT, RUNOPT_FUNCTIONAL, RUNOPT_RACECHECK, RUNOPT_SYNCCHECK,
+    RUNOPT_LEAK_CHECK, RUNOPT_MAX_WARP_INSTS, RUNOPT_PROGRESS_LIMIT, RUNOPT_TIMEOUT, RUNOPT_MAX_CYCLES,
+    RUNOPT_TRACE, RUNOPT_TRACE_FORMAT, RUNOPT_TRACE_KERNEL, RUNOPT_TRACE_LAUNCH, RUNOPT_TRACE_BLOCK,
+    RUNOPT_TRACE_WARP, RUNOPT_TRACE_PC, RUNOPT_TRACE_CYCLES, RUNOPT_TRACE_LIMIT, RUNOPT_KEEP_PTX,
+    RUNOPT_COUNT
+} runarg_opt;
+
 typedef struct runarg_options {
     const char *ptx_path, *kernel;
     ws_dim3 grid, block;
@@ -64,7 +77,14 @@ typedef struct runarg_options {
     int32_t regs;                       /* --regs N for occupancy; 0 = ptxas -v or estimate */
     const char *trace;                  /* --trace FILE ("-" = stdout), NULL = none */
     int trace_format;                   /* ws_trace_format */
-    ws_trace_filter trace_filter;       /* --trace-block/-warp/-pc/-cycles */
+    ws_trace_filter trace_filter;       /* --trace-block/-warp/-pc/-cycles/-limit (exec: -kernel/-launch) */
+    /* exec's own */
+    const char *summary_out;            /* --summary-out FILE */
+    bool leak_check;                    /* --leak-check */
+    const char *keep_ptx;               /* --keep-ptx DIR: each module's PTX is written there */
+    /* Each option as given (its value, or "1" for a flag; the last of a
+     * repeated one), NULL when absent: what exec hands to its runtime. */
+    const char *given[RUNOPT_COUNT];
     runarg *args; int nargs;
     runarg_dump *dumps; int ndumps;
     runarg_print *prints; int nprints;
@@ -78,6 +98,12 @@ typedef enum runarg_status { RUNARG_OK, RUNARG_HELP, RUNARG_ERROR } runarg_statu
  * their limits, arg specs, that --dump/--print name buffer arguments. */
 runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *opts,
                                    char *err, size_t errsize);
+/* Parses `exec`'s argv (argv[0] = "exec"): its options, then the program
+ * and its arguments from *program on (after "--", or the first word that
+ * is not an option).  Checks the options as runarg_parse_cmdline does;
+ * the same results and freeing. */
+runarg_status runarg_parse_exec(int argc, char **argv, runarg_options *opts, int *program,
+                                char *err, size_t errsize);
 void runarg_options_free(runarg_options *opts);
 void runarg_print_help(FILE *out);
 

@@ -2,6 +2,7 @@
  * modules and their loading, lookups, and the error bookkeeping. */
 #include "exec_env.h"
 #include "cudart_ctx.h"
+#include "cudart_trace.h"
 #include "sim/trace/kernel_totals.h"
 #include "sim/trace/lines.h"
 #include "sim/trace/summary.h"
@@ -47,17 +48,7 @@ static cr_context *context_create(void)
     if (!c->mem) c->gpu_ok = false;
     c->json = env(WS_ENV_JSON) && strcmp(env(WS_ENV_JSON), "0") != 0;
     c->functional = env(WS_ENV_FUNCTIONAL) && strcmp(env(WS_ENV_FUNCTIONAL), "0") != 0;
-    const char *trace = env(WS_ENV_TRACE);
-    if (trace && !c->functional) {
-        ws_trace_format fmt = WS_TRACE_TEXT;
-        const char *tf = env(WS_ENV_TRACE_FORMAT);
-        if (tf && !ws_trace_parse_format(tf, &fmt))
-            fprintf(stderr, "warpsim: unknown trace format '%s'; writing text\n", tf);
-        ws_trace_filter all = {.block = -1, .warp = -1, .pc_lo = 0, .pc_hi = -1, .cycle_lo = 0, .cycle_hi = 0};
-        c->trace_out = fopen(trace, "w");
-        if (c->trace_out) c->trace = ws_trace_open(c->trace_out, fmt, &all);
-        if (!c->trace) fprintf(stderr, "warpsim: cannot write the trace to %s\n", trace);
-    }
+    cr_trace_open(c);
     c->summary = stderr;
     const char *out = env(WS_ENV_SUMMARY_OUT);
     if (env(WS_ENV_NO_SUMMARY)) {
@@ -158,8 +149,7 @@ static void context_destroy(cr_context *c)
     free(c->texobjs);
     ws_devmem_destroy(c->mem);
     if (c->summary_owned) fclose(c->summary);
-    if (c->trace) ws_trace_close(c->trace);
-    if (c->trace_out) fclose(c->trace_out);
+    cr_trace_close(c);
     free(c);
 }
 
@@ -280,7 +270,7 @@ cudaError_t cr_module_load(cr_context *c, cr_module *m)
         program_name(prog, sizeof prog);
         snprintf(m->path, sizeof m->path, "%s.compute_%u.ptx", prog, m->ptx_arch);
     }
-    const char *dump = env(WS_ENV_DUMP_PTX);
+    const char *dump = env(WS_ENV_KEEP_PTX);
     if (dump) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dump, m->path);
@@ -294,7 +284,7 @@ cudaError_t cr_module_load(cr_context *c, cr_module *m)
     m->ptxm = ptx_parse(m->ptx, m->ptx_len, m->path, &perr);
     if (!m->ptxm) {
         ptx_error_format(&perr, err, sizeof err);
-        cr_note("%s (set WARPSIM_DUMP_PTX=DIR to keep the PTX)", err);
+        cr_note("%s (warpsim exec --keep-ptx DIR keeps the PTX)", err);
         return m->load_error = cudaErrorInvalidPtx;
     }
     /* the fat binary's PTX entry was picked by its arch; its .target decides too */

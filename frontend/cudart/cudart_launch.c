@@ -226,6 +226,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     kernel_display_name(f, name, sizeof name);
     if (c->lines) l.pc_counts = ws_lines_counters(c->lines, f->mod->prog, name);
     ws_launch_stats st;
+    memset(&st, 0, sizeof st);
     ws_timing_stats ts;
     memset(&ts, 0, sizeof ts);
     ws_error err;
@@ -235,6 +236,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     topt.trace = c->trace;
     topt.max_cycles = c->max_cycles;
     if (c->trace) ws_trace_begin_launch(c->trace, name, c->trace_cycles);
+    if (c->functional) l.trace = c->trace;     /* a timed launch takes it from topt */
     cr_managed_sync(c, true);
     bool ok = c->functional ? ws_launch_kernel(f->mod->prog, f->kernel, &l, &st, &err)
                             : ws_launch_timed(f->mod->prog, f->kernel, &l, g, &topt, &st, &ts, &err);
@@ -246,10 +248,11 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
      * issued one warp instruction per cycle. */
     double issue_per_cycle = (double)g->multiProcessorCount *
                              (g->subPartitionsPerMultiprocessor > 0 ? g->subPartitionsPerMultiprocessor : 4);
-    if (!c->functional) {
+    uint64_t cycles = c->functional ? st.warp_insts : ts.cycles;    /* functional: one step a cycle */
+    if (c->trace) ws_trace_end_launch(c->trace, cycles);
+    c->trace_cycles += cycles;
+    if (!c->functional)
         c->sim_ms += ts.time_ns / 1e6;
-        c->trace_cycles += ts.cycles;
-    }
     else if (g->clockRate > 0 && issue_per_cycle > 0)
         c->sim_ms += (double)st.warp_insts / issue_per_cycle / (double)g->clockRate;
 

@@ -12,15 +12,23 @@
 #define WS_ENV_LINES           "WARPSIM_LINES"            /* "1": the per-source-line report */
 #define WS_ENV_LINES_OUT       "WARPSIM_LINES_OUT"        /* file for the per-line JSON lines */
 #define WS_ENV_FUNCTIONAL      "WARPSIM_FUNCTIONAL"       /* "1": no timing model */
-#define WS_ENV_TRACE           "WARPSIM_TRACE"            /* file for the issue trace */
+#define WS_ENV_TRACE           "WARPSIM_TRACE"            /* file for the issue trace; "-" = stdout */
 #define WS_ENV_TRACE_FORMAT    "WARPSIM_TRACE_FORMAT"     /* text, json or chrome */
+/* The trace's filter and limit: the values of exec's --trace-NAME options */
+#define WS_ENV_TRACE_KERNEL    "WARPSIM_TRACE_KERNEL"
+#define WS_ENV_TRACE_LAUNCH    "WARPSIM_TRACE_LAUNCH"
+#define WS_ENV_TRACE_BLOCK     "WARPSIM_TRACE_BLOCK"
+#define WS_ENV_TRACE_WARP      "WARPSIM_TRACE_WARP"
+#define WS_ENV_TRACE_PC        "WARPSIM_TRACE_PC"
+#define WS_ENV_TRACE_CYCLES    "WARPSIM_TRACE_CYCLES"
+#define WS_ENV_TRACE_LIMIT     "WARPSIM_TRACE_LIMIT"
 #define WS_ENV_MAX_WARP_INSTS  "WARPSIM_MAX_WARP_INSTS"   /* per launch; 0 = no limit */
 #define WS_ENV_PROGRESS_LIMIT  "WARPSIM_PROGRESS_LIMIT"   /* warp instructions without progress */
 #define WS_ENV_TIMEOUT         "WARPSIM_TIMEOUT"          /* wall-clock seconds per launch */
 #define WS_ENV_MAX_CYCLES      "WARPSIM_MAX_CYCLES"       /* simulated cycles per launch */
 #define WS_ENV_CHECKS          "WARPSIM_CHECKS"           /* "race", "sync" or "race,sync" */
 #define WS_ENV_LEAK_CHECK      "WARPSIM_LEAK_CHECK"       /* "1": report allocations never freed */
-#define WS_ENV_DUMP_PTX        "WARPSIM_DUMP_PTX"         /* folder to write each module's PTX to */
+#define WS_ENV_KEEP_PTX        "WARPSIM_KEEP_PTX"         /* --keep-ptx: folder to write each module's PTX to */
 #define WS_ENV_CUDART_DIR      "WARPSIM_CUDART_DIR"       /* where warpsim's libcudart.so.13 is */
 
 #endif

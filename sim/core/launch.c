@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "block_sync.h"
+#include "trace_issue.h"
 #include "warp.h"
 
 typedef struct launch_mem {
@@ -19,6 +20,19 @@ typedef struct launch_mem {
     uint8_t *shared, *local, *tparam;
 } launch_mem;
 
+/* A step into the issue trace: each step one cycle, on the SM of %smid. */
+static ws_step_result traced_step(ws_exec *x, ws_block *b, ws_warp *w)
+{
+    ws_step_info info;
+    info.mem = false;
+    int32_t pc = ws_warp_next_pc(w);
+    uint64_t now = x->clock;
+    ws_step_result r = ws_warp_step(x, b, w, &info);
+    if (r != WS_STEP_FAULT && pc >= 0)
+        ws_trace_warp_issue(x->l->trace, x, b, w, (int32_t)b->smid, pc, &info, now, now + 1);
+    return r;
+}
+
 static bool run_block(ws_exec *x, ws_block *b)
 {
     for (;;) {
@@ -26,7 +40,7 @@ static bool run_block(ws_exec *x, ws_block *b)
         for (uint32_t i = 0; i < b->nwarps; i++) {
             ws_warp *w = &b->warps[i];
             if (w->state != WS_WARP_READY) { waiting |= w->state == WS_WARP_BARRIER; continue; }
-            ws_step_result r = ws_warp_step(x, b, w, NULL);
+            ws_step_result r = x->l->trace ? traced_step(x, b, w) : ws_warp_step(x, b, w, NULL);
             if (r == WS_STEP_FAULT) return false;
             /* A step that arrived at a barrier may leave other lanes of the
              * warp running (a thread-granular barrier). */

@@ -125,6 +125,10 @@ typedef struct ws_launch {
     /* Per-pc counters (ws_program_code_size entries) the launch adds to;
      * NULL = none kept (the default: nothing extra on the hot path). */
     ws_pc_counts *pc_counts;
+    /* The issue trace of a functional launch (sim/trace/trace.h): one
+     * event per warp step, its cycle the launch's step count; NULL = none.
+     * A timed launch takes its trace from ws_timing_options. */
+    struct ws_trace *trace;
 } ws_launch;
 
 enum { WS_CHECK_RACE = 1u << 0, WS_CHECK_SYNC = 1u << 1 };

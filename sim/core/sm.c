@@ -7,7 +7,7 @@
 #include "block_sync.h"
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
-#include "../trace/trace.h"
+#include "trace_issue.h"
 
 bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
 {
@@ -228,83 +228,6 @@ static bool sync_block(ws_tsim *s, ws_sm *sm, ws_sm_block *b, uint32_t bs, uint6
     return true;
 }
 
-/* Adds one warp-wide access of info (addresses acc) to a trace event:
- * bank passes in shared memory, sectors and lines in global or local. */
-static void trace_access(const ws_step_info *info, const uint64_t *acc, ws_trace_event *e)
-{
-    uint64_t addr[WS_WARP_SIZE] = {0};
-    int space = info->space;
-    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
-        if (!(info->mask >> lane & 1)) continue;
-        addr[lane] = acc[lane];
-        if (info->space == WS_SP_GENERIC) {
-            int here;
-            switch (ws_generic_classify(acc[lane], &addr[lane])) {
-            case WS_GEN_SHARED: here = WS_SP_SHARED; break;
-            case WS_GEN_LOCAL: here = WS_SP_LOCAL; break;
-            default: here = WS_SP_GLOBAL; break;
-            }
-            space = space == WS_SP_GENERIC || space == here ? here : -1;
-        }
-    }
-    if (space == WS_SP_SHARED) {
-        ws_bank_access ba;
-        ws_bank_access_eval(addr, info->mask, info->size, !info->store, &ba);
-        e->mem = WS_TRACE_MEM_SHARED;
-        for (uint32_t i = 0; i < ba.wavefronts && e->wavefronts + i < 32; i++)
-            e->pass_banks[e->wavefronts + i] = ba.pass_banks[i];
-        e->wavefronts += ba.wavefronts;
-        if (ba.degree > e->degree) e->degree = ba.degree;
-    } else if (space == WS_SP_GLOBAL || space == WS_SP_LOCAL) {
-        ws_coalesce co;
-        ws_coalesce_eval(addr, info->mask, info->size, &co);
-        e->mem = space == WS_SP_GLOBAL ? WS_TRACE_MEM_GLOBAL : WS_TRACE_MEM_LOCAL;
-        e->sectors += co.sectors;
-        e->lines += co.lines;
-    } else {
-        e->mem = WS_TRACE_MEM_OTHER;
-    }
-}
-
-/* One issue into the trace: where, what, and what a memory access cost. */
-static void trace_issue(ws_tsim *s, const ws_sm *sm, const ws_sm_block *b, const ws_warp *w,
-                        int32_t pc, const ws_step_info *info, uint64_t now, uint64_t done)
-{
-    const ws_dim3 g = s->x.l->grid, bi = b->b.idx;
-    uint64_t linear = bi.x + (uint64_t)g.x * (bi.y + (uint64_t)g.y * bi.z);
-    if (!ws_trace_wants(s->trace, linear, w->index, pc, now)) return;
-    const ws_insn *in = &s->x.p->code[pc];
-    const ptx_module *m = s->x.p->m;
-    char mn[96];
-    ws_trace_event e;
-    memset(&e, 0, sizeof e);
-    e.cycle = now;
-    e.done = done > now ? done : now;
-    e.sm = sm->id;
-    e.block = linear;
-    e.bx = bi.x; e.by = bi.y; e.bz = bi.z;
-    e.warp = w->index;
-    e.pc = pc;
-    e.insn = ws_insn_mnemonic(&in->m, mn, sizeof mn);
-    e.active = info->active;
-    e.mask = info->mask;
-    if (in->src) {
-        e.ptx_file = m->path;
-        e.ptx_line = in->src->loc.line;
-        int32_t f = in->src->loc.cu_file;
-        if (f > 0 && f < m->nfiles && m->files[f]) {
-            e.cu_file = m->files[f];
-            e.cu_line = in->src->loc.cu_line;
-        }
-    }
-    if (info->mem && info->mask && info->space != WS_SP_PARAM) {
-        e.store = info->store;
-        for (uint32_t k = 0; k < info->naccess; k++)
-            trace_access(info, info->addr + (size_t)k * WS_WARP_SIZE, &e);
-    }
-    ws_trace_issue(s->trace, &e);
-}
-
 static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_t now)
 {
     ws_warp *w = sw->w;
@@ -327,7 +250,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
             sw->kind[d->dst[i]] = kind;
         }
         sw->opnd_pc = -1;
-        if (s->trace) trace_issue(s, sm, b, w, pc, &info, now, ready);
+        if (s->trace) ws_trace_warp_issue(s->trace, &s->x, &b->b, w, sm->id, pc, &info, now, ready);
         sp->pipe_free[d->pipe] = now + s->interval[d->pipe];
         s->ts->pipe_busy[d->pipe] += s->interval[d->pipe];
         s->ts->pipe_insts[d->pipe]++;

@@ -1,6 +1,8 @@
-/* Issue-trace writers: text, JSON lines, Chrome trace events. */
+/* Issue-trace writers (text, JSON lines; Chrome trace events in
+ * trace_chrome.c), the filter and which launches are traced. */
 #include "trace.h"
 #include "json_out.h"
+#include "trace_chrome.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -10,17 +12,85 @@ struct ws_trace {
     FILE *out;
     ws_trace_format fmt;
     ws_trace_filter f;
-    uint64_t events;
+    ws_chrome *chrome;      /* the Chrome writer, or NULL */
+    uint64_t events;        /* issues accepted (past the filter, up to the limit) */
+    bool on;                /* the launch under way is traced */
+    bool stopped;           /* the limit was reached */
     char kernel[256];       /* of the launch under way, "" when not named */
     uint64_t base;          /* its cycle 0 on the trace's timeline */
+    uint64_t last_cycle;    /* of the last issue accepted */
+    uint64_t launches;      /* launches traced */
+    uint64_t selected;      /* launches of the filter's kernel begun */
+    char **kernels;         /* the kernels launched, in order of their first launch */
+    size_t nkernels;
 };
+
+/* Whether display, a name as the summary shows it ("ns::reduce<256>"),
+ * is named by want: the whole, or without template arguments, or without
+ * scope either. */
+static bool name_matches(const char *display, const char *want)
+{
+    if (!strcmp(display, want)) return true;
+    char base[256];
+    snprintf(base, sizeof base, "%s", display);
+    char *lt = strchr(base, '<');
+    if (lt) *lt = '\0';
+    if (!strcmp(base, want)) return true;
+    const char *scope = strrchr(base, ':');
+    return scope && !strcmp(scope + 1, want);
+}
+
+/* The order of kernel's first launch among the kernels seen (adding it). */
+static int64_t kernel_index(ws_trace *t, const char *kernel)
+{
+    for (size_t i = 0; i < t->nkernels; i++)
+        if (!strcmp(t->kernels[i], kernel)) return (int64_t)i;
+    char **k = realloc(t->kernels, (t->nkernels + 1) * sizeof *k);
+    if (!k) return -1;
+    t->kernels = k;
+    k[t->nkernels] = strdup(kernel);
+    if (!k[t->nkernels]) return -1;
+    return (int64_t)t->nkernels++;
+}
+
+static bool kernel_selected(ws_trace *t, const char *kernel)
+{
+    int64_t index = kernel_index(t, kernel);
+    const char *want = t->f.kernel;
+    if (!want) return true;
+    if (want[0] && strspn(want, "0123456789") == strlen(want))
+        return index >= 0 && (uint64_t)index == strtoull(want, NULL, 10);
+    return name_matches(kernel, want);
+}
 
 void ws_trace_begin_launch(ws_trace *t, const char *kernel, uint64_t base)
 {
     snprintf(t->kernel, sizeof t->kernel, "%s", kernel ? kernel : "");
     t->base = base;
+    t->on = kernel_selected(t, t->kernel);
+    if (t->on && t->f.launch >= 0) t->on = t->selected++ == (uint64_t)t->f.launch;
+    if (!t->on) return;
     if (t->fmt == WS_TRACE_TEXT && t->kernel[0])
         fprintf(t->out, "# launch of %s at cycle %" PRIu64 "\n", t->kernel, base);
+    if (t->chrome) ws_chrome_begin_launch(t->chrome, t->launches, t->kernel);
+    t->launches++;
+}
+
+void ws_trace_end_launch(ws_trace *t, uint64_t cycles)
+{
+    if (!t->on || !t->chrome) return;
+    ws_chrome_end_launch(t->chrome);
+    ws_chrome_launch_slice(t->chrome, t->kernel, t->base, t->base + cycles);
+}
+
+void ws_trace_set_clock(ws_trace *t, int32_t khz)
+{
+    if (t->chrome) ws_chrome_set_clock(t->chrome, khz);
+}
+
+bool ws_trace_stopped(const ws_trace *t)
+{
+    return t->stopped;
 }
 
 bool ws_trace_parse_format(const char *s, ws_trace_format *fmt)
@@ -39,18 +109,21 @@ ws_trace *ws_trace_open(FILE *out, ws_trace_format fmt, const ws_trace_filter *f
     t->out = out;
     t->fmt = fmt;
     t->f = *filter;
+    t->on = true;
+    if (fmt == WS_TRACE_CHROME && !(t->chrome = ws_chrome_open(out))) {
+        free(t);
+        return NULL;
+    }
     if (fmt == WS_TRACE_TEXT)
         fprintf(out, "%10s %4s %10s %4s %5s  %-28s %-10s %-10s %s\n", "cycle", "sm", "block", "warp",
                 "pc", "instruction", "active", "executed", "source / memory");
-    else if (fmt == WS_TRACE_CHROME)
-        fputs("{\"traceEvents\":[\n", out);
     return t;
 }
 
 bool ws_trace_wants(const ws_trace *t, uint64_t block, uint32_t warp, int32_t pc, uint64_t cycle)
 {
     const ws_trace_filter *f = &t->f;
-    return (f->block < 0 || (uint64_t)f->block == block) &&
+    return t->on && !t->stopped && (f->block < 0 || (uint64_t)f->block == block) &&
            (f->warp < 0 || (uint64_t)f->warp == warp) &&
            pc >= f->pc_lo && (f->pc_hi < 0 || pc <= f->pc_hi) &&
            cycle >= f->cycle_lo && (f->cycle_hi == 0 || cycle <= f->cycle_hi);
@@ -111,9 +184,37 @@ static void write_json_fields(const ws_trace *t, FILE *out, const ws_trace_event
     }
 }
 
+/* Stops the trace at its limit, saying so in it and on stderr. */
+static void stop(ws_trace *t)
+{
+    t->stopped = true;
+    char note[160];
+    snprintf(note, sizeof note, "the trace stops here: it reached its limit of %" PRIu64 " events (--trace-limit)",
+             t->f.limit);
+    switch (t->fmt) {
+    case WS_TRACE_TEXT: fprintf(t->out, "# %s\n", note); break;
+    case WS_TRACE_JSON:
+        fputs("{\"note\":", t->out);
+        ws_json_string(t->out, note);
+        fputs("}\n", t->out);
+        break;
+    case WS_TRACE_CHROME: ws_chrome_note(t->chrome, t->last_cycle, note); break;
+    }
+    fflush(stdout);
+    fprintf(stderr, "warpsim: note: the trace stopped after %" PRIu64 " events (--trace-limit %" PRIu64 "); "
+            "narrow it with --trace-kernel, --trace-launch, --trace-block, --trace-warp, --trace-pc or "
+            "--trace-cycles, or raise the limit (0 = none)\n", t->f.limit, t->f.limit);
+}
+
 void ws_trace_issue(ws_trace *t, const ws_trace_event *e)
 {
     FILE *out = t->out;
+    if (t->stopped) return;
+    if (t->f.limit && t->events >= t->f.limit) {
+        stop(t);
+        return;
+    }
+    t->last_cycle = t->base + e->cycle;
     switch (t->fmt) {
     case WS_TRACE_TEXT: {
         char block[40], src[160] = "";
@@ -138,15 +239,7 @@ void ws_trace_issue(ws_trace *t, const ws_trace_event *e)
         fputs("}\n", out);
         break;
     case WS_TRACE_CHROME:
-        /* A slice per instruction from issue to result: one process per
-         * SM, one thread per warp of a block. */
-        fprintf(out, "%s{\"name\":", t->events ? ",\n" : "");
-        ws_json_string(out, e->insn);
-        fprintf(out, ",\"ph\":\"X\",\"ts\":%" PRIu64 ",\"dur\":%" PRIu64 ",\"pid\":%d,\"tid\":%" PRIu64
-                ",\"args\":{", t->base + e->cycle, e->done > e->cycle ? e->done - e->cycle : 1, e->sm,
-                e->block * 1024 + e->warp);
-        write_json_fields(t, out, e);
-        fputs("}}", out);
+        ws_chrome_issue(t->chrome, e, t->base + e->cycle, t->base + e->done);
         break;
     }
     t->events++;
@@ -155,10 +248,10 @@ void ws_trace_issue(ws_trace *t, const ws_trace_event *e)
 uint64_t ws_trace_close(ws_trace *t)
 {
     if (!t) return 0;
-    if (t->fmt == WS_TRACE_CHROME)
-        fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"time unit\":\"one ts unit is one GPU cycle\"}}\n",
-              t->out);
+    if (t->chrome) ws_chrome_close(t->chrome, t->stopped);
     uint64_t n = t->events;
+    for (size_t i = 0; i < t->nkernels; i++) free(t->kernels[i]);
+    free(t->kernels);
     free(t);
     return n;
 }

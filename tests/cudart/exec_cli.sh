@@ -44,4 +44,22 @@ grep -q "no_such_gpu" "$tmp/err" || fail "unknown GPU not named"
 [ $? -eq 127 ] || fail "missing program: expected status 127"
 "$warpsim" exec 2>/dev/null && fail "no program accepted"
 "$warpsim" exec --bogus "$prog" 2>/dev/null && fail "unknown option accepted"
+# exec's options are run's table: the same checks and messages
+"$warpsim" exec --trace-warp 1 -- "$prog" 2>"$tmp/err" && fail "--trace-warp without --trace accepted"
+grep -q "need --trace FILE" "$tmp/err" || fail "--trace-warp without --trace: no message"
+"$warpsim" exec --trace "$tmp/t" --trace-pc 9:3 -- "$prog" 2>"$tmp/err" && fail "a bad --trace-pc accepted"
+grep -q "bad --trace-pc '9:3'" "$tmp/err" || fail "a bad --trace-pc not named"
+"$warpsim" exec --max-cycles 0x -- "$prog" 2>"$tmp/err" && fail "a bad --max-cycles accepted"
+grep -q "bad --max-cycles '0x'" "$tmp/err" || fail "a bad --max-cycles not named"
+"$warpsim" exec --functional --max-cycles 9 -- "$prog" 2>"$tmp/err" && fail "--max-cycles with --functional accepted"
+"$warpsim" exec --gpu a100 --gpu h100 -- "$prog" 2>"$tmp/err" && fail "--gpu twice accepted"
+grep -q -- "--gpu given twice" "$tmp/err" || fail "--gpu twice: no message"
+
+# --keep-ptx DIR: the PTX of each module, named as the messages cite it
+"$warpsim" exec --no-summary --keep-ptx "$tmp/ptx" -- "$prog" 100 >/dev/null 2>"$tmp/err" || fail "--keep-ptx failed"
+ls "$tmp"/ptx/*.compute_80.ptx >/dev/null 2>&1 || fail "--keep-ptx wrote no PTX"
+grep -q '^\.visible \.entry' "$tmp"/ptx/*.compute_80.ptx || fail "--keep-ptx's file holds no kernel"
+: >"$tmp/file"
+"$warpsim" exec --keep-ptx "$tmp/file" -- "$prog" 100 2>"$tmp/err" && fail "--keep-ptx onto a file accepted"
+grep -q "not a folder" "$tmp/err" || fail "--keep-ptx onto a file: no message"
 exit 0

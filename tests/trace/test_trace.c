@@ -69,7 +69,7 @@ static void run_traced(ws_trace_format fmt, const ws_trace_filter *f, traced *r)
     t_free(&t);
 }
 
-static const ws_trace_filter all = {-1, -1, 0, -1, 0, 0};
+static const ws_trace_filter all = WS_TRACE_FILTER_ALL;
 
 static int count(const char *s, const char *needle)
 {
