@@ -7,6 +7,7 @@
 #include "block_sync.h"
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
+#include "../trace/issue_timeline.h"
 #include "../trace/trace.h"
 
 bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
@@ -328,6 +329,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
         }
         sw->opnd_pc = -1;
         if (s->trace) trace_issue(s, sm, b, w, pc, &info, now, ready);
+        if (s->timeline) ws_issue_timeline_add(s->timeline, (uint32_t)sm->id, (uint32_t)(sw - sm->slots), now);
         sp->pipe_free[d->pipe] = now + s->interval[d->pipe];
         s->ts->pipe_busy[d->pipe] += s->interval[d->pipe];
         s->ts->pipe_insts[d->pipe]++;
