@@ -49,6 +49,9 @@ static void usage(FILE *out)
             "                      line (build with warpsim nvcc, which adds -lineinfo),\n"
             "                      most costly first, summed over all launches\n"
             "  --lines-out FILE    the same as JSON lines: one object per kernel and line\n"
+            "  --report FILE.html  at the end, one self-contained HTML page per program:\n"
+            "                      per kernel its summary, occupancy, per-line table\n"
+            "                      beside the source, charts and issue timeline\n"
             "  --trace FILE        write the issue trace of every launch to FILE, on one\n"
             "                      timeline (see 'warpsim run --help')\n"
             "  --trace-format F    text (default), json or chrome\n"
@@ -179,7 +182,7 @@ int cli_exec(int argc, char **argv)
     const char *progress = NULL, *timeout = NULL, *max_cycles = NULL;
     bool json = false, no_summary = false, functional = false, racecheck = false, synccheck = false;
     bool leak_check = false, lines = false;
-    const char *summary = NULL, *lines_out = NULL;
+    const char *summary = NULL, *lines_out = NULL, *report = NULL;
     const char *trace = NULL, *trace_format = NULL;
     int i = 1;
     for (; i < argc; i++) {
@@ -208,7 +211,8 @@ int cli_exec(int argc, char **argv)
                           : !strcmp(a, "--trace") ? &trace
                           : !strcmp(a, "--trace-format") ? &trace_format
                           : !strcmp(a, "--summary") ? &summary
-                          : !strcmp(a, "--lines-out") ? &lines_out : NULL;
+                          : !strcmp(a, "--lines-out") ? &lines_out
+                          : !strcmp(a, "--report") ? &report : NULL;
         if (slot) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "warpsim exec: error: %s needs a value\n", a);
@@ -312,6 +316,7 @@ int cli_exec(int argc, char **argv)
               (!summary || setenv(WS_ENV_SUMMARY, summary, 1) == 0) &&
               (!lines || setenv(WS_ENV_LINES, "1", 1) == 0) &&
               (!lines_out || setenv(WS_ENV_LINES_OUT, lines_out, 1) == 0) &&
+              (!report || setenv(WS_ENV_REPORT, report, 1) == 0) &&
               (!trace || setenv(WS_ENV_TRACE, trace, 1) == 0) &&
               (!trace_format || setenv(WS_ENV_TRACE_FORMAT, trace_format, 1) == 0) &&
               (!max_insts || setenv(WS_ENV_MAX_WARP_INSTS, max_insts, 1) == 0) &&

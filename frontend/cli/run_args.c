@@ -470,6 +470,7 @@ void runarg_print_help(FILE *out)
 "usage: warpsim run FILE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
 "                   [--smem BYTES] --arg SPEC ... [--dump I=PATH] [--print I[:COUNT]]\n"
 "                   [--json] [--summary full|short|none] [--lines] [--lines-out FILE]\n"
+"                   [--report FILE.html]\n"
 "\n"
 "Runs one kernel of FILE.ptx in the simulator and shows what it computed.\n"
 "\n"
@@ -530,6 +531,10 @@ void runarg_print_help(FILE *out)
 "                      nvcc -lineinfo; else the PTX line), most costly first,\n"
 "                      with a sentence on each line far from ideal\n"
 "  --lines-out FILE    the same as JSON lines: one object per kernel and line\n"
+"  --report FILE.html  one self-contained HTML page: summary, occupancy and its\n"
+"                      limiter, the per-line table beside the source, charts of\n"
+"                      stalls, bank conflicts and sectors per line, and a\n"
+"                      warp-issue timeline per SM\n"
 "  --trace FILE        write an issue trace to FILE (- for stdout): one event per\n"
 "                      warp instruction issued: cycle, SM, block, warp, PC,\n"
 "                      instruction, active and executed lanes, source line, and\n"
@@ -725,7 +730,8 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
         static const char *const with_value[] = {
             "--kernel", "--grid", "--block", "--smem", "--arg", "--dump", "--print", "--max-warp-insts",
             "--gpu", "--regs", "--trace", "--trace-format", "--trace-block", "--trace-warp", "--trace-pc",
-            "--trace-cycles", "--progress-limit", "--timeout", "--max-cycles", "--summary", "--lines-out"};
+            "--trace-cycles", "--progress-limit", "--timeout", "--max-cycles", "--summary", "--lines-out",
+            "--report"};
         const char *eq = strchr(a, '=');
         size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
         int which = -1;
@@ -746,7 +752,7 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
         }
         const char **single[] = {&o->kernel, &grid, &block, &smem, NULL, NULL, NULL, &maxi,
                                  &o->gpu, &regs, &o->trace, &tformat, &tblock, &twarp, &tpc, &tcycles,
-                                 &progress, &timeout, &cycles, &summary, &o->lines_out};
+                                 &progress, &timeout, &cycles, &summary, &o->lines_out, &o->report};
         if (single[which]) {
             if (*single[which]) {
                 fail(err, errsize, "%s given twice", with_value[which]);

@@ -59,6 +59,7 @@ typedef struct runarg_options {
     int summary;                        /* --summary full|short|none: ws_summary_mode */
     bool lines;                         /* --lines: the per-source-line report (stderr) */
     const char *lines_out;              /* --lines-out FILE: the same as JSON lines, NULL = none */
+    const char *report;                 /* --report FILE.html: the HTML report, NULL = none */
     const char *gpu;                    /* --gpu NAME or config path; default a100 */
     bool functional;                    /* --functional: no timing model */
     int32_t regs;                       /* --regs N for occupancy; 0 = ptxas -v or estimate */
