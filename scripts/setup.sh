@@ -3,7 +3,9 @@
 # Safe to run again: apt-get skips what is already there.
 set -euo pipefail
 
-packages=(cmake make gcc flex bison libcmocka-dev libinih-dev libzstd-dev liblz4-dev libcjson-dev pkg-config)
+# chromium: tests/report opens the HTML report (--report) in headless Chromium
+packages=(cmake make gcc flex bison libcmocka-dev libinih-dev libzstd-dev liblz4-dev libcjson-dev pkg-config
+          chromium)
 
 missing=()
 for p in "${packages[@]}"; do
