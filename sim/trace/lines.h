@@ -63,7 +63,7 @@ typedef struct ws_line_sum {
 ws_line_sum *ws_lines_sums(const ws_lines *l, size_t i, bool timed, size_t *n);
 
 /* The sentences ws_lines_text gives for a line's counters c, one a line,
- * each starting "=> "; kernel_total is the kernel's cost (stall cycles
+ * each indented and starting "=> "; kernel_total is the kernel's cost (stall cycles
  * when timed), so that only lines worth it get a stall sentence. */
 void ws_lines_advice(FILE *out, const ws_pc_counts *c, uint64_t kernel_total, bool timed);
 
