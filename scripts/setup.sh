@@ -3,7 +3,10 @@
 # Safe to run again: apt-get skips what is already there.
 set -euo pipefail
 
-packages=(cmake make gcc flex bison libcmocka-dev libinih-dev libzstd-dev liblz4-dev libcjson-dev pkg-config parallel)
+# chromium: tests/report opens the HTML report (--report) in headless Chromium
+# parallel: tests/sweep runs a sweep's job list with GNU parallel
+packages=(cmake make gcc flex bison libcmocka-dev libinih-dev libzstd-dev liblz4-dev libcjson-dev pkg-config
+          parallel chromium)
 
 missing=()
 for p in "${packages[@]}"; do

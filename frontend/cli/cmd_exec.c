@@ -28,7 +28,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: warpsim exec [--gpu NAME] [--summary-out FILE] [--json] [--summary full|short|none]\n"
-            "                    [--lines] [--lines-out FILE] [--functional] [--keep-ptx DIR]\n"
+            "                    [--lines] [--lines-out FILE] [--report FILE.html] [--functional] [--keep-ptx DIR]\n"
             "                    [--trace FILE [--trace-format text|json|chrome] [--trace-kernel K]\n"
             "                     [--trace-launch N] [--trace-block N] [--trace-warp N] [--trace-pc A:B]\n"
             "                     [--trace-cycles A:B] [--trace-limit N]]\n"
@@ -51,6 +51,9 @@ static void usage(FILE *out)
             "                      line (build with warpsim nvcc, which adds -lineinfo),\n"
             "                      most costly first, summed over all launches\n"
             "  --lines-out FILE    the same as JSON lines: one object per kernel and line\n"
+            "  --report FILE.html  at the end, one self-contained HTML page per program:\n"
+            "                      per kernel its summary, occupancy, per-line table\n"
+            "                      beside the source, charts and issue timeline\n"
             "  --trace FILE        write the issue trace of every launch to FILE (- for\n"
             "                      stdout, where the program's output goes too), the\n"
             "                      launches one after another on one timeline; with\n"
@@ -201,6 +204,7 @@ static const struct { runarg_opt opt; const char *var; } handed[] = {
     {RUNOPT_MAX_WARP_INSTS, WS_ENV_MAX_WARP_INSTS}, {RUNOPT_PROGRESS_LIMIT, WS_ENV_PROGRESS_LIMIT},
     {RUNOPT_TIMEOUT, WS_ENV_TIMEOUT},               {RUNOPT_MAX_CYCLES, WS_ENV_MAX_CYCLES},
     {RUNOPT_LEAK_CHECK, WS_ENV_LEAK_CHECK},         {RUNOPT_KEEP_PTX, WS_ENV_KEEP_PTX},
+    {RUNOPT_REPORT, WS_ENV_REPORT},
 };
 
 /* The environment the runtime reads: the options given, and nothing left

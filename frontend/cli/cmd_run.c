@@ -21,6 +21,7 @@
 #include "sim/core/gpu_config.h"
 #include "sim/core/sim.h"
 #include "sim/core/timing.h"
+#include "sim/trace/html_report.h"
 #include "sim/trace/lines.h"
 #include "sim/trace/summary.h"
 #include "sim/trace/trace.h"
@@ -35,7 +36,8 @@ typedef struct run_state {
     ws_program *prog;
     uint64_t *addrs;        /* device address of each buffer argument, 0 for scalars */
     uint8_t *params;
-    ws_lines *lines;        /* --lines, --lines-out: per-pc counters; NULL = off */
+    ws_lines *lines;        /* --lines, --lines-out, --report: per-pc counters; NULL = off */
+    ws_html_report *report; /* --report: NULL = off */
 } run_state;
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -205,6 +207,14 @@ static int write_lines(const run_state *s)
     }
     if (o->lines)
         ws_lines_text(stderr, s->lines, !o->functional);
+    if (o->report) {
+        FILE *f = fopen(o->report, "w");
+        if (!f)
+            return usage_error("cannot write '%s': %s", o->report, strerror(errno));
+        bool written = ws_html_report_write(f, s->report, s->lines) == 0;
+        if (fclose(f) != 0 || !written)
+            return usage_error("writing '%s' failed", o->report);
+    }
     return 0;
 }
 
@@ -245,9 +255,10 @@ static int run(run_state *s)
 
     char shown[1024];
     cli_kernel_display_name(f, shown, sizeof shown);
-    if (o->lines || o->lines_out) {
+    if (o->lines || o->lines_out || o->report) {
         s->lines = ws_lines_create();
-        if (!s->lines)
+        s->report = o->report ? ws_html_report_create() : NULL;
+        if (!s->lines || (o->report && !s->report))
             return usage_error("out of memory");
     }
     ws_launch l = {
@@ -285,6 +296,8 @@ static int run(run_state *s)
     topt.regs_per_thread = o->functional ? 0 : kernel_regs(o, s->module, f, &gpu);
     topt.optin = true;      /* --smem is the size asked for, as after cudaFuncSetAttribute */
     topt.max_cycles = o->max_cycles;
+    if (s->report && !o->functional)
+        topt.timeline = ws_html_report_timeline(s->report, &gpu);
     FILE *trace_out = NULL;
     if (o->trace) {
         trace_out = strcmp(o->trace, "-") ? fopen(o->trace, "w") : stdout;
@@ -332,6 +345,11 @@ static int run(run_state *s)
         ws_summary_short(stderr, &info, &st);
     else
         ws_summary_text(stderr, &info, &st);
+    if (s->report &&
+        !ws_html_report_add(s->report, &(ws_html_launch){.info = &info, .stats = &st,
+                                                         .gpu = o->functional ? NULL : &gpu, .kernel = k,
+                                                         .carveout = topt.carveout, .optin = topt.optin}))
+        return usage_error("out of memory");
     return s->lines ? write_lines(s) : 0;
 }
 
@@ -353,6 +371,7 @@ int cli_run(int argc, char **argv)
     free(s.params);
     free(s.addrs);
     ws_lines_free(s.lines);
+    ws_html_report_free(s.report);
     if (s.prog)
         ws_program_free(s.prog);
     if (s.mem)

@@ -470,6 +470,7 @@ void runarg_print_help(FILE *out)
 "usage: warpsim run FILE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
 "                   [--smem BYTES] --arg SPEC ... [--dump I=PATH] [--print I[:COUNT]]\n"
 "                   [--json] [--summary full|short|none] [--lines] [--lines-out FILE]\n"
+"                   [--report FILE.html]\n"
 "\n"
 "Runs one kernel of FILE.ptx in the simulator and shows what it computed.\n"
 "\n"
@@ -530,6 +531,10 @@ void runarg_print_help(FILE *out)
 "                      nvcc -lineinfo; else the PTX line), most costly first,\n"
 "                      with a sentence on each line far from ideal\n"
 "  --lines-out FILE    the same as JSON lines: one object per kernel and line\n"
+"  --report FILE.html  one self-contained HTML page: summary, occupancy and its\n"
+"                      limiter, the per-line table beside the source, charts of\n"
+"                      stalls, bank conflicts and sectors per line, and a\n"
+"                      warp-issue timeline per SM\n"
 "  --trace FILE        write an issue trace to FILE (- for stdout): one event per\n"
 "                      warp instruction issued: cycle, SM, block, warp, PC,\n"
 "                      instruction, active and executed lanes, source line, and\n"
@@ -651,6 +656,7 @@ static const struct option_info {
     [RUNOPT_TRACE_CYCLES] = {"--trace-cycles", true, false, FOR_BOTH},
     [RUNOPT_TRACE_LIMIT] = {"--trace-limit", true, false, FOR_BOTH},
     [RUNOPT_KEEP_PTX] = {"--keep-ptx", true, false, FOR_EXEC},
+    [RUNOPT_REPORT] = {"--report", true, false, FOR_BOTH},
 };
 
 static const char *const cmd_name[] = {[FOR_RUN] = "run", [FOR_EXEC] = "exec"};
@@ -784,6 +790,7 @@ static bool check_common(runarg_options *o, int cmd, char *err, size_t errsize)
     o->json = g[RUNOPT_JSON] != NULL;
     o->lines = g[RUNOPT_LINES] != NULL;
     o->lines_out = g[RUNOPT_LINES_OUT];
+    o->report = g[RUNOPT_REPORT];
     o->functional = g[RUNOPT_FUNCTIONAL] != NULL;
     o->checks = (g[RUNOPT_RACECHECK] ? WS_CHECK_RACE : 0u) | (g[RUNOPT_SYNCCHECK] ? WS_CHECK_SYNC : 0u);
     o->summary_out = g[RUNOPT_SUMMARY_OUT];

@@ -4,6 +4,7 @@
 #include "cudart_ctx.h"
 #include "cudart_trace.h"
 #include "sim/trace/kernel_totals.h"
+#include "sim/trace/html_report.h"
 #include "sim/trace/lines.h"
 #include "sim/trace/summary.h"
 #include "sim/trace/trace.h"
@@ -70,7 +71,10 @@ static cr_context *context_create(void)
     c->totals = ws_kernel_totals_create();
     c->lines_text = env(WS_ENV_LINES) && strcmp(env(WS_ENV_LINES), "0") != 0;
     if (env(WS_ENV_LINES_OUT)) c->lines_out = strdup(env(WS_ENV_LINES_OUT));
-    if (c->lines_text || c->lines_out) c->lines = ws_lines_create();
+    if (env(WS_ENV_REPORT) && (c->report_path = strdup(env(WS_ENV_REPORT))) &&
+        !(c->report = ws_html_report_create()))
+        fprintf(stderr, "warpsim: out of memory for the HTML report\n");
+    if (c->lines_text || c->lines_out || c->report) c->lines = ws_lines_create();
     const char *lim = env(WS_ENV_MAX_WARP_INSTS);
     c->max_warp_insts = lim ? strtoull(lim, NULL, 10) : WS_DEFAULT_MAX_WARP_INSTS;
     const char *progress = env(WS_ENV_PROGRESS_LIMIT), *timeout = env(WS_ENV_TIMEOUT);
@@ -117,6 +121,12 @@ static void final_reports(cr_context *c)
         if (!f || fclose(f) != 0) fprintf(stderr, "warpsim: cannot write the per-line report to %s\n", c->lines_out);
     }
     if (c->lines && c->lines_text) ws_lines_text(out, c->lines, !c->functional);
+    if (c->report) {
+        FILE *f = fopen(c->report_path, "w");
+        bool written = f && ws_html_report_write(f, c->report, c->lines) == 0;
+        if ((f && fclose(f) != 0) || !written)
+            fprintf(stderr, "warpsim: cannot write the HTML report to %s\n", c->report_path);
+    }
     fflush(out);
 }
 
@@ -126,6 +136,8 @@ static void context_destroy(cr_context *c)
     ws_kernel_totals_free(c->totals);
     ws_lines_free(c->lines);
     free(c->lines_out);
+    ws_html_report_free(c->report);
+    free(c->report_path);
     for (size_t i = 0; i < c->nfuncs; i++) {
         free(c->funcs[i]->device_name);
         free(c->funcs[i]);

@@ -123,6 +123,8 @@ typedef struct cr_context {
     struct ws_lines *lines;     /* WARPSIM_LINES / WARPSIM_LINES_OUT: per-pc counters, or NULL */
     bool lines_text;            /* WARPSIM_LINES: the per-line report as text at the end */
     char *lines_out;            /* WARPSIM_LINES_OUT: the same as JSON lines into this file */
+    struct ws_html_report *report;  /* WARPSIM_REPORT: the HTML report's launches, or NULL */
+    char *report_path;          /* ... and the file it goes to at the end */
     bool functional;            /* WARPSIM_FUNCTIONAL: no timing model */
     struct ws_trace *trace;     /* WARPSIM_TRACE: the issue trace of every launch, or NULL */
     FILE *trace_out;

@@ -11,6 +11,7 @@
 #include "frontend/ptx/ptx_query.h"
 #include "sim/core/timing.h"
 #include "sim/trace/kernel_totals.h"
+#include "sim/trace/html_report.h"
 #include "sim/trace/lines.h"
 #include "sim/trace/trace.h"
 #include "sim/trace/summary.h"
@@ -235,6 +236,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     topt.optin = true;      /* the limit the program set was checked above */
     topt.trace = c->trace;
     topt.max_cycles = c->max_cycles;
+    if (c->report && !c->functional) topt.timeline = ws_html_report_timeline(c->report, g);
     if (c->trace) ws_trace_begin_launch(c->trace, name, c->trace_cycles);
     if (c->functional) l.trace = c->trace;     /* a timed launch takes it from topt */
     cr_managed_sync(c, true);
@@ -257,6 +259,13 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         c->sim_ms += (double)st.warp_insts / issue_per_cycle / (double)g->clockRate;
 
     if (ok && c->totals) ws_kernel_totals_add(c->totals, name, &st, c->functional ? NULL : &ts);
+    if (ok && c->report) {
+        ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem,
+                                c->functional ? NULL : g->name, c->functional ? NULL : &ts};
+        ws_html_report_add(c->report, &(ws_html_launch){.info = &info, .stats = &st,
+                                                        .gpu = c->functional ? NULL : g, .kernel = f->kernel,
+                                                        .carveout = topt.carveout, .optin = topt.optin});
+    }
     if (ok && c->summary_mode != WS_SUMMARY_NONE) {
         ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem,
                                 c->functional ? NULL : g->name, c->functional ? NULL : &ts};

@@ -11,6 +11,7 @@
 #define WS_ENV_SUMMARY         "WARPSIM_SUMMARY"          /* full, short or none */
 #define WS_ENV_LINES           "WARPSIM_LINES"            /* "1": the per-source-line report */
 #define WS_ENV_LINES_OUT       "WARPSIM_LINES_OUT"        /* file for the per-line JSON lines */
+#define WS_ENV_REPORT          "WARPSIM_REPORT"           /* file for the HTML report */
 #define WS_ENV_FUNCTIONAL      "WARPSIM_FUNCTIONAL"       /* "1": no timing model */
 #define WS_ENV_TRACE           "WARPSIM_TRACE"            /* file for the issue trace; "-" = stdout */
 #define WS_ENV_TRACE_FORMAT    "WARPSIM_TRACE_FORMAT"     /* text, json or chrome */

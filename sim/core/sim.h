@@ -83,6 +83,10 @@ typedef struct ws_pc_counts {
     int64_t lane_stride;
     uint32_t stride_known, access_size;
     uint64_t stall[WS_PC_STALL_KINDS];  /* warp-cycles a warp stood at this pc, per ws_stall */
+    /* Timed only: sectors of this pc's global and local accesses looked up
+     * in L1 (loads) and at L2 (L1 misses, stores, atomics), and how many
+     * hit; as ws_timing_stats's l1_ and l2_ counters, per pc. */
+    uint64_t l1_sectors, l1_hit_sectors, l2_sectors, l2_hit_sectors;
 } ws_pc_counts;
 
 enum { WS_ACC_LD, WS_ACC_ST, WS_ACC_ATOM };

@@ -8,6 +8,7 @@
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
 #include "trace_issue.h"
+#include "../trace/issue_timeline.h"
 
 bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
 {
@@ -251,6 +252,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
         }
         sw->opnd_pc = -1;
         if (s->trace) ws_trace_warp_issue(s->trace, &s->x, &b->b, w, sm->id, pc, &info, now, ready);
+        if (s->timeline) ws_issue_timeline_add(s->timeline, (uint32_t)sm->id, (uint32_t)(sw - sm->slots), now);
         sp->pipe_free[d->pipe] = now + s->interval[d->pipe];
         s->ts->pipe_busy[d->pipe] += s->interval[d->pipe];
         s->ts->pipe_insts[d->pipe]++;

@@ -38,6 +38,7 @@ typedef struct ws_tsim {
     uint64_t end;                       /* the last block's finish so far */
     ws_timing_stats *ts;
     struct ws_trace *trace;             /* NULL: no issue trace */
+    struct ws_issue_timeline *timeline; /* NULL: no issue timeline */
 } ws_tsim;
 
 typedef struct ws_sm_warp {

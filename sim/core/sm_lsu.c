@@ -175,7 +175,16 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
     /* a wmma.load or wmma.store makes several accesses, one after another
      * through the L1 data stage; the registers are ready with the last */
     uint64_t ready = now + 1;
+    uint64_t l1_lookups = sm->l1.lookups, l1_hits = sm->l1.hits, l2_lookups = s->l2.lookups, l2_hits = s->l2.hits;
     for (uint32_t k = 0; k < info->naccess; k++)
         ready = max64(ready, one_access(s, sm, sw, in, info, info->addr + (size_t)k * WS_WARP_SIZE, now, kind));
+    /* the caches' counters moved by this instruction alone: its pc's share */
+    ws_pc_counts *pcc = s->x.l->pc_counts && sw->stall_pc >= 0 ? &s->x.l->pc_counts[sw->stall_pc] : NULL;
+    if (pcc) {
+        pcc->l1_sectors += sm->l1.lookups - l1_lookups;
+        pcc->l1_hit_sectors += sm->l1.hits - l1_hits;
+        pcc->l2_sectors += s->l2.lookups - l2_lookups;
+        pcc->l2_hit_sectors += s->l2.hits - l2_hits;
+    }
     return ready;
 }

@@ -39,7 +39,8 @@ const char *ws_stall_metric(ws_stall s)
 ws_timing_options ws_timing_defaults(void)
 {
     return (ws_timing_options){.regs_per_thread = 0, .carveout = -1, .optin = false,
-                               .sched_policy = -1, .max_cycles = 0, .trace = NULL};
+                               .sched_policy = -1, .max_cycles = 0, .trace = NULL,
+                               .timeline = NULL};
 }
 
 /* The [timing] keys the model reads; a config without one cannot be timed. */
@@ -134,6 +135,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     s.g = cfg;
     s.ts = &tst;
     s.trace = opt.trace;
+    s.timeline = opt.timeline;
     s.x = (ws_exec){.p = p, .k = k, .l = l, .stats = &st, .err = err,
                     .out = l->printf_out ? l->printf_out : stdout,
                     .nsmid = (uint32_t)cfg->multiProcessorCount,

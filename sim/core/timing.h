@@ -25,6 +25,9 @@ typedef struct ws_timing_options {
     int32_t sched_policy;       /* ws_sched_policy, -1 = the config's warpScheduler */
     uint64_t max_cycles;        /* 0 = no limit; past it the launch faults */
     struct ws_trace *trace;     /* issue trace (sim/trace/trace.h), NULL = none */
+    /* issues binned per SM for the HTML report (sim/trace/issue_timeline.h),
+     * NULL = none */
+    struct ws_issue_timeline *timeline;
 } ws_timing_options;
 
 /* Default options: regs estimated, default carve-out, config's policy. */

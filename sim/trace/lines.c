@@ -150,6 +150,10 @@ static void add_counts(line_row *r, const ws_pc_counts *c)
         sectors += c->global_sectors[o];
     }
     for (int i = 0; i < WS_PC_STALL_KINDS; i++) a->stall[i] += c->stall[i];
+    a->l1_sectors += c->l1_sectors;
+    a->l1_hit_sectors += c->l1_hit_sectors;
+    a->l2_sectors += c->l2_sectors;
+    a->l2_hit_sectors += c->l2_hit_sectors;
     /* the stride that explains the line: that of its busiest global access */
     if (c->stride_known && sectors > r->stride_weight) {
         r->stride_weight = sectors;
@@ -357,6 +361,10 @@ static void memory_text(FILE *out, const ws_pc_counts *c)
                 ratio(c->global_sectors[o], c->global_requests[o]),
                 ratio(c->global_ideal_sectors[o], c->global_requests[o]));
     }
+    if (c->l1_sectors || c->l2_sectors)
+        fprintf(out, "      L1 hit rate %.1f%% of %" PRIu64 " sectors, L2 hit rate %.1f%% of %" PRIu64
+                " sectors\n", ratio(c->l1_hit_sectors, c->l1_sectors) * 100.0, c->l1_sectors,
+                ratio(c->l2_hit_sectors, c->l2_sectors) * 100.0, c->l2_sectors);
 }
 
 /* The line and its source text. */
@@ -505,6 +513,12 @@ static void row_json(FILE *out, const kernel_pcs *k, const line_row *r, bool tim
         json_u64(out, key, c->global_ideal_sectors[o]);
     }
     if (timed) {
+        json_u64(out, "l1_sectors", c->l1_sectors);
+        json_u64(out, "l1_hit_sectors", c->l1_hit_sectors);
+        json_u64(out, "l2_sectors", c->l2_sectors);
+        json_u64(out, "l2_hit_sectors", c->l2_hit_sectors);
+        fprintf(out, ",\"l1_hit_rate\":%.6g,\"l2_hit_rate\":%.6g", ratio(c->l1_hit_sectors, c->l1_sectors),
+                ratio(c->l2_hit_sectors, c->l2_sectors));
         json_u64(out, "stall_cycles", stall_total(c));
         for (int i = 0; i < WS_PC_STALL_KINDS; i++) {
             snprintf(key, sizeof key, "stall_%s", ws_stall_name((ws_stall)i));
@@ -522,4 +536,29 @@ void ws_lines_json(FILE *out, const ws_lines *l, bool timed)
         for (size_t j = 0; j < n; j++) row_json(out, &l->k[i], &rows[j], timed);
         free(rows);
     }
+}
+
+/* ---- for other reports --------------------------------------------------- */
+
+size_t ws_lines_kernel_count(const ws_lines *l) { return l->nk; }
+const char *ws_lines_kernel_name(const ws_lines *l, size_t i) { return l->k[i].kernel; }
+bool ws_lines_kernel_cu(const ws_lines *l, size_t i) { return l->k[i].cu; }
+
+ws_line_sum *ws_lines_sums(const ws_lines *l, size_t i, bool timed, size_t *n)
+{
+    const kernel_pcs *k = &l->k[i];
+    line_row *rows = sum_lines(k, timed, n);
+    ws_line_sum *out = *n ? malloc(sizeof *out * *n) : NULL;
+    for (size_t j = 0; out && j < *n; j++)
+        out[j] = (ws_line_sum){.file = rows[j].file >= 0 ? k->files[rows[j].file] : NULL,
+                               .line = rows[j].line, .c = rows[j].c};
+    if (!out) *n = 0;
+    free(rows);
+    return out;
+}
+
+void ws_lines_advice(FILE *out, const ws_pc_counts *c, uint64_t kernel_total, bool timed)
+{
+    row_advice(out, c);
+    if (timed) advise_stall(out, c, kernel_total);
 }

@@ -37,7 +37,34 @@ void ws_lines_text(FILE *out, const ws_lines *l, bool timed);
  * warp_instructions, thread_instructions, simd_efficiency, branches,
  * divergent_branches, shared_{requests,wavefronts,bank_conflicts}_{ld,st,atom},
  * global_{ld,st,atom}_{requests,sectors,ideal_sectors},
- * and when timed stall_cycles and stall_<reason> (ws_stall_name). */
+ * and when timed l1_sectors, l1_hit_sectors, l2_sectors, l2_hit_sectors,
+ * l1_hit_rate, l2_hit_rate (0..1, 0 when no sectors), stall_cycles and
+ * stall_<reason> (ws_stall_name). */
 void ws_lines_json(FILE *out, const ws_lines *l, bool timed);
+
+/* ---- for other reports (the HTML report) ---- */
+
+/* Kernels with counters, in the order of their first launch. */
+size_t ws_lines_kernel_count(const ws_lines *l);
+const char *ws_lines_kernel_name(const ws_lines *l, size_t i);
+/* Whether kernel i's lines are .cu lines (else PTX lines). */
+bool ws_lines_kernel_cu(const ws_lines *l, size_t i);
+
+/* One source line's counters, summed over its pcs. */
+typedef struct ws_line_sum {
+    const char *file;           /* NULL when the pcs have no line */
+    int32_t line;
+    ws_pc_counts c;
+} ws_line_sum;
+
+/* Kernel i's lines with work, most costly first (as ws_lines_text orders
+ * them); file points into l.  The caller frees the array; NULL and *n 0
+ * when there are none or memory ran out. */
+ws_line_sum *ws_lines_sums(const ws_lines *l, size_t i, bool timed, size_t *n);
+
+/* The sentences ws_lines_text gives for a line's counters c, one a line,
+ * each indented and starting "=> "; kernel_total is the kernel's cost (stall cycles
+ * when timed), so that only lines worth it get a stall sentence. */
+void ws_lines_advice(FILE *out, const ws_pc_counts *c, uint64_t kernel_total, bool timed);
 
 #endif

@@ -177,12 +177,75 @@ static void test_text_names_the_conflict_first(void **state)
     ws_lines_free(lines);
 }
 
+/* Line 3 loads in[tid]: 2 warps, 4 sectors each, never seen before, so
+ * no L1 hit.  Line 4 loads in[tid] again: the same 8 sectors, each in L1
+ * now (or on its way there), so 8 hits and nothing reaches L2.  Line 5
+ * stores: L2 only. */
+static const char reuse_ptx[] =
+    ".version 9.0\n.target sm_80\n.address_size 64\n"
+    ".file 1 \"/no/such/dir/reuse.cu\"\n"
+    ".visible .entry r(.param .u64 in, .param .u64 out)\n{\n"
+    " .reg .b32 %r<2>;\n .reg .f32 %f<4>;\n .reg .b64 %rd<6>;\n"
+    " .loc 1 2 0\n"
+    " ld.param.u64 %rd1, [in];\n ld.param.u64 %rd2, [out];\n"
+    " mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd3, %r1, 4;\n"
+    " add.s64 %rd4, %rd1, %rd3;\n add.s64 %rd5, %rd2, %rd3;\n"
+    " .loc 1 3 0\n ld.global.f32 %f1, [%rd4];\n"
+    " .loc 1 4 0\n ld.global.f32 %f2, [%rd4];\n"
+    " .loc 1 5 0\n add.f32 %f3, %f1, %f2;\n st.global.f32 [%rd5], %f3;\n"
+    " ret;\n}\n";
+
+static void test_cache_hits_per_line(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, reuse_ptx, "reuse.ptx")) fail_msg("%s", t.err.msg);
+    static float in[64], out[64];
+    t_p64(&t, t_alloc(&t, in, sizeof in));
+    t_p64(&t, t_alloc(&t, out, sizeof out));
+    ws_lines *lines = ws_lines_create();
+    ws_launch l = {.grid = D3(1, 1, 1), .block = D3(64, 1, 1), .params = t.params, .params_size = t.nparams,
+                   .pc_counts = ws_lines_counters(lines, t.p, "r")};
+    ws_gpu_config g;
+    char err[512];
+    if (ws_gpu_config_load("teaching", &g, err, sizeof err)) fail_msg("%s", err);
+    ws_timing_options o = ws_timing_defaults();
+    o.regs_per_thread = 16;
+    ws_launch_stats st;
+    ws_timing_stats ts;
+    if (!ws_launch_timed(t.p, ws_program_kernel(t.p, "r"), &l, &g, &o, &st, &ts, &t.err))
+        fail_msg("%s", t.err.msg);
+    t_free(&t);
+    char *json;
+    size_t len;
+    FILE *f = open_memstream(&json, &len);
+    ws_lines_json(f, lines, true);
+    fclose(f);
+    const char *r3 = row(json, 3), *r4 = row(json, 4), *r5 = row(json, 5);
+    assert_int_equal(field(r3, "l1_sectors"), 8);
+    assert_int_equal(field(r3, "l1_hit_sectors"), 0);
+    assert_int_equal(field(r3, "l2_sectors"), 8);
+    assert_int_equal(field(r4, "l1_sectors"), 8);
+    assert_int_equal(field(r4, "l1_hit_sectors"), 8);
+    assert_int_equal(field(r4, "l2_sectors"), 0);
+    assert_non_null(strstr(r4, "\"l1_hit_rate\":1,"));
+    assert_int_equal(field(r5, "l1_sectors"), 0);
+    assert_int_equal(field(r5, "l2_sectors"), 8);
+    /* the lines' shares add up to the launch's */
+    assert_int_equal(field(r3, "l1_sectors") + field(r4, "l1_sectors"), (long long)ts.l1_sectors);
+    assert_int_equal(field(r3, "l2_sectors") + field(r5, "l2_sectors"), (long long)ts.l2_sectors);
+    assert_int_equal(field(r3, "l2_hit_sectors") + field(r5, "l2_hit_sectors"), (long long)ts.l2_hit_sectors);
+    free(json);
+    ws_lines_free(lines);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts_per_line_functional),
         cmocka_unit_test(test_stalls_per_line_sum_to_the_launch),
         cmocka_unit_test(test_text_names_the_conflict_first),
+        cmocka_unit_test(test_cache_hits_per_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
