@@ -30,7 +30,7 @@ static void usage(FILE *out)
             "usage: warpsim exec [--gpu NAME] [--summary-out FILE] [--json] [--summary full|short|none]\n"
             "                    [--lines] [--lines-out FILE] [--functional]\n"
             "                    [--trace FILE [--trace-format text|json|chrome]]\n"
-            "                    [--racecheck] [--synccheck] [--leak-check] [--timeout S]\n"
+            "                    [--racecheck] [--synccheck] [--initcheck] [--leak-check] [--timeout S]\n"
             "                    [--progress-limit N]\n"
             "                    [--max-cycles N] [--max-warp-insts N] -- PROGRAM [ARGS...]\n"
             "\n"
@@ -66,6 +66,8 @@ static void usage(FILE *out)
             "                      same word with no barrier between (docs/FAULTS.md)\n"
             "  --synccheck         report barriers reached in divergent code and barriers\n"
             "                      waited on with different thread counts\n"
+            "  --initcheck         report reads of global memory never written since\n"
+            "                      cudaMalloc and of shared memory not written in the block\n"
             "  --leak-check        at exit, list the device memory never freed with cudaFree\n");
 }
 
@@ -178,7 +180,7 @@ int cli_exec(int argc, char **argv)
     const char *gpu = NULL, *summary_out = NULL, *max_insts = NULL;
     const char *progress = NULL, *timeout = NULL, *max_cycles = NULL;
     bool json = false, no_summary = false, functional = false, racecheck = false, synccheck = false;
-    bool leak_check = false, lines = false;
+    bool initcheck = false, leak_check = false, lines = false;
     const char *summary = NULL, *lines_out = NULL;
     const char *trace = NULL, *trace_format = NULL;
     int i = 1;
@@ -197,6 +199,7 @@ int cli_exec(int argc, char **argv)
         if (!strcmp(a, "--functional")) { functional = true; continue; }
         if (!strcmp(a, "--racecheck")) { racecheck = true; continue; }
         if (!strcmp(a, "--synccheck")) { synccheck = true; continue; }
+        if (!strcmp(a, "--initcheck")) { initcheck = true; continue; }
         if (!strcmp(a, "--leak-check")) { leak_check = true; continue; }
         if (!strcmp(a, "--lines")) { lines = true; continue; }
         const char **slot = !strcmp(a, "--gpu") ? &gpu
@@ -303,6 +306,9 @@ int cli_exec(int argc, char **argv)
         return 2;
     }
     snprintf(ldpath, len, "%s%s%s", libdir, old && *old ? ":" : "", old && *old ? old : "");
+    char checks[32];
+    snprintf(checks, sizeof checks, "%s%s%s", racecheck ? "race," : "", synccheck ? "sync," : "",
+             initcheck ? "init," : "");
     bool ok = setenv("LD_LIBRARY_PATH", ldpath, 1) == 0 &&
               setenv(WS_ENV_GPU, gpu ? gpu : "a100", 1) == 0 &&
               (!summary_out || setenv(WS_ENV_SUMMARY_OUT, summary_out, 1) == 0) &&
@@ -319,8 +325,7 @@ int cli_exec(int argc, char **argv)
               (!timeout || setenv(WS_ENV_TIMEOUT, timeout, 1) == 0) &&
               (!max_cycles || setenv(WS_ENV_MAX_CYCLES, max_cycles, 1) == 0) &&
               (!leak_check || setenv(WS_ENV_LEAK_CHECK, "1", 1) == 0) &&
-              (!(racecheck || synccheck) ||
-               setenv(WS_ENV_CHECKS, racecheck && synccheck ? "race,sync" : racecheck ? "race" : "sync", 1) == 0);
+              (!(racecheck || synccheck || initcheck) || setenv(WS_ENV_CHECKS, checks, 1) == 0);
     free(ldpath);
     if (!ok) {
         fprintf(stderr, "warpsim exec: error: cannot set the environment: %s\n", strerror(errno));

@@ -229,6 +229,8 @@ static int run(run_state *s)
     s->mem = ws_devmem_create();
     if (!s->mem)
         return usage_error("out of memory");
+    if (o->checks & WS_CHECK_INIT)
+        ws_devmem_track_init(s->mem);
     ws_error err;
     s->prog = ws_program_load(s->module, s->mem, &err);
     if (!s->prog) {

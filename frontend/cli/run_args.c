@@ -249,6 +249,8 @@ bool runarg_parse_spec(const char *spec, runarg *a, char *err, size_t errsize)
         const char *init = c3 + 1;
         if (!strcmp(init, "zero")) {
             a->init = RUNARG_INIT_ZERO;
+        } else if (!strcmp(init, "none")) {
+            a->init = RUNARG_INIT_NONE;
         } else if (!strcmp(init, "iota")) {
             a->init = RUNARG_INIT_IOTA;
         } else if (!strncmp(init, "fill=", 5)) {
@@ -264,8 +266,8 @@ bool runarg_parse_spec(const char *spec, runarg *a, char *err, size_t errsize)
             a->init = RUNARG_INIT_FILE;
             a->path = init + 5;
         } else {
-            return fail(err, errsize, "bad buffer '%s': INIT '%s' is not one of zero, iota, fill=V, "
-                        "rand=SEED, file=PATH", spec, init);
+            return fail(err, errsize, "bad buffer '%s': INIT '%s' is not one of zero, none, iota, "
+                        "fill=V, rand=SEED, file=PATH", spec, init);
         }
         return true;
     }
@@ -413,8 +415,13 @@ bool runarg_init_buffer(const runarg *a, ws_devmem *mem, uint64_t addr, char *er
 {
     if (a->init == RUNARG_INIT_FILE)
         return init_from_file(a, mem, addr, err, errsize);
-    if (a->init == RUNARG_INIT_ZERO)
-        return true;    /* a new allocation reads as zero */
+    if (a->init == RUNARG_INIT_NONE)
+        return true;    /* never written, as cudaMalloc leaves it (it reads as zero) */
+    if (a->init == RUNARG_INIT_ZERO) {     /* a new allocation reads as zero: written for initcheck */
+        if (!ws_devmem_mark_init(mem, addr, runarg_buffer_bytes(a)))
+            return fail(err, errsize, "out of memory");
+        return true;
+    }
     uint32_t es = runarg_type_size(a->type);
     uint64_t per = RUNARG_CHUNK / es;
     uint8_t *buf = malloc(RUNARG_CHUNK);
@@ -489,6 +496,8 @@ void runarg_print_help(FILE *out)
 "                      or bit patterns 0fXXXXXXXX (f32) and 0dXXXXXXXXXXXXXXXX (f64)\n"
 "                      TYPE: i8 u8 i32 u32 i64 u64 f32 f64\n"
 "                      INIT: zero        all zero\n"
+"                            none        not written (reads as zero; --initcheck\n"
+"                                        reports reads of it)\n"
 "                            iota        0, 1, 2, ... converted to TYPE (integers wrap)\n"
 "                            fill=V      every element V\n"
 "                            rand=SEED   deterministic pseudo-random values: integers\n"
@@ -513,6 +522,9 @@ void runarg_print_help(FILE *out)
 "                      word with no barrier between (docs/FAULTS.md)\n"
 "  --synccheck         report barriers reached in divergent code and barriers\n"
 "                      waited on with different thread counts\n"
+"  --initcheck         report reads of global memory never written (a\n"
+"                      buf:TYPE:COUNT:none buffer) and of shared memory not\n"
+"                      written since the block started\n"
 "  --gpu NAME          the GPU whose timing model runs the kernel: a config in\n"
 "                      configs/ (a100, h100, h200, rtx4090, rtx2080ti, teaching) or\n"
 "                      the path of one; default: the one of the PTX's .target\n"
@@ -705,8 +717,8 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
             o->functional = true;
             continue;
         }
-        if (!strcmp(a, "--racecheck") || !strcmp(a, "--synccheck")) {
-            o->checks |= a[2] == 'r' ? WS_CHECK_RACE : WS_CHECK_SYNC;
+        if (!strcmp(a, "--racecheck") || !strcmp(a, "--synccheck") || !strcmp(a, "--initcheck")) {
+            o->checks |= a[2] == 'r' ? WS_CHECK_RACE : a[2] == 's' ? WS_CHECK_SYNC : WS_CHECK_INIT;
             continue;
         }
         if (!strcmp(a, "--lines")) {

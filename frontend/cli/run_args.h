@@ -21,7 +21,7 @@ typedef enum runarg_type {
 } runarg_type;
 
 typedef enum runarg_init {
-    RUNARG_INIT_ZERO, RUNARG_INIT_IOTA, RUNARG_INIT_FILL, RUNARG_INIT_RAND, RUNARG_INIT_FILE
+    RUNARG_INIT_ZERO, RUNARG_INIT_NONE, RUNARG_INIT_IOTA, RUNARG_INIT_FILL, RUNARG_INIT_RAND, RUNARG_INIT_FILE
 } runarg_init;
 
 /* Range of rand=SEED values: integers uniform in [-100, 100] (signed types)
@@ -54,7 +54,7 @@ typedef struct runarg_options {
     uint64_t progress_limit;            /* --progress-limit; 0 = the default */
     double timeout_s;                   /* --timeout; 0 = none */
     uint64_t max_cycles;                /* --max-cycles; 0 = none */
-    uint32_t checks;                    /* WS_CHECK_*: --racecheck, --synccheck */
+    uint32_t checks;                    /* WS_CHECK_*: --racecheck, --synccheck, --initcheck */
     bool json;                          /* --json: the summary as one JSON line */
     int summary;                        /* --summary full|short|none: ws_summary_mode */
     bool lines;                         /* --lines: the per-source-line report (stderr) */

@@ -89,7 +89,9 @@ static cr_context *context_create(void)
     c->max_cycles = cycles ? strtoull(cycles, NULL, 10) : 0;
     c->leak_check = env(WS_ENV_LEAK_CHECK) && strcmp(env(WS_ENV_LEAK_CHECK), "0") != 0;
     c->checks = (checks && strstr(checks, "race") ? WS_CHECK_RACE : 0) |
-                (checks && strstr(checks, "sync") ? WS_CHECK_SYNC : 0);
+                (checks && strstr(checks, "sync") ? WS_CHECK_SYNC : 0) |
+                (checks && strstr(checks, "init") ? WS_CHECK_INIT : 0);
+    if ((c->checks & WS_CHECK_INIT) && c->mem) ws_devmem_track_init(c->mem);
     return c;
 }
 
@@ -417,6 +419,7 @@ void cr_device_reset(cr_context *c)
     ws_devmem_destroy(c->mem);
     c->mem = ws_devmem_create();
     c->gpu_ok = c->mem != NULL;
+    if ((c->checks & WS_CHECK_INIT) && c->mem) ws_devmem_track_init(c->mem);
     c->last_error = cudaSuccess;
     c->sticky_error = cudaSuccess;
     c->npushed = 0;

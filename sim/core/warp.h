@@ -74,6 +74,7 @@ typedef struct ws_block {
     uint8_t *local;         /* nthreads * program local_size */
     uint8_t *tparam;        /* nthreads * program tparam_size */
     ws_racecheck race;      /* racecheck's shadow of shared memory (when on) */
+    ws_initshadow init;     /* initcheck's shadow of shared memory (when on) */
 } ws_block;
 
 /* One launch of a kernel. */
