@@ -77,6 +77,7 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     ws_check_log checks;
     memset(&checks, 0, sizeof checks);
     if (l->checks) x.checks = &checks;
+    x.grid_blocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     ws_racecheck race = {0};
     ws_initshadow init = {0};
     uint64_t nthreads = (uint64_t)l->block.x * l->block.y * l->block.z;
@@ -116,6 +117,8 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
         if (!ok) { ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory"); break; }
         st.blocks++;
         st.warps += nwarps;
+        x.blocks_started = bi + 1;      /* one block at a time */
+        x.blocks_done = bi;
         if (((l->checks & WS_CHECK_RACE) && !ws_race_begin(&race, (uint32_t)smem)) ||
             ((l->checks & WS_CHECK_INIT) && !ws_init_begin(&init, (uint32_t)smem))) {
             ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");

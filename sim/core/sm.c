@@ -68,6 +68,7 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     size_t nr = (size_t)p->nregs * s->nwarps;
     b->used = true;
     b->running = s->nwarps;
+    s->x.blocks_started++;
     b->b.idx = (ws_dim3){(uint32_t)(block % l->grid.x), (uint32_t)(block / l->grid.x % l->grid.y),
                          (uint32_t)(block / ((uint64_t)l->grid.x * l->grid.y))};
     b->b.nthreads = s->nthreads;
@@ -120,6 +121,7 @@ static bool retire(ws_tsim *s, ws_sm *sm, uint64_t now)
             b->used = false;
             for (uint32_t w = 0; w < s->nwarps; w++) sm->slots[(uint32_t)sw->block * s->nwarps + w].w = NULL;
             ws_dispatcher_retire(&s->disp, sm->id);
+            s->x.blocks_done++;
             if (now > s->end) s->end = now;
             freed = true;
         }

@@ -93,6 +93,10 @@ typedef struct ws_exec {
     uint64_t progress_at;
     uint64_t deadline_ns;
     ws_check_log *checks;   /* findings of the launch's checks; NULL when none is on */
+    /* Blocks of the grid, and how many have started and ended: the blocks
+     * start in linear order, so blocks_started on wait for a slot, which
+     * only the end of a resident block frees (the watchdog's message). */
+    uint64_t grid_blocks, blocks_started, blocks_done;
     uint32_t nsmid, nwarpid;        /* %nsmid, %nwarpid */
 } ws_exec;
 
