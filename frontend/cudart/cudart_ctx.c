@@ -295,8 +295,12 @@ cudaError_t cr_module_load(cr_context *c, cr_module *m)
     ptx_error perr;
     m->ptxm = ptx_parse(m->ptx, m->ptx_len, m->path, &perr);
     if (!m->ptxm) {
+        /* every error the parser found (up to PTX_MAX_ERRORS), as `warpsim check` */
         ptx_error_format(&perr, err, sizeof err);
-        cr_note("%s (set WARPSIM_DUMP_PTX=DIR to keep the PTX)", err);
+        cr_note("%s", err);
+        for (int i = 0; i < perr.nmore && i < PTX_MAX_ERRORS - 1; i++)
+            cr_note("%s:%d:%d: error: %s", perr.file, perr.more[i].line, perr.more[i].col, perr.more[i].msg);
+        cr_note("the module's PTX is refused (cudaErrorInvalidPtx); set WARPSIM_DUMP_PTX=DIR to keep it");
         return m->load_error = cudaErrorInvalidPtx;
     }
     /* the fat binary's PTX entry was picked by its arch; its .target decides too */
