@@ -327,6 +327,29 @@ uint64_t runarg_buffer_bytes(const runarg *a)
     return a->count * runarg_type_size(a->type);
 }
 
+bool runarg_check_buffer_sizes(const runarg *args, int nargs, uint64_t device_bytes, const char *gpu,
+                               char *err, size_t errsize)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < nargs; i++) {
+        const runarg *a = &args[i];
+        if (!a->is_buffer)
+            continue;
+        uint64_t bytes = runarg_buffer_bytes(a);
+        bool written = a->init != RUNARG_INIT_ZERO && a->init != RUNARG_INIT_NONE;
+        if (written && bytes > RUNARG_MAX_WRITTEN_BYTES)
+            return fail(err, errsize, "argument %d '%s' is %" PRIu64 " bytes: warpsim writes at most %" PRIu64
+                        " bytes (4 GiB) into a buffer for its INIT (zero and none buffers are not written)",
+                        i, a->spec, bytes, (uint64_t)RUNARG_MAX_WRITTEN_BYTES);
+        total = bytes > UINT64_MAX - total ? UINT64_MAX : total + bytes;
+        if (total > device_bytes)
+            return fail(err, errsize, "argument %d '%s': the buffers come to %" PRIu64 " bytes by then, more "
+                        "than the %" PRIu64 " bytes of device memory of the %s", i, a->spec, total,
+                        device_bytes, gpu);
+    }
+    return true;
+}
+
 /* ---- buffer contents ---- */
 
 /* The i-th output (0-based) of splitmix64 started at seed. */

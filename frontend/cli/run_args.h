@@ -113,6 +113,18 @@ uint32_t runarg_param_bytes(const runarg *a);
 bool runarg_fits_ptx_type(const runarg *a, ptx_type pt, char *fits, size_t size);
 uint64_t runarg_buffer_bytes(const runarg *a);
 
+/* The most bytes warpsim writes into one buffer for its INIT (iota, fill,
+ * rand, file): each takes host memory.  zero and none buffers write
+ * nothing, so they are bounded by the GPU's device memory alone. */
+#define RUNARG_MAX_WRITTEN_BYTES (UINT64_C(4) << 30)
+
+/* Whether the buffers of o fit: their sizes together within device_bytes
+ * (the GPU's totalGlobalMem, named gpu in the message), and each written
+ * one within RUNARG_MAX_WRITTEN_BYTES.  Checked before anything is
+ * allocated. */
+bool runarg_check_buffer_sizes(const runarg *args, int nargs, uint64_t device_bytes, const char *gpu,
+                               char *err, size_t errsize);
+
 /* Elements [first, first+n) of a zero/iota/fill/rand buffer, little-endian. */
 void runarg_generate(const runarg *a, uint64_t first, uint64_t n, uint8_t *out);
 
