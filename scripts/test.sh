@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds warpsim and runs every test: unit tests (CMocka) and end-to-end
 # tests (the course kernels under `warpsim run` against CPU references),
-# then everything again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# then everything again under AddressSanitizer + UndefinedBehaviorSanitizer,
+# then a bounded fuzz run of the readers (FUZZ_SECONDS per target, default
+# 20; skipped without a clang with libFuzzer).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
@@ -13,3 +15,7 @@ ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
 BUILD_DIR="$root/build-asan" "$root/scripts/build.sh" -DWARPSIM_SANITIZE=ON -DWARPSIM_WERROR=ON
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$root/build-asan" --output-on-failure -j "$jobs"
+
+# New crash inputs land in tests/fuzz/crashes/ (replayed by ctest from then
+# on) and fail this step.
+"$root/scripts/fuzz.sh" "${FUZZ_SECONDS:-20}"

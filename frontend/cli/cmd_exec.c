@@ -32,7 +32,7 @@ static void usage(FILE *out)
             "                    [--trace FILE [--trace-format text|json|chrome] [--trace-kernel K]\n"
             "                     [--trace-launch N] [--trace-block N] [--trace-warp N] [--trace-pc A:B]\n"
             "                     [--trace-cycles A:B] [--trace-limit N]]\n"
-            "                    [--racecheck] [--synccheck] [--leak-check] [--timeout S]\n"
+            "                    [--racecheck] [--synccheck] [--initcheck] [--leak-check] [--timeout S]\n"
             "                    [--progress-limit N]\n"
             "                    [--max-cycles N] [--max-warp-insts N] -- PROGRAM [ARGS...]\n"
             "\n"
@@ -83,6 +83,8 @@ static void usage(FILE *out)
             "                      same word with no barrier between (docs/FAULTS.md)\n"
             "  --synccheck         report barriers reached in divergent code and barriers\n"
             "                      waited on with different thread counts\n"
+            "  --initcheck         report reads of global memory never written since\n"
+            "                      cudaMalloc and of shared memory not written in the block\n"
             "  --leak-check        at exit, list the device memory never freed with cudaFree\n",
             WS_TRACE_DEFAULT_LIMIT);
 }
@@ -222,9 +224,10 @@ static bool set_runtime_env(const runarg_options *o, const char *gpu, const char
         const char *v = o->given[handed[k].opt];
         ok = (v ? setenv(handed[k].var, v, 1) : unsetenv(handed[k].var)) == 0;
     }
-    const char *checks = (o->checks & WS_CHECK_RACE) && (o->checks & WS_CHECK_SYNC) ? "race,sync"
-                         : (o->checks & WS_CHECK_RACE) ? "race" : (o->checks & WS_CHECK_SYNC) ? "sync" : NULL;
-    return ok && (checks ? setenv(WS_ENV_CHECKS, checks, 1) : unsetenv(WS_ENV_CHECKS)) == 0;
+    char checks[32];
+    snprintf(checks, sizeof checks, "%s%s%s", o->checks & WS_CHECK_RACE ? "race," : "",
+             o->checks & WS_CHECK_SYNC ? "sync," : "", o->checks & WS_CHECK_INIT ? "init," : "");
+    return ok && (o->checks ? setenv(WS_ENV_CHECKS, checks, 1) : unsetenv(WS_ENV_CHECKS)) == 0;
 }
 
 /* --keep-ptx DIR: made when missing; it must be a folder warpsim can write. */

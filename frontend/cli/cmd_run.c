@@ -125,6 +125,15 @@ static int prepare_args(run_state *s, const ptx_function *f)
             return RUN_EXIT_USAGE;
         }
     }
+    /* the buffers must fit the GPU's memory (the one the launch runs on,
+     * or under --functional the one the PTX is built for); a config that
+     * does not load is reported with the launch */
+    const char *gpu_name = o->gpu ? o->gpu : cli_gpu_for_target(s->module->target);
+    ws_gpu_config gpu;
+    char msg[512];
+    if (!ws_gpu_config_load(gpu_name ? gpu_name : "a100", &gpu, msg, sizeof msg) &&
+        !runarg_check_buffer_sizes(o->args, o->nargs, gpu.totalGlobalMem, gpu.name, msg, sizeof msg))
+        return usage_error("%s", msg);
     uint32_t total = ws_params_total_size(f);
     s->params = calloc(total ? total : 1, 1);
     s->addrs = calloc(o->nargs ? (size_t)o->nargs : 1, sizeof *s->addrs);
@@ -142,7 +151,6 @@ static int prepare_args(run_state *s, const ptx_function *f)
         if (!addr)
             return usage_error("argument %d '%s': cannot allocate %" PRIu64 " bytes of device memory",
                                i, a->spec, bytes);
-        char msg[512];
         if (!runarg_init_buffer(a, s->mem, addr, msg, sizeof msg))
             return usage_error("argument %d: %s", i, msg);
         s->addrs[i] = addr;
@@ -239,6 +247,8 @@ static int run(run_state *s)
     s->mem = ws_devmem_create();
     if (!s->mem)
         return usage_error("out of memory");
+    if (o->checks & WS_CHECK_INIT)
+        ws_devmem_track_init(s->mem);
     ws_error err;
     s->prog = ws_program_load(s->module, s->mem, &err);
     if (!s->prog) {

@@ -249,6 +249,8 @@ bool runarg_parse_spec(const char *spec, runarg *a, char *err, size_t errsize)
         const char *init = c3 + 1;
         if (!strcmp(init, "zero")) {
             a->init = RUNARG_INIT_ZERO;
+        } else if (!strcmp(init, "none")) {
+            a->init = RUNARG_INIT_NONE;
         } else if (!strcmp(init, "iota")) {
             a->init = RUNARG_INIT_IOTA;
         } else if (!strncmp(init, "fill=", 5)) {
@@ -264,8 +266,8 @@ bool runarg_parse_spec(const char *spec, runarg *a, char *err, size_t errsize)
             a->init = RUNARG_INIT_FILE;
             a->path = init + 5;
         } else {
-            return fail(err, errsize, "bad buffer '%s': INIT '%s' is not one of zero, iota, fill=V, "
-                        "rand=SEED, file=PATH", spec, init);
+            return fail(err, errsize, "bad buffer '%s': INIT '%s' is not one of zero, none, iota, "
+                        "fill=V, rand=SEED, file=PATH", spec, init);
         }
         return true;
     }
@@ -323,6 +325,29 @@ bool runarg_fits_ptx_type(const runarg *a, ptx_type pt, char *fits, size_t size)
 uint64_t runarg_buffer_bytes(const runarg *a)
 {
     return a->count * runarg_type_size(a->type);
+}
+
+bool runarg_check_buffer_sizes(const runarg *args, int nargs, uint64_t device_bytes, const char *gpu,
+                               char *err, size_t errsize)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < nargs; i++) {
+        const runarg *a = &args[i];
+        if (!a->is_buffer)
+            continue;
+        uint64_t bytes = runarg_buffer_bytes(a);
+        bool written = a->init != RUNARG_INIT_ZERO && a->init != RUNARG_INIT_NONE;
+        if (written && bytes > RUNARG_MAX_WRITTEN_BYTES)
+            return fail(err, errsize, "argument %d '%s' is %" PRIu64 " bytes: warpsim writes at most %" PRIu64
+                        " bytes (4 GiB) into a buffer for its INIT (zero and none buffers are not written)",
+                        i, a->spec, bytes, (uint64_t)RUNARG_MAX_WRITTEN_BYTES);
+        total = bytes > UINT64_MAX - total ? UINT64_MAX : total + bytes;
+        if (total > device_bytes)
+            return fail(err, errsize, "argument %d '%s': the buffers come to %" PRIu64 " bytes by then, more "
+                        "than the %" PRIu64 " bytes of device memory of the %s", i, a->spec, total,
+                        device_bytes, gpu);
+    }
+    return true;
 }
 
 /* ---- buffer contents ---- */
@@ -413,8 +438,13 @@ bool runarg_init_buffer(const runarg *a, ws_devmem *mem, uint64_t addr, char *er
 {
     if (a->init == RUNARG_INIT_FILE)
         return init_from_file(a, mem, addr, err, errsize);
-    if (a->init == RUNARG_INIT_ZERO)
-        return true;    /* a new allocation reads as zero */
+    if (a->init == RUNARG_INIT_NONE)
+        return true;    /* never written, as cudaMalloc leaves it (it reads as zero) */
+    if (a->init == RUNARG_INIT_ZERO) {     /* a new allocation reads as zero: written for initcheck */
+        if (!ws_devmem_mark_init(mem, addr, runarg_buffer_bytes(a)))
+            return fail(err, errsize, "out of memory");
+        return true;
+    }
     uint32_t es = runarg_type_size(a->type);
     uint64_t per = RUNARG_CHUNK / es;
     uint8_t *buf = malloc(RUNARG_CHUNK);
@@ -490,6 +520,8 @@ void runarg_print_help(FILE *out)
 "                      or bit patterns 0fXXXXXXXX (f32) and 0dXXXXXXXXXXXXXXXX (f64)\n"
 "                      TYPE: i8 u8 i32 u32 i64 u64 f32 f64\n"
 "                      INIT: zero        all zero\n"
+"                            none        not written (reads as zero; --initcheck\n"
+"                                        reports reads of it)\n"
 "                            iota        0, 1, 2, ... converted to TYPE (integers wrap)\n"
 "                            fill=V      every element V\n"
 "                            rand=SEED   deterministic pseudo-random values: integers\n"
@@ -514,6 +546,9 @@ void runarg_print_help(FILE *out)
 "                      word with no barrier between (docs/FAULTS.md)\n"
 "  --synccheck         report barriers reached in divergent code and barriers\n"
 "                      waited on with different thread counts\n"
+"  --initcheck         report reads of global memory never written (a\n"
+"                      buf:TYPE:COUNT:none buffer) and of shared memory not\n"
+"                      written since the block started\n"
 "  --gpu NAME          the GPU whose timing model runs the kernel: a config in\n"
 "                      configs/ (a100, h100, h200, rtx4090, rtx2080ti, teaching) or\n"
 "                      the path of one; default: the one of the PTX's .target\n"
@@ -641,6 +676,7 @@ static const struct option_info {
     [RUNOPT_FUNCTIONAL] = {"--functional", false, true, FOR_BOTH},
     [RUNOPT_RACECHECK] = {"--racecheck", false, true, FOR_BOTH},
     [RUNOPT_SYNCCHECK] = {"--synccheck", false, true, FOR_BOTH},
+    [RUNOPT_INITCHECK] = {"--initcheck", false, true, FOR_BOTH},
     [RUNOPT_LEAK_CHECK] = {"--leak-check", false, true, FOR_EXEC},
     [RUNOPT_MAX_WARP_INSTS] = {"--max-warp-insts", true, false, FOR_BOTH},
     [RUNOPT_PROGRESS_LIMIT] = {"--progress-limit", true, false, FOR_BOTH},
@@ -792,7 +828,8 @@ static bool check_common(runarg_options *o, int cmd, char *err, size_t errsize)
     o->lines_out = g[RUNOPT_LINES_OUT];
     o->report = g[RUNOPT_REPORT];
     o->functional = g[RUNOPT_FUNCTIONAL] != NULL;
-    o->checks = (g[RUNOPT_RACECHECK] ? WS_CHECK_RACE : 0u) | (g[RUNOPT_SYNCCHECK] ? WS_CHECK_SYNC : 0u);
+    o->checks = (g[RUNOPT_RACECHECK] ? WS_CHECK_RACE : 0u) | (g[RUNOPT_SYNCCHECK] ? WS_CHECK_SYNC : 0u) |
+                (g[RUNOPT_INITCHECK] ? WS_CHECK_INIT : 0u);
     o->summary_out = g[RUNOPT_SUMMARY_OUT];
     o->leak_check = g[RUNOPT_LEAK_CHECK] != NULL;
     o->keep_ptx = g[RUNOPT_KEEP_PTX];

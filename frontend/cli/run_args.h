@@ -23,7 +23,7 @@ typedef enum runarg_type {
 } runarg_type;
 
 typedef enum runarg_init {
-    RUNARG_INIT_ZERO, RUNARG_INIT_IOTA, RUNARG_INIT_FILL, RUNARG_INIT_RAND, RUNARG_INIT_FILE
+    RUNARG_INIT_ZERO, RUNARG_INIT_NONE, RUNARG_INIT_IOTA, RUNARG_INIT_FILL, RUNARG_INIT_RAND, RUNARG_INIT_FILE
 } runarg_init;
 
 /* Range of rand=SEED values: integers uniform in [-100, 100] (signed types)
@@ -52,7 +52,7 @@ typedef struct runarg_print { int arg; uint64_t count; } runarg_print;
 typedef enum runarg_opt {
     RUNOPT_KERNEL, RUNOPT_GRID, RUNOPT_BLOCK, RUNOPT_SMEM, RUNOPT_ARG, RUNOPT_DUMP, RUNOPT_PRINT,
     RUNOPT_REGS, RUNOPT_GPU, RUNOPT_JSON, RUNOPT_SUMMARY, RUNOPT_NO_SUMMARY, RUNOPT_SUMMARY_OUT,
-    RUNOPT_LINES, RUNOPT_LINES_OUT, RUNOPT_FUNCTIONAL, RUNOPT_RACECHECK, RUNOPT_SYNCCHECK,
+    RUNOPT_LINES, RUNOPT_LINES_OUT, RUNOPT_FUNCTIONAL, RUNOPT_RACECHECK, RUNOPT_SYNCCHECK, RUNOPT_INITCHECK,
     RUNOPT_LEAK_CHECK, RUNOPT_MAX_WARP_INSTS, RUNOPT_PROGRESS_LIMIT, RUNOPT_TIMEOUT, RUNOPT_MAX_CYCLES,
     RUNOPT_TRACE, RUNOPT_TRACE_FORMAT, RUNOPT_TRACE_KERNEL, RUNOPT_TRACE_LAUNCH, RUNOPT_TRACE_BLOCK,
     RUNOPT_TRACE_WARP, RUNOPT_TRACE_PC, RUNOPT_TRACE_CYCLES, RUNOPT_TRACE_LIMIT, RUNOPT_KEEP_PTX, RUNOPT_REPORT,
@@ -67,7 +67,7 @@ typedef struct runarg_options {
     uint64_t progress_limit;            /* --progress-limit; 0 = the default */
     double timeout_s;                   /* --timeout; 0 = none */
     uint64_t max_cycles;                /* --max-cycles; 0 = none */
-    uint32_t checks;                    /* WS_CHECK_*: --racecheck, --synccheck */
+    uint32_t checks;                    /* WS_CHECK_*: --racecheck, --synccheck, --initcheck */
     bool json;                          /* --json: the summary as one JSON line */
     int summary;                        /* --summary full|short|none: ws_summary_mode */
     bool lines;                         /* --lines: the per-source-line report (stderr) */
@@ -139,6 +139,18 @@ uint32_t runarg_param_bytes(const runarg *a);
  * "i32:V or u32:V". */
 bool runarg_fits_ptx_type(const runarg *a, ptx_type pt, char *fits, size_t size);
 uint64_t runarg_buffer_bytes(const runarg *a);
+
+/* The most bytes warpsim writes into one buffer for its INIT (iota, fill,
+ * rand, file): each takes host memory.  zero and none buffers write
+ * nothing, so they are bounded by the GPU's device memory alone. */
+#define RUNARG_MAX_WRITTEN_BYTES (UINT64_C(4) << 30)
+
+/* Whether the buffers of o fit: their sizes together within device_bytes
+ * (the GPU's totalGlobalMem, named gpu in the message), and each written
+ * one within RUNARG_MAX_WRITTEN_BYTES.  Checked before anything is
+ * allocated. */
+bool runarg_check_buffer_sizes(const runarg *args, int nargs, uint64_t device_bytes, const char *gpu,
+                               char *err, size_t errsize);
 
 /* Elements [first, first+n) of a zero/iota/fill/rand buffer, little-endian. */
 void runarg_generate(const runarg *a, uint64_t first, uint64_t n, uint8_t *out);

@@ -84,7 +84,9 @@ static cr_context *context_create(void)
     c->max_cycles = cycles ? strtoull(cycles, NULL, 10) : 0;
     c->leak_check = env(WS_ENV_LEAK_CHECK) && strcmp(env(WS_ENV_LEAK_CHECK), "0") != 0;
     c->checks = (checks && strstr(checks, "race") ? WS_CHECK_RACE : 0) |
-                (checks && strstr(checks, "sync") ? WS_CHECK_SYNC : 0);
+                (checks && strstr(checks, "sync") ? WS_CHECK_SYNC : 0) |
+                (checks && strstr(checks, "init") ? WS_CHECK_INIT : 0);
+    if ((c->checks & WS_CHECK_INIT) && c->mem) ws_devmem_track_init(c->mem);
     return c;
 }
 
@@ -295,8 +297,12 @@ cudaError_t cr_module_load(cr_context *c, cr_module *m)
     ptx_error perr;
     m->ptxm = ptx_parse(m->ptx, m->ptx_len, m->path, &perr);
     if (!m->ptxm) {
+        /* every error the parser found (up to PTX_MAX_ERRORS), as `warpsim check` */
         ptx_error_format(&perr, err, sizeof err);
-        cr_note("%s (warpsim exec --keep-ptx DIR keeps the PTX)", err);
+        cr_note("%s", err);
+        for (int i = 0; i < perr.nmore && i < PTX_MAX_ERRORS - 1; i++)
+            cr_note("%s:%d:%d: error: %s", perr.file, perr.more[i].line, perr.more[i].col, perr.more[i].msg);
+        cr_note("the module's PTX is refused (cudaErrorInvalidPtx); warpsim exec --keep-ptx DIR keeps it");
         return m->load_error = cudaErrorInvalidPtx;
     }
     /* the fat binary's PTX entry was picked by its arch; its .target decides too */
@@ -419,6 +425,7 @@ void cr_device_reset(cr_context *c)
     ws_devmem_destroy(c->mem);
     c->mem = ws_devmem_create();
     c->gpu_ok = c->mem != NULL;
+    if ((c->checks & WS_CHECK_INIT) && c->mem) ws_devmem_track_init(c->mem);
     c->last_error = cudaSuccess;
     c->sticky_error = cudaSuccess;
     c->npushed = 0;

@@ -133,7 +133,7 @@ typedef struct cr_context {
     uint64_t progress_limit;        /* 0 = the default */
     double timeout_s;               /* wall-clock seconds per launch; 0 = none */
     uint64_t max_cycles;            /* simulated cycles per launch; 0 = none */
-    uint32_t checks;                /* WS_CHECK_*: --racecheck, --synccheck */
+    uint32_t checks;                /* WS_CHECK_*: --racecheck, --synccheck, --initcheck */
     bool leak_check;                /* --leak-check: report what was never freed, at exit */
     double sim_ms;              /* simulated time so far, for events */
     bool noted_event_time, noted_regs_estimate, noted_printf_limit;

@@ -27,7 +27,7 @@
 #define WS_ENV_PROGRESS_LIMIT  "WARPSIM_PROGRESS_LIMIT"   /* warp instructions without progress */
 #define WS_ENV_TIMEOUT         "WARPSIM_TIMEOUT"          /* wall-clock seconds per launch */
 #define WS_ENV_MAX_CYCLES      "WARPSIM_MAX_CYCLES"       /* simulated cycles per launch */
-#define WS_ENV_CHECKS          "WARPSIM_CHECKS"           /* "race", "sync" or "race,sync" */
+#define WS_ENV_CHECKS          "WARPSIM_CHECKS"           /* "race", "sync", "init", comma-separated */
 #define WS_ENV_LEAK_CHECK      "WARPSIM_LEAK_CHECK"       /* "1": report allocations never freed */
 #define WS_ENV_KEEP_PTX        "WARPSIM_KEEP_PTX"         /* --keep-ptx: folder to write each module's PTX to */
 #define WS_ENV_CUDART_DIR      "WARPSIM_CUDART_DIR"       /* where warpsim's libcudart.so.13 is */

@@ -1,4 +1,4 @@
-/* racecheck and synccheck (see checks.h). */
+/* racecheck, synccheck and initcheck (see checks.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,12 +7,13 @@
 #include "checks.h"
 #include "warp.h"
 
-enum { KIND_RAW, KIND_WAR, KIND_WAW, KIND_DIVERGENT, KIND_COUNT };
+enum { KIND_RAW, KIND_WAR, KIND_WAW, KIND_DIVERGENT, KIND_COUNT, KIND_UNINIT_GLOBAL, KIND_UNINIT_SHARED };
 
 static const char *const kind_name[] = {
     [KIND_RAW] = "read after write", [KIND_WAR] = "write after read",
     [KIND_WAW] = "write after write", [KIND_DIVERGENT] = "divergent barrier",
-    [KIND_COUNT] = "barrier count mismatch",
+    [KIND_COUNT] = "barrier count mismatch", [KIND_UNINIT_GLOBAL] = "uninitialized __global__ read",
+    [KIND_UNINIT_SHARED] = "uninitialized __shared__ read",
 };
 
 bool ws_race_begin(ws_racecheck *r, uint32_t shared_size)
@@ -149,6 +150,73 @@ void ws_sync_check_count(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32
             "warpsim synccheck: barrier %u waited on with %u threads by warp %u, %s, and with %u by %s, "
             "in block (%u,%u,%u) of kernel %s\n", id, count, w->index, a, other_count, c,
             b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].shown);
+}
+
+bool ws_init_begin(ws_initshadow *s, uint32_t shared_size)
+{
+    size_t n = ((size_t)shared_size + 7) / 8;
+    if (shared_size > s->nbytes) {
+        uint8_t *bits = realloc(s->bits, n);
+        if (!bits) return false;
+        s->bits = bits;
+    }
+    s->nbytes = shared_size;
+    if (s->bits) memset(s->bits, 0, n);
+    return true;
+}
+
+void ws_init_free(ws_initshadow *s)
+{
+    free(s->bits);
+    s->bits = NULL;
+    s->nbytes = 0;
+}
+
+/* "by thread (t) in block (b) of kernel K, ld.global.u32 at pc 5 (...)" */
+static void who(const ws_exec *x, const ws_block *b, const ws_warp *w, int lane, int32_t pc, char *s,
+                size_t cap)
+{
+    ws_dim3 t;
+    char at[320];
+    ws_thread_of(x, w, lane, &t);
+    where(x, pc, at, sizeof at);
+    snprintf(s, cap, "by thread (%u,%u,%u) in block (%u,%u,%u) of kernel %s, %s", t.x, t.y, t.z,
+             b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].shown, at);
+}
+
+void ws_init_shared(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, uint64_t off, uint32_t size,
+                    bool write)
+{
+    ws_initshadow *s = &b->init;
+    uint64_t first = UINT64_MAX;
+    for (uint64_t i = off; i < off + size && i < s->nbytes; i++) {
+        uint8_t bit = (uint8_t)(1u << (i % 8));
+        if (write) s->bits[i / 8] |= bit;
+        else if (!(s->bits[i / 8] & bit) && first == UINT64_MAX) first = i;
+    }
+    if (first == UINT64_MAX || !first_time(x, KIND_UNINIT_SHARED, pc, pc)) return;
+    char by[512];
+    who(x, b, w, lane, pc, by, sizeof by);
+    fprintf(report_file(x),
+            "warpsim initcheck: uninitialized __shared__ memory read of size %u at __shared__ offset 0x%llx %s: "
+            "byte %llu of the block's %u bytes of shared memory was not written since the block started\n",
+            size, (unsigned long long)off, by, (unsigned long long)first, b->shared_size);
+}
+
+void ws_init_global_read(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, uint64_t addr,
+                         uint32_t size)
+{
+    uint64_t first, base = 0, bytes = 0;
+    if (ws_devmem_initialized(x->p->mem, addr, size, &first) || !first_time(x, KIND_UNINIT_GLOBAL, pc, pc))
+        return;
+    char by[512];
+    who(x, b, w, lane, pc, by, sizeof by);
+    ws_devmem_allocation_of(x->p->mem, addr, &base, &bytes);
+    fprintf(report_file(x),
+            "warpsim initcheck: uninitialized __global__ memory read of size %u at 0x%llx %s: byte %llu of "
+            "the %llu-byte allocation at 0x%llx was never written since it was allocated\n",
+            size, (unsigned long long)addr, by, (unsigned long long)(first - base), (unsigned long long)bytes,
+            (unsigned long long)base);
 }
 
 void ws_checks_summary(ws_exec *x)

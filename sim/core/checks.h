@@ -2,8 +2,10 @@
  * them (docs/FAULTS.md): racecheck finds shared-memory accesses by
  * different warps of a block to the same word, at least one a write, with
  * no barrier between; synccheck finds barriers reached in divergent code
- * and barriers waited on with different thread counts.  Each finding is
- * reported once per pair of instructions; the kernel runs on. */
+ * and barriers waited on with different thread counts; initcheck finds
+ * reads of global memory never written since its allocation and of shared
+ * memory not written since the block started.  Each finding is reported
+ * once per pair of instructions (or source lines); the kernel runs on. */
 #ifndef WARPSIM_CHECKS_H
 #define WARPSIM_CHECKS_H
 
@@ -30,6 +32,13 @@ typedef struct ws_racecheck {
     uint32_t epoch;         /* barrier intervals so far in this block, from 1 */
 } ws_racecheck;
 
+/* initcheck's shadow of one block's shared memory: one bit per byte,
+ * set when the byte was written since the block started. */
+typedef struct ws_initshadow {
+    uint8_t *bits;
+    uint32_t nbytes;        /* bytes of shared memory it covers */
+} ws_initshadow;
+
 /* Findings of one launch, each pair of instructions once. */
 #define WS_CHECK_SEEN_MAX 128
 typedef struct ws_check_log {
@@ -49,6 +58,20 @@ void ws_race_access(struct ws_exec *x, struct ws_block *b, struct ws_warp *w, in
 
 /* A barrier of the block completed: a new interval. */
 static inline void ws_race_barrier(ws_racecheck *r) { r->epoch++; }
+
+/* initcheck: a new block (all of its shared memory unwritten); false when
+ * out of memory. */
+bool ws_init_begin(ws_initshadow *s, uint32_t shared_size);
+void ws_init_free(ws_initshadow *s);
+
+/* initcheck: lane's access of size bytes at offset off of shared memory
+ * (a write marks it, a read of a byte not written is reported), and a
+ * read of global memory at addr (reported when the device memory says a
+ * byte of it was never written: ws_devmem_track_init). */
+void ws_init_shared(struct ws_exec *x, struct ws_block *b, struct ws_warp *w, int lane, int32_t pc,
+                    uint64_t off, uint32_t size, bool write);
+void ws_init_global_read(struct ws_exec *x, struct ws_block *b, struct ws_warp *w, int lane, int32_t pc,
+                         uint64_t addr, uint32_t size);
 
 /* synccheck: an aligned barrier at pc reached by lanes of w's live
  * threads; a barrier waited on with a thread count other than one

@@ -267,6 +267,25 @@ static void where_warps(const ws_exec *x, const ws_block *b, char *s, size_t cap
     }
 }
 
+/* When blocks of the grid wait for a slot: which blocks are resident, how
+ * many wait, and why that matters to a spinning kernel; else "". */
+static void blocks_waiting(const ws_exec *x, char *s, size_t cap)
+{
+    s[0] = '\0';
+    if (x->blocks_started >= x->grid_blocks) return;
+    uint64_t first = x->blocks_started, resident = x->blocks_started - x->blocks_done;
+    const ws_dim3 *g = &x->l->grid;
+    snprintf(s, cap, " Of the grid's %llu blocks, %llu are resident (blocks 0 to %llu have started) and %llu "
+             "%s for a slot, from block (%u,%u,%u) on; a slot frees only when a resident block ends, so a "
+             "block that waits for a block not yet started waits for ever (blocks are not guaranteed to be "
+             "resident together).",
+             (unsigned long long)x->grid_blocks, (unsigned long long)resident,
+             (unsigned long long)(x->blocks_started - 1), (unsigned long long)(x->grid_blocks - first),
+             x->grid_blocks - first == 1 ? "waits" : "wait",
+             (unsigned)(first % g->x), (unsigned)(first / g->x % g->y),
+             (unsigned)(first / ((uint64_t)g->x * g->y)));
+}
+
 /* Stops a launch that runs past its limits: an instruction count, a
  * stretch without progress (a kernel spinning on a value no thread will
  * change), or wall-clock time.  The messages say "timed out", which the
@@ -283,25 +302,34 @@ static bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
     }
     /* Spinning: no warp has made progress for limit warp instructions, and
      * this warp none for its share of them, so thousands of warps that
-     * compute long before their first store are not taken for spinning. */
+     * compute long before their first store are not taken for spinning.
+     * Its share: limit / 8; with more than 64 warps resident, which share
+     * the instructions, 8 / (their number) of the limit, down to limit /
+     * 256, so that hundreds of spinning warps (all the resident blocks of
+     * a big GPU waiting for one that cannot start) are stopped after about
+     * the limit, not hundreds of times it; thousands of warps computing
+     * still need 2^16 instructions each without a store anywhere. */
     uint64_t limit = x->l->progress_limit ? x->l->progress_limit : WS_DEFAULT_PROGRESS_LIMIT;
-    bool spinning = n - x->progress_at >= limit && w->insts - w->progress_at >= limit / 8;
+    uint64_t resident = (x->blocks_started - x->blocks_done) * b->nwarps, share = limit / 8;
+    if (resident > 64) share = limit / resident * 8 > limit / 256 ? limit / resident * 8 : limit / 256;
+    bool spinning = n - x->progress_at >= limit && w->insts - w->progress_at >= share;
     bool late = x->deadline_ns && (n & 0xfff) == 0 && now_ns() > x->deadline_ns;
     if (!spinning && !late) return true;
-    char where[640];
-    where_warps(x, b, where, sizeof where);
+    char where[640], slots[384];
+    blocks_waiting(x, slots, sizeof slots);
+    where_warps(x, b, where, sizeof where - strlen(slots) / 2);
     if (spinning)
         snprintf(x->err->msg, sizeof x->err->msg,
                  "launch timed out: kernel %s made no progress in %llu warp instructions (no store, no "
                  "atomic that changed memory, no barrier completed, no thread exited): spinning on a value "
-                 "no thread will change? In block (%u,%u,%u):%s (--progress-limit N raises the limit)",
+                 "no thread will change? In block (%u,%u,%u):%s%s (--progress-limit N raises the limit)",
                  x->p->funcs[x->k->func].shown, (unsigned long long)limit, b->idx.x, b->idx.y, b->idx.z,
-                 where);
+                 where, slots);
     else
         snprintf(x->err->msg, sizeof x->err->msg,
                  "launch timed out: kernel %s ran past --timeout %.3g s of wall-clock time, in block "
-                 "(%u,%u,%u):%s", x->p->funcs[x->k->func].shown, x->l->timeout_s,
-                 b->idx.x, b->idx.y, b->idx.z, where);
+                 "(%u,%u,%u):%s%s", x->p->funcs[x->k->func].shown, x->l->timeout_s,
+                 b->idx.x, b->idx.y, b->idx.z, where, slots);
     x->err->kind = WS_ERR_TIMEOUT;
     return false;
 }

@@ -33,8 +33,12 @@ bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, ui
     uint8_t *host = NULL;
     switch (s) {
     case WS_SP_GLOBAL:
-        if (write ? ws_devmem_write(p->mem, off, buf, size) : ws_devmem_read(p->mem, off, buf, size))
+        if (write ? ws_devmem_write(p->mem, off, buf, size) : ws_devmem_read(p->mem, off, buf, size)) {
+            /* initcheck: the read half of an atomic is not a use of the value */
+            if (!write && x->checks && (x->l->checks & WS_CHECK_INIT) && !(what && !strcmp(what, "atomic")))
+                ws_init_global_read(x, b, w, lane, pc, off, size);
             return true;
+        }
         break;
     case WS_SP_SHARED:
         if (off <= b->shared_size && size <= b->shared_size - off) host = b->shared + off;
@@ -61,6 +65,9 @@ bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, ui
         if (s == WS_SP_SHARED && x->checks && (x->l->checks & WS_CHECK_RACE) &&
             !(what && !strcmp(what, "atomic")))
             ws_race_access(x, b, w, pc, off, size, write);
+        if (s == WS_SP_SHARED && x->checks && (x->l->checks & WS_CHECK_INIT) &&
+            (write || !(what && !strcmp(what, "atomic"))))
+            ws_init_shared(x, b, w, lane, pc, off, size, write);
         if (write) memcpy(host, buf, size);
         else memcpy(buf, host, size);
         return true;

@@ -91,7 +91,9 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     ws_check_log checks;
     memset(&checks, 0, sizeof checks);
     if (l->checks) x.checks = &checks;
+    x.grid_blocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     ws_racecheck race = {0};
+    ws_initshadow init = {0};
     uint64_t nthreads = (uint64_t)l->block.x * l->block.y * l->block.z;
     uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     uint32_t nwarps = (uint32_t)((nthreads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
@@ -129,18 +131,24 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
         if (!ok) { ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory"); break; }
         st.blocks++;
         st.warps += nwarps;
-        if ((l->checks & WS_CHECK_RACE) && !ws_race_begin(&race, (uint32_t)smem)) {
+        x.blocks_started = bi + 1;      /* one block at a time */
+        x.blocks_done = bi;
+        if (((l->checks & WS_CHECK_RACE) && !ws_race_begin(&race, (uint32_t)smem)) ||
+            ((l->checks & WS_CHECK_INIT) && !ws_init_begin(&init, (uint32_t)smem))) {
             ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
             ok = false;
             break;
         }
         b.race = race;
+        b.init = init;
         ok = run_block(&x, &b);
         race = b.race;
+        init = b.init;
     }
     for (uint32_t wi = 0; lm.warps && wi < nwarps; wi++) ws_warp_free(&lm.warps[wi]);
     free(lm.warps); free(lm.regs); free(lm.shared); free(lm.local); free(lm.tparam);
     ws_race_free(&race);
+    ws_init_free(&init);
     ws_checks_summary(&x);
     if (stats) *stats = st;
     return ok;

@@ -27,6 +27,12 @@ static bool place_globals(ws_program *p, ws_error *err)
             return false;
         }
         p->globals[i].addr = a;
+        /* a variable without an initializer starts zeroed (CUDA's static
+         * storage), which initcheck counts as written */
+        if (!ws_devmem_mark_init(p->mem, a, p->globals[i].size)) {
+            ws_load_error(p, &v->loc, err, "no memory for variable '%s'", v->name);
+            return false;
+        }
     }
     for (int32_t i = 0; i < m->nglobals; i++) {
         const ptx_var *v = &m->globals[i];

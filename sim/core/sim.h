@@ -135,7 +135,7 @@ typedef struct ws_launch {
     struct ws_trace *trace;
 } ws_launch;
 
-enum { WS_CHECK_RACE = 1u << 0, WS_CHECK_SYNC = 1u << 1 };
+enum { WS_CHECK_RACE = 1u << 0, WS_CHECK_SYNC = 1u << 1, WS_CHECK_INIT = 1u << 2 };
 
 /* Memory counters of one kind of access (loads, stores or atomics). */
 typedef struct ws_shared_counts {

@@ -36,6 +36,7 @@ void ws_sm_free(ws_tsim *s, ws_sm *sm)
         free(b->b.warps); free(b->regs); free(b->ready); free(b->kind);
         free(b->b.shared); free(b->b.local); free(b->b.tparam);
         ws_race_free(&b->b.race);
+        ws_init_free(&b->b.init);
     }
     if (sm->ready_to_run) ws_l1_free(&sm->l1);
     free(sm->slots); free(sm->blocks); free(sm->sp);
@@ -68,6 +69,7 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     size_t nr = (size_t)p->nregs * s->nwarps;
     b->used = true;
     b->running = s->nwarps;
+    s->x.blocks_started++;
     b->b.idx = (ws_dim3){(uint32_t)(block % l->grid.x), (uint32_t)(block / l->grid.x % l->grid.y),
                          (uint32_t)(block / ((uint64_t)l->grid.x * l->grid.y))};
     b->b.nthreads = s->nthreads;
@@ -80,6 +82,7 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     memset(b->kind, 0, nr);
     memset(b->b.shared, 0, s->smem);
     if ((l->checks & WS_CHECK_RACE) && !ws_race_begin(&b->b.race, s->smem)) return false;
+    if ((l->checks & WS_CHECK_INIT) && !ws_init_begin(&b->b.init, s->smem)) return false;
     memset(b->b.local, 0, (size_t)p->local_size * s->nthreads);
     memset(b->b.tparam, 0, (size_t)p->tparam_size * s->nthreads);
     for (uint32_t wi = 0; wi < s->nwarps; wi++) {
@@ -119,6 +122,7 @@ static bool retire(ws_tsim *s, ws_sm *sm, uint64_t now)
             b->used = false;
             for (uint32_t w = 0; w < s->nwarps; w++) sm->slots[(uint32_t)sw->block * s->nwarps + w].w = NULL;
             ws_dispatcher_retire(&s->disp, sm->id);
+            s->x.blocks_done++;
             if (now > s->end) s->end = now;
             freed = true;
         }

@@ -179,7 +179,7 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
     for (uint32_t k = 0; k < info->naccess; k++)
         ready = max64(ready, one_access(s, sm, sw, in, info, info->addr + (size_t)k * WS_WARP_SIZE, now, kind));
     /* the caches' counters moved by this instruction alone: its pc's share */
-    ws_pc_counts *pcc = s->x.l->pc_counts && sw->stall_pc >= 0 ? &s->x.l->pc_counts[sw->stall_pc] : NULL;
+    ws_pc_counts *pcc = s->x.l && s->x.l->pc_counts && sw->stall_pc >= 0 ? &s->x.l->pc_counts[sw->stall_pc] : NULL;
     if (pcc) {
         pcc->l1_sectors += sm->l1.lookups - l1_lookups;
         pcc->l1_hit_sectors += sm->l1.hits - l1_hits;

@@ -152,6 +152,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     s.smem = l->dynamic_smem ? k->dyn_off + l->dynamic_smem : k->static_smem;
     uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     s.grid_warps = nblocks * s.nwarps;
+    s.x.grid_blocks = nblocks;
 
     tst.regs_per_thread = opt.regs_per_thread > 0 ? opt.regs_per_thread : ws_estimate_regs(p, k);
     tst.regs_estimated = opt.regs_per_thread <= 0;

@@ -74,6 +74,7 @@ typedef struct ws_block {
     uint8_t *local;         /* nthreads * program local_size */
     uint8_t *tparam;        /* nthreads * program tparam_size */
     ws_racecheck race;      /* racecheck's shadow of shared memory (when on) */
+    ws_initshadow init;     /* initcheck's shadow of shared memory (when on) */
 } ws_block;
 
 /* One launch of a kernel. */
@@ -92,6 +93,10 @@ typedef struct ws_exec {
     uint64_t progress_at;
     uint64_t deadline_ns;
     ws_check_log *checks;   /* findings of the launch's checks; NULL when none is on */
+    /* Blocks of the grid, and how many have started and ended: the blocks
+     * start in linear order, so blocks_started on wait for a slot, which
+     * only the end of a resident block frees (the watchdog's message). */
+    uint64_t grid_blocks, blocks_started, blocks_done;
     uint32_t nsmid, nwarpid;        /* %nsmid, %nwarpid */
 } ws_exec;
 

@@ -41,13 +41,23 @@ typedef struct ws_page_slot {
     uint8_t *data;
 } ws_page_slot;
 
+/* An open-addressing hash table of pages, keyed by page number. */
+typedef struct ws_page_table {
+    ws_page_slot *slots;    /* capacity is a power of two */
+    size_t nslots, npages;
+} ws_page_table;
+
 struct ws_devmem {
     ws_alloc *allocs;       /* sorted by base, non-overlapping */
     size_t nallocs, cap_allocs;
     uint64_t bump;          /* next fresh address */
 
-    ws_page_slot *slots;    /* capacity is a power of two */
-    size_t nslots, npages;
+    ws_page_table pages;    /* the bytes */
+    /* initcheck (ws_devmem_track_init): which bytes were ever written, one
+     * bit per byte; a page absent from the table has none written, and one
+     * whose data is NULL has all of them written. */
+    bool track_init;
+    ws_page_table inits;
 
     /* The most recent freed allocations, oldest first, for fault messages
      * (a freed range is not handed out again while fresh addresses last). */
@@ -62,84 +72,133 @@ struct ws_devmem {
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
-/* ---- pages ---- */
+/* ---- page tables ---- */
 
 static size_t page_hash(uint64_t key, size_t mask)
 {
     return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & mask;
 }
 
-static uint8_t *page_lookup(const ws_devmem *m, uint64_t key)
+static ws_page_slot *table_find(const ws_page_table *t, uint64_t key)
 {
-    if (m->nslots == 0)
+    if (t->nslots == 0)
         return NULL;
-    size_t mask = m->nslots - 1;
+    size_t mask = t->nslots - 1;
     for (size_t i = page_hash(key, mask);; i = (i + 1) & mask) {
-        if (m->slots[i].key == key)
-            return m->slots[i].data;
-        if (m->slots[i].key == 0)
+        if (t->slots[i].key == key)
+            return &t->slots[i];
+        if (t->slots[i].key == 0)
             return NULL;
     }
 }
 
-static bool page_table_grow(ws_devmem *m)
+static bool table_grow(ws_page_table *t)
 {
-    size_t n = m->nslots ? m->nslots * 2 : 64;
+    size_t n = t->nslots ? t->nslots * 2 : 64;
     ws_page_slot *s = calloc(n, sizeof *s);
     if (!s)
         return false;
-    for (size_t i = 0; i < m->nslots; i++) {
-        if (!m->slots[i].key)
+    for (size_t i = 0; i < t->nslots; i++) {
+        if (!t->slots[i].key)
             continue;
-        size_t j = page_hash(m->slots[i].key, n - 1);
+        size_t j = page_hash(t->slots[i].key, n - 1);
         while (s[j].key)
             j = (j + 1) & (n - 1);
-        s[j] = m->slots[i];
+        s[j] = t->slots[i];
     }
-    free(m->slots);
-    m->slots = s;
-    m->nslots = n;
+    free(t->slots);
+    t->slots = s;
+    t->nslots = n;
     return true;
+}
+
+/* Adds key (not in the table) with data; NULL when out of memory.  Slot
+ * pointers taken before are invalid afterwards. */
+static ws_page_slot *table_insert(ws_page_table *t, uint64_t key, uint8_t *data)
+{
+    if ((t->npages + 1) * 4 > t->nslots * 3 && !table_grow(t))
+        return NULL;
+    size_t mask = t->nslots - 1, i = page_hash(key, mask);
+    while (t->slots[i].key)
+        i = (i + 1) & mask;
+    t->slots[i].key = key;
+    t->slots[i].data = data;
+    t->npages++;
+    return &t->slots[i];
+}
+
+/* Removes slot i (freeing its data) by shifting later members of its
+ * probe run back, so that the table needs no tombstones. */
+static void table_remove(ws_page_table *t, size_t i)
+{
+    size_t mask = t->nslots - 1;
+    free(t->slots[i].data);
+    t->slots[i].key = 0;
+    t->slots[i].data = NULL;
+    t->npages--;
+    for (size_t j = (i + 1) & mask; t->slots[j].key; j = (j + 1) & mask) {
+        size_t home = page_hash(t->slots[j].key, mask);
+        /* slot j may move to hole i when its home is not in (i, j] */
+        bool stays = (i <= j) ? (i < home && home <= j) : (i < home || home <= j);
+        if (!stays) {
+            t->slots[i] = t->slots[j];
+            t->slots[j].key = 0;
+            t->slots[j].data = NULL;
+            i = j;
+        }
+    }
+}
+
+static void table_free(ws_page_table *t)
+{
+    for (size_t i = 0; i < t->nslots; i++)
+        free(t->slots[i].data);
+    free(t->slots);
+}
+
+/* Calls visit for each page of t in pages [first, last], walking whichever
+ * is smaller: the range's pages or the table.  visit returns true when it
+ * removed the slot. */
+typedef bool (*page_visit)(ws_page_table *t, size_t slot, uint64_t addr, uint64_t end);
+
+static void table_for_range(ws_page_table *t, uint64_t addr, uint64_t size, page_visit visit)
+{
+    if (size == 0 || t->npages == 0)
+        return;
+    uint64_t first = addr >> WS_PAGE_SHIFT, last = (addr + size - 1) >> WS_PAGE_SHIFT;
+    if (last - first + 1 <= t->nslots) {
+        for (uint64_t key = first; key <= last; key++) {
+            ws_page_slot *s = table_find(t, key);
+            if (s)
+                visit(t, (size_t)(s - t->slots), addr, addr + size);
+        }
+        return;
+    }
+    for (size_t i = 0; i < t->nslots;) {
+        uint64_t key = t->slots[i].key;
+        if (key < first || key > last || !visit(t, i, addr, addr + size))
+            i++;        /* else slot i now holds a shifted entry: revisit it */
+    }
+}
+
+/* ---- data pages ---- */
+
+static uint8_t *page_lookup(const ws_devmem *m, uint64_t key)
+{
+    ws_page_slot *s = table_find(&m->pages, key);
+    return s ? s->data : NULL;
 }
 
 static uint8_t *page_create(ws_devmem *m, uint64_t key)
 {
-    if ((m->npages + 1) * 4 > m->nslots * 3 && !page_table_grow(m))
-        return NULL;
     uint8_t *data = calloc(1, WS_PAGE_SIZE);
     if (!data)
         return NULL;
-    size_t mask = m->nslots - 1, i = page_hash(key, mask);
-    while (m->slots[i].key)
-        i = (i + 1) & mask;
-    m->slots[i].key = key;
-    m->slots[i].data = data;
-    m->npages++;
-    return data;
-}
-
-/* Removes slot i by shifting later members of its probe run back, so that
- * the table needs no tombstones. */
-static void page_remove_slot(ws_devmem *m, size_t i)
-{
-    size_t mask = m->nslots - 1;
-    free(m->slots[i].data);
-    m->slots[i].key = 0;
-    m->slots[i].data = NULL;
-    m->npages--;
-    m->last_key = 0;
-    m->last_page = NULL;
-    for (size_t j = (i + 1) & mask; m->slots[j].key; j = (j + 1) & mask) {
-        size_t home = page_hash(m->slots[j].key, mask);
-        /* slot j may move to hole i when its home is not in (i, j] */
-        bool stays = (i <= j) ? (i < home && home <= j) : (i < home || home <= j);
-        if (!stays) {
-            m->slots[i] = m->slots[j];
-            m->slots[j].key = 0;
-            m->slots[j].data = NULL;
-            i = j;
-        }
+    if (!table_insert(&m->pages, key, data)) {
+        free(data);
+        return NULL;
     }
+    return data;
 }
 
 static bool all_zero(const uint8_t *p, uint64_t n)
@@ -150,62 +209,108 @@ static bool all_zero(const uint8_t *p, uint64_t n)
     return true;
 }
 
+/* The part of page [pbase, pbase + WS_PAGE_SIZE) inside [addr, end). */
+static void page_part(uint64_t pbase, uint64_t addr, uint64_t end, uint64_t *lo, uint64_t *hi)
+{
+    *lo = addr > pbase ? addr : pbase;
+    *hi = end < pbase + WS_PAGE_SIZE ? end : pbase + WS_PAGE_SIZE;
+}
+
 /* Zeroes the part of slot i's page inside [addr, end), and drops the page
  * when nothing else is left on it (so freeing everything frees all pages).
  * Returns true when the page was dropped. */
-static bool page_clear_part(ws_devmem *m, size_t i, uint64_t addr, uint64_t end)
+static bool page_clear_part(ws_page_table *t, size_t i, uint64_t addr, uint64_t end)
 {
-    uint64_t pbase = m->slots[i].key << WS_PAGE_SHIFT;
-    uint64_t lo = addr > pbase ? addr : pbase;
-    uint64_t hi = end < pbase + WS_PAGE_SIZE ? end : pbase + WS_PAGE_SIZE;
-    memset(m->slots[i].data + (lo - pbase), 0, hi - lo);
-    if (!all_zero(m->slots[i].data, WS_PAGE_SIZE))
-        return false;
-    page_remove_slot(m, i);
+    uint64_t pbase = t->slots[i].key << WS_PAGE_SHIFT, lo, hi;
+    page_part(pbase, addr, end, &lo, &hi);
+    if (lo != pbase || hi != pbase + WS_PAGE_SIZE) {
+        memset(t->slots[i].data + (lo - pbase), 0, hi - lo);
+        if (!all_zero(t->slots[i].data, WS_PAGE_SIZE))
+            return false;
+    }
+    table_remove(t, i);
     return true;
 }
 
 /* Drops or clears the page bytes of [addr, addr+size). */
 static void page_clear_range(ws_devmem *m, uint64_t addr, uint64_t size)
 {
-    if (size == 0 || m->npages == 0)
-        return;
-    uint64_t first = addr >> WS_PAGE_SHIFT, last = (addr + size - 1) >> WS_PAGE_SHIFT;
-    uint64_t end = addr + size;
-    /* walk whichever is smaller: the range's pages or the table */
-    if (last - first + 1 <= m->nslots) {
-        for (uint64_t key = first; key <= last; key++) {
-            size_t mask = m->nslots - 1;
-            for (size_t i = page_hash(key, mask); m->slots[i].key; i = (i + 1) & mask) {
-                if (m->slots[i].key != key)
-                    continue;
-                uint64_t pbase = key << WS_PAGE_SHIFT;
-                if (addr <= pbase && pbase + WS_PAGE_SIZE <= end) {
-                    page_remove_slot(m, i);
-                } else {
-                    page_clear_part(m, i, addr, end);
-                }
-                break;
-            }
-        }
-        return;
-    }
-    for (size_t i = 0; i < m->nslots;) {
-        uint64_t key = m->slots[i].key;
-        if (key < first || key > last) {
-            i++;
-            continue;
-        }
-        uint64_t pbase = key << WS_PAGE_SHIFT;
-        if (addr <= pbase && pbase + WS_PAGE_SIZE <= end) {
-            page_remove_slot(m, i);     /* slot i now holds a shifted entry: revisit it */
-        } else if (!page_clear_part(m, i, addr, end)) {
-            i++;
-        }
+    table_for_range(&m->pages, addr, size, page_clear_part);
+    m->last_key = 0;
+    m->last_page = NULL;
+}
+
+/* ---- initcheck: which bytes were written ---- */
+
+#define WS_INIT_BITMAP_BYTES (WS_PAGE_SIZE / 8)
+
+static void bits_set(uint8_t *bits, uint64_t lo, uint64_t hi, bool on)
+{
+    for (uint64_t i = lo; i < hi; i++) {
+        if (on) bits[i / 8] |= (uint8_t)(1u << (i % 8));
+        else bits[i / 8] &= (uint8_t)~(1u << (i % 8));
     }
 }
 
-/* ---- allocations ---- */
+/* Marks [addr, addr+size) written; false when out of memory. */
+static bool init_mark(ws_devmem *m, uint64_t addr, uint64_t size)
+{
+    uint64_t end = addr + size;
+    for (uint64_t key = addr >> WS_PAGE_SHIFT; size && key <= (end - 1) >> WS_PAGE_SHIFT; key++) {
+        uint64_t pbase = key << WS_PAGE_SHIFT, lo, hi;
+        page_part(pbase, addr, end, &lo, &hi);
+        bool whole = lo == pbase && hi == pbase + WS_PAGE_SIZE;
+        ws_page_slot *s = table_find(&m->inits, key);
+        if (s && !s->data)
+            continue;                   /* all written already */
+        if (whole) {
+            if (s) {
+                free(s->data);
+                s->data = NULL;
+            } else if (!table_insert(&m->inits, key, NULL)) {
+                return false;
+            }
+            continue;
+        }
+        if (!s) {
+            uint8_t *bits = calloc(1, WS_INIT_BITMAP_BYTES);
+            if (!bits)
+                return false;
+            s = table_insert(&m->inits, key, bits);
+            if (!s) {
+                free(bits);
+                return false;
+            }
+        }
+        bits_set(s->data, lo - pbase, hi - pbase, true);
+    }
+    return true;
+}
+
+/* Forgets the writes to the part of slot i's page inside [addr, end);
+ * true when the slot was removed. */
+static bool init_clear_part(ws_page_table *t, size_t i, uint64_t addr, uint64_t end)
+{
+    uint64_t pbase = t->slots[i].key << WS_PAGE_SHIFT, lo, hi;
+    page_part(pbase, addr, end, &lo, &hi);
+    if (lo != pbase || hi != pbase + WS_PAGE_SIZE) {
+        if (!t->slots[i].data) {
+            t->slots[i].data = malloc(WS_INIT_BITMAP_BYTES);
+            if (!t->slots[i].data) {
+                table_remove(t, i);     /* out of memory: forget the whole page's writes */
+                return true;
+            }
+            memset(t->slots[i].data, 0xff, WS_INIT_BITMAP_BYTES);
+        }
+        bits_set(t->slots[i].data, lo - pbase, hi - pbase, false);
+        if (!all_zero(t->slots[i].data, WS_INIT_BITMAP_BYTES))
+            return false;
+    }
+    table_remove(t, i);
+    return true;
+}
+
+/* ---- allocations ---- *//* ---- allocations ---- */
 
 ws_devmem *ws_devmem_create(void)
 {
@@ -219,9 +324,8 @@ void ws_devmem_destroy(ws_devmem *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; i < m->nslots; i++)
-        free(m->slots[i].data);
-    free(m->slots);
+    table_free(&m->pages);
+    table_free(&m->inits);
     free(m->allocs);
     free(m);
 }
@@ -300,6 +404,7 @@ bool ws_devmem_free(ws_devmem *m, uint64_t addr)
     }
     m->freed[m->nfreed++] = m->allocs[i];
     page_clear_range(m, m->allocs[i].base, m->allocs[i].size);
+    table_for_range(&m->inits, m->allocs[i].base, m->allocs[i].size, init_clear_part);
     memmove(m->allocs + i, m->allocs + i + 1, (m->nallocs - i - 1) * sizeof *m->allocs);
     m->nallocs--;
     m->last_key = 0;
@@ -392,6 +497,8 @@ static bool write_range(ws_devmem *m, uint64_t addr, const uint8_t *src, uint8_t
 {
     if (!alloc_find(m, addr, size))
         return false;
+    if (m->track_init && !init_mark(m, addr, size))
+        return false;
     while (size) {
         uint64_t off = addr & (WS_PAGE_SIZE - 1);
         uint64_t n = WS_PAGE_SIZE - off < size ? WS_PAGE_SIZE - off : size;
@@ -419,7 +526,42 @@ bool ws_devmem_fill(ws_devmem *m, uint64_t addr, uint8_t byte, uint64_t size)
 
 uint64_t ws_devmem_resident_bytes(const ws_devmem *m)
 {
-    return (uint64_t)m->npages * WS_PAGE_SIZE;
+    return (uint64_t)m->pages.npages * WS_PAGE_SIZE;
+}
+
+void ws_devmem_track_init(ws_devmem *m)
+{
+    m->track_init = true;
+}
+
+bool ws_devmem_mark_init(ws_devmem *m, uint64_t addr, uint64_t size)
+{
+    return !m->track_init || init_mark(m, addr, size);
+}
+
+bool ws_devmem_initialized(const ws_devmem *m, uint64_t addr, uint64_t size, uint64_t *first)
+{
+    if (!m->track_init)
+        return true;
+    for (uint64_t a = addr; a < addr + size; a++) {
+        const ws_page_slot *s = table_find(&m->inits, a >> WS_PAGE_SHIFT);
+        uint64_t off = a & (WS_PAGE_SIZE - 1);
+        if (s && (!s->data || (s->data[off / 8] >> (off % 8) & 1)))
+            continue;
+        *first = a;
+        return false;
+    }
+    return true;
+}
+
+bool ws_devmem_allocation_of(const ws_devmem *m, uint64_t addr, uint64_t *base, uint64_t *size)
+{
+    const ws_alloc *a = alloc_find(m, addr, 1);
+    if (!a)
+        return false;
+    *base = a->base;
+    *size = a->size;
+    return true;
 }
 
 void ws_devmem_describe(const ws_devmem *m, uint64_t addr, char *buf, size_t size)

@@ -43,6 +43,19 @@ bool ws_devmem_write(ws_devmem *m, uint64_t addr, const void *src, uint64_t size
 bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size);
 bool ws_devmem_fill(ws_devmem *m, uint64_t addr, uint8_t byte, uint64_t size);
 
+/* initcheck: from ws_devmem_track_init on, the memory remembers which
+ * bytes were ever written (write, fill, mark_init) since their allocation;
+ * off by default, and costs nothing then.  ws_devmem_initialized is true
+ * when every byte of [addr, addr+size) was written (always, when not
+ * tracking); else *first is the first byte that was not.  mark_init is
+ * false when out of memory. */
+void ws_devmem_track_init(ws_devmem *m);
+bool ws_devmem_mark_init(ws_devmem *m, uint64_t addr, uint64_t size);
+bool ws_devmem_initialized(const ws_devmem *m, uint64_t addr, uint64_t size, uint64_t *first);
+
+/* The live allocation holding addr: its base and size; false when none. */
+bool ws_devmem_allocation_of(const ws_devmem *m, uint64_t addr, uint64_t *base, uint64_t *size);
+
 /* Where addr lies with respect to the allocations, for a fault message:
  * "4 bytes after the end of the 4000-byte allocation at 0x7f0000000000",
  * "inside the 4000-byte allocation at 0x... that was freed", ... */

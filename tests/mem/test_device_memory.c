@@ -399,6 +399,79 @@ static void test_describe(void **state)
     ws_devmem_destroy(m);
 }
 
+/* initcheck's record of written bytes against a plain host array of
+ * flags: random writes, fills and marks in two allocations that share a
+ * page, whole pages and page-crossing ranges; freeing one leaves the
+ * other's record as it was, and a fresh allocation starts unwritten. */
+static uint64_t lcg(uint64_t *s)
+{
+    *s = *s * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+    return *s >> 33;
+}
+
+static void check_init_against(const ws_devmem *m, uint64_t base, const uint8_t *ref, uint64_t size,
+                               uint64_t *seed)
+{
+    for (int k = 0; k < 64; k++) {
+        uint64_t off = lcg(seed) % size, n = 1 + lcg(seed) % (k < 32 ? 16 : 70000);
+        if (n > size - off) n = size - off;
+        uint64_t want = UINT64_MAX, first = 0;
+        for (uint64_t i = off; i < off + n && want == UINT64_MAX; i++)
+            if (!ref[i]) want = base + i;
+        bool ok = ws_devmem_initialized(m, base + off, n, &first);
+        assert_int_equal(ok, want == UINT64_MAX);
+        if (!ok) assert_int_equal(first, want);
+    }
+}
+
+static void test_init_tracking(void **state)
+{
+    (void)state;
+    ws_devmem *m = ws_devmem_create();
+    assert_non_null(m);
+    uint64_t first = 0, size_a = 3 * 65536 + 1000, size_b = 3000;
+    uint64_t a = ws_devmem_alloc(m, size_a);
+    /* not tracking: everything counts as written */
+    assert_true(ws_devmem_initialized(m, a, 16, &first));
+    ws_devmem_track_init(m);
+    uint64_t b = ws_devmem_alloc(m, size_b);
+    assert_true(a && b);
+    assert_true((b >> 16) == ((a + size_a - 1) >> 16));     /* they share a's last page */
+    uint8_t *ref_a = calloc(size_a, 1), *ref_b = calloc(size_b, 1), *buf = malloc(70000);
+    assert_true(ref_a && ref_b && buf);
+    memset(buf, 0, 70000);      /* zeros count as written too */
+    uint64_t seed = 42;
+    for (int op = 0; op < 400; op++) {
+        bool in_a = lcg(&seed) % 4 != 0;
+        uint64_t base = in_a ? a : b, size = in_a ? size_a : size_b;
+        uint8_t *ref = in_a ? ref_a : ref_b;
+        uint64_t off = lcg(&seed) % size, n = 1 + lcg(&seed) % (op % 3 ? 64 : 70000);
+        if (n > size - off) n = size - off;
+        switch (lcg(&seed) % 3) {
+        case 0: assert_true(ws_devmem_write(m, base + off, buf, n)); break;
+        case 1: assert_true(ws_devmem_fill(m, base + off, (uint8_t)op, n)); break;
+        default: assert_true(ws_devmem_mark_init(m, base + off, n)); break;
+        }
+        memset(ref + off, 1, n);
+        check_init_against(m, a, ref_a, size_a, &seed);
+        check_init_against(m, b, ref_b, size_b, &seed);
+    }
+    /* whole of a written, then b freed: a stays written, a new b is not */
+    assert_true(ws_devmem_fill(m, a, 1, size_a));
+    memset(ref_a, 1, size_a);
+    assert_true(ws_devmem_free(m, b));
+    check_init_against(m, a, ref_a, size_a, &seed);
+    uint64_t c = ws_devmem_alloc(m, size_b);
+    assert_false(ws_devmem_initialized(m, c + 5, 4, &first));
+    assert_int_equal(first, c + 5);
+    assert_true(ws_devmem_free(m, a));
+    assert_true(ws_devmem_free(m, c));
+    free(ref_a);
+    free(ref_b);
+    free(buf);
+    ws_devmem_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +488,7 @@ int main(void)
         cmocka_unit_test(test_many_allocations),
         cmocka_unit_test(test_generic_classify),
         cmocka_unit_test(test_describe),
+        cmocka_unit_test(test_init_tracking),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
