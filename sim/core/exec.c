@@ -176,9 +176,7 @@ static void exec_alu(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uin
         dst[0] = w->regs[in->ops[0].reg];
         if (in->ops[0].reg2 >= 0) dst[1] = w->regs[in->ops[0].reg2];
     }
-    bool uses_cc = (in->m.flags & PTX_F_CC) || in->m.op == PTX_OP_ADDC ||
-                   in->m.op == PTX_OP_SUBC || in->m.op == PTX_OP_MADC;
-    ws_alu_exec(&in->m, mask, dst, src, uses_cc ? w->cc : NULL);
+    ws_alu_run((ws_alu_family)in->alu, &in->m, mask, dst, src, (in->flags & WS_IF_CARRY) ? w->cc : NULL);
     /* cvt to a signed type narrower than its register sign-extends to the
      * register's width (PTX ISA, "Operand Size Exceeding Instruction-Type
      * Size"); the ALU's canonical result is zero-extended. */
