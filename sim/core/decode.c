@@ -13,6 +13,8 @@
 #include "schedule.h"
 #include "warp_ops.h"
 
+_Static_assert(WS_MAX_OPERANDS == PTX_MAX_OPERANDS, "a decoded instruction holds every operand the IR may");
+
 /* Per-function symbol facts the decoder needs while it resolves names. */
 typedef struct dfunc {
     uint64_t *param_addr;   /* params: kernel buffer offset or thread frame address */
@@ -550,7 +552,7 @@ static bool decode_form(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int
     char why[160] = "";
     memset(w, 0, sizeof *w);
     w->m = *m;
-    w->src = in;
+    w->pos = (ws_srcpos){in->loc.line, in->loc.col, in->loc.cu_file, in->loc.cu_line};
     w->func = fi;
     w->nops = in->nops;
     w->guard = in->guard >= 0 ? wf->reg_base + in->guard : -1;
@@ -806,7 +808,7 @@ static bool check_recursion(dctx *c, int32_t fi, uint8_t *color)
         if (w->cls != WS_I_CALL) continue;
         int32_t callee = p->calls[w->aux].callee;
         if (color[callee] == 1) {
-            ws_load_error(p, &w->src->loc, c->err,
+            ws_load_error(p, &(ptx_srcloc){w->pos.line, w->pos.col, w->pos.cu_file, w->pos.cu_line}, c->err,
                           "unsupported: recursive call of '%s'", p->funcs[callee].f->name);
             return false;
         }
@@ -833,6 +835,7 @@ bool ws_decode_module(ws_program *p, ws_error *err)
         const ptx_function *f = &m->funcs[fi];
         ws_func *wf = &p->funcs[fi];
         wf->f = f;
+        wf->is_entry = f->is_entry;
         wf->start = wf->end = -1;
         if (f->is_decl || f->is_extern) continue;
         wf->reg_base = nregs;
@@ -888,7 +891,7 @@ bool ws_decode_module(ws_program *p, ws_error *err)
         for (int32_t j = 0; j < f->ninsns; j++) {
             const ws_insn *w = &p->code[wf->start + j];
             if (w->cls == WS_I_BRA && (w->target < wf->start || w->target > wf->end)) {
-                ws_load_error(p, &w->src->loc, err, "branch target out of the function");
+                ws_load_error(p, &f->insns[j].loc, err, "branch target out of the function");
                 goto fail;
             }
         }

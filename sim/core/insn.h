@@ -10,8 +10,18 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../../frontend/ptx/ptx_ir.h"
+#include "../../isa/ptx_isa.h"
 #include "pipe.h"
+
+#define WS_MAX_OPERANDS 6   /* as the front end's PTX_MAX_OPERANDS (decode.c checks) */
+
+/* Where an instruction is written: its .ptx line and column, and the .cu
+ * position of its .loc (cu_file indexes the module's .file table, 0 when
+ * the PTX has none).  line is 0 for instructions decode synthesizes. */
+typedef struct ws_srcpos {
+    int32_t line, col;
+    int32_t cu_file, cu_line;
+} ws_srcpos;
 
 /* Operand kinds after decoding. */
 typedef enum ws_okind {
@@ -125,8 +135,8 @@ typedef struct ws_insn {
     int32_t rpc;        /* bra / guarded ret: reconvergence pc */
     int32_t func;       /* index of the function it belongs to */
     int32_t aux;        /* call: index into the program's call table; cp.async: ws_cp_extra */
-    ws_opnd ops[PTX_MAX_OPERANDS];
-    const ptx_insn *src;    /* source position, NULL for synthesized ones */
+    ws_opnd ops[WS_MAX_OPERANDS];
+    ws_srcpos pos;
 } ws_insn;
 
 #endif

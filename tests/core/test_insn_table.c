@@ -151,7 +151,7 @@ static void test_decoded_facts(void **state)
     const ws_func *f = &t.p->funcs[0];
     for (int32_t pc = f->start; pc < f->end; pc++) {
         const ws_insn *in = &t.p->code[pc];
-        int k = in->src->loc.line - 12;     /* the ld.param is on line 12 */
+        int k = in->pos.line - 12;     /* the ld.param is on line 12 */
         assert_true(k >= 0 && k < 14);
         at[k] = in;
     }
