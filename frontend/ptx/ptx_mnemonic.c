@@ -5,12 +5,6 @@
 #include <string.h>
 #include "ptx_pstate.h"
 
-static const char *const ptx_mnemonics[PTX_OP_COUNT] = {
-#define X(name, mnemonic, pipe) mnemonic,
-#include "ptx_opcodes.def"
-#undef X
-};
-
 static const struct { const char *s; ptx_type t; } mn_types[] = {
     {"pred", PTX_T_PRED}, {"b8", PTX_T_B8}, {"b16", PTX_T_B16}, {"b32", PTX_T_B32},
     {"b64", PTX_T_B64}, {"b128", PTX_T_B128}, {"u8", PTX_T_U8}, {"u16", PTX_T_U16},
@@ -335,11 +329,8 @@ bool ptx_mnemonic_decode(const char *mnem, ptx_mods *m, char *msg, size_t msgsiz
     strcpy(buf, mnem);
     char *save = NULL;
     char *w = strtok_r(buf, ".", &save);
-    int op = -1;
-    for (int i = 0; w && i < PTX_OP_COUNT; i++)
-        if (!strcmp(ptx_mnemonics[i], w))
-            op = i;
-    if (op < 0) {
+    ptx_opcode op = ptx_opcode_from_name(w);
+    if (op == PTX_OP_COUNT) {
         const char *why = ptx_unsupported_why(w);
         if (why)
             snprintf(msg, msgsize, "unsupported instruction '%s': %s", mnem, why);
@@ -347,7 +338,7 @@ bool ptx_mnemonic_decode(const char *mnem, ptx_mods *m, char *msg, size_t msgsiz
             snprintf(msg, msgsize, "unsupported instruction '%s'", mnem);
         return false;
     }
-    m->op = (ptx_opcode)op;
+    m->op = op;
     const char *prev = w;
     int wmma_layouts = 0;
     while ((w = strtok_r(NULL, ".", &save))) {

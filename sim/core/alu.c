@@ -3,22 +3,7 @@
  * instruction to the family that executes it. */
 #include <stdio.h>
 #include "alu_impl.h"
-
-static const char *const op_names[PTX_OP_COUNT] = {
-#define X(name, mnemonic, pipe) [PTX_OP_##name] = mnemonic,
-#include "../../frontend/ptx/ptx_opcodes.def"
-#undef X
-};
-
-static const char *const type_names[PTX_T_COUNT] = {
-    [PTX_T_NONE] = "", [PTX_T_PRED] = "pred",
-    [PTX_T_B8] = "b8", [PTX_T_B16] = "b16", [PTX_T_B32] = "b32", [PTX_T_B64] = "b64",
-    [PTX_T_B128] = "b128",
-    [PTX_T_U8] = "u8", [PTX_T_U16] = "u16", [PTX_T_U32] = "u32", [PTX_T_U64] = "u64",
-    [PTX_T_S8] = "s8", [PTX_T_S16] = "s16", [PTX_T_S32] = "s32", [PTX_T_S64] = "s64",
-    [PTX_T_F16] = "f16", [PTX_T_F16X2] = "f16x2", [PTX_T_BF16] = "bf16",
-    [PTX_T_BF16X2] = "bf16x2", [PTX_T_TF32] = "tf32", [PTX_T_F32] = "f32", [PTX_T_F64] = "f64",
-};
+#include "insn_table.h"
 
 unsigned alu_bits(ptx_type t)
 {
@@ -41,59 +26,17 @@ bool alu_is_half(ptx_type t) { return t >= PTX_T_F16 && t <= PTX_T_BF16X2; }
 
 bool ws_alu_handles(ptx_opcode op)
 {
-    switch (op) {
-    case PTX_OP_ABS: case PTX_OP_ADD: case PTX_OP_ADDC: case PTX_OP_AND:
-    case PTX_OP_BFE: case PTX_OP_BFI: case PTX_OP_BFIND: case PTX_OP_BMSK: case PTX_OP_BREV:
-    case PTX_OP_CLZ: case PTX_OP_CNOT: case PTX_OP_COPYSIGN: case PTX_OP_COS:
-    case PTX_OP_CVT: case PTX_OP_DIV: case PTX_OP_DP4A: case PTX_OP_EX2:
-    case PTX_OP_FMA: case PTX_OP_LG2: case PTX_OP_LOP3: case PTX_OP_MAD:
-    case PTX_OP_MAD24: case PTX_OP_MADC: case PTX_OP_MAX: case PTX_OP_MIN:
-    case PTX_OP_MOV: case PTX_OP_MUL: case PTX_OP_MUL24: case PTX_OP_NEG:
-    case PTX_OP_NOT: case PTX_OP_OR: case PTX_OP_POPC: case PTX_OP_PRMT:
-    case PTX_OP_RCP: case PTX_OP_REM: case PTX_OP_RSQRT: case PTX_OP_SAD:
-    case PTX_OP_SELP: case PTX_OP_SET: case PTX_OP_SETP: case PTX_OP_SHF:
-    case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_SIN: case PTX_OP_SLCT:
-    case PTX_OP_SQRT: case PTX_OP_SUB: case PTX_OP_SUBC: case PTX_OP_TANH:
-    case PTX_OP_TESTP: case PTX_OP_XOR: case PTX_OP_FNS:
-        return true;
-    default:
-        return false;
-    }
+    return ws_opcode_info_of(op)->alu != WS_FAM_NONE;
 }
 
-typedef enum family { FAM_NONE, FAM_INT, FAM_BITS, FAM_FLOAT, FAM_HALF, FAM_CMP, FAM_CVT, FAM_SFU } family;
-
-static family family_of(const ptx_mods *m)
+ws_alu_family ws_alu_family_of(const ptx_mods *m)
 {
     ptx_type t = m->ntypes ? m->types[0] : PTX_T_NONE;
-    switch (m->op) {
-    case PTX_OP_ABS: case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL:
-    case PTX_OP_MAD: case PTX_OP_FMA: case PTX_OP_MIN: case PTX_OP_MAX:
-    case PTX_OP_NEG: case PTX_OP_DIV:
-        if (alu_is_half(t)) return FAM_HALF;
-        if (alu_is_float(t)) return FAM_FLOAT;
-        return m->op == PTX_OP_FMA ? FAM_NONE : FAM_INT;
-    case PTX_OP_COPYSIGN: case PTX_OP_TESTP:
-        return FAM_FLOAT;
-    case PTX_OP_ADDC: case PTX_OP_SUBC: case PTX_OP_MADC: case PTX_OP_MUL24:
-    case PTX_OP_MAD24: case PTX_OP_SAD: case PTX_OP_REM: case PTX_OP_AND:
-    case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT: case PTX_OP_CNOT:
-    case PTX_OP_SHL: case PTX_OP_SHR: case PTX_OP_MOV:
-        return FAM_INT;
-    case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BREV: case PTX_OP_BFE:
-    case PTX_OP_BFI: case PTX_OP_BFIND: case PTX_OP_PRMT: case PTX_OP_LOP3:
-    case PTX_OP_DP4A: case PTX_OP_SHF: case PTX_OP_FNS: case PTX_OP_BMSK:
-        return FAM_BITS;
-    case PTX_OP_SETP: case PTX_OP_SET: case PTX_OP_SELP: case PTX_OP_SLCT:
-        return FAM_CMP;
-    case PTX_OP_CVT:
-        return FAM_CVT;
-    case PTX_OP_RCP: case PTX_OP_SQRT: case PTX_OP_RSQRT: case PTX_OP_EX2:
-    case PTX_OP_LG2: case PTX_OP_SIN: case PTX_OP_COS: case PTX_OP_TANH:
-        return FAM_SFU;
-    default:
-        return FAM_NONE;
-    }
+    ws_alu_family f = (ws_alu_family)ws_opcode_info_of(m->op)->alu;
+    if (f != WS_FAM_ARITH && f != WS_FAM_FARITH) return f;
+    if (alu_is_half(t)) return WS_FAM_HALF;
+    if (alu_is_float(t)) return WS_FAM_FLOAT;
+    return f == WS_FAM_ARITH ? WS_FAM_INT : WS_FAM_NONE;     /* fma has no integer form */
 }
 
 static const char *rnd_name(int r)
@@ -113,8 +56,7 @@ static void describe(const ptx_mods *m, char *buf, size_t size)
         { PTX_F_NAN, "NaN" }, { PTX_F_SATFINITE, "satfinite" },
     };
     size_t n = 0;
-    const char *op = m->op < PTX_OP_COUNT && op_names[m->op] ? op_names[m->op] : "?";
-    n += (size_t)snprintf(buf + n, size - n, "%s", op);
+    n += (size_t)snprintf(buf + n, size - n, "%s", ptx_opcode_name(m->op));
     static const char *const cmps[] = {
         "", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
         "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
@@ -131,20 +73,20 @@ static void describe(const ptx_mods *m, char *buf, size_t size)
             n += (size_t)snprintf(buf + n, size - n, ".%s", flags[i].name);
     for (int i = 0; i < m->ntypes && i < 2 && n < size; i++)
         if (m->types[i] < PTX_T_COUNT)
-            n += (size_t)snprintf(buf + n, size - n, ".%s", type_names[m->types[i]]);
+            n += (size_t)snprintf(buf + n, size - n, "%s", ptx_type_name(m->types[i]));
 }
 
 bool ws_alu_supports(const ptx_mods *m, char *why, size_t why_size)
 {
     bool ok;
-    switch (family_of(m)) {
-    case FAM_INT:   ok = alu_int_supports(m); break;
-    case FAM_BITS:  ok = alu_bits_supports(m); break;
-    case FAM_FLOAT: ok = alu_float_supports(m); break;
-    case FAM_HALF:  ok = alu_half_supports(m); break;
-    case FAM_CMP:   ok = alu_cmp_supports(m); break;
-    case FAM_CVT:   ok = alu_cvt_supports(m); break;
-    case FAM_SFU:   ok = alu_sfu_supports(m); break;
+    switch (ws_alu_family_of(m)) {
+    case WS_FAM_INT:   ok = alu_int_supports(m); break;
+    case WS_FAM_BITS:  ok = alu_bits_supports(m); break;
+    case WS_FAM_FLOAT: ok = alu_float_supports(m); break;
+    case WS_FAM_HALF:  ok = alu_half_supports(m); break;
+    case WS_FAM_CMP:   ok = alu_cmp_supports(m); break;
+    case WS_FAM_CVT:   ok = alu_cvt_supports(m); break;
+    case WS_FAM_SFU:   ok = alu_sfu_supports(m); break;
     default:        ok = false; break;
     }
     if (!ok && why && why_size) {
@@ -162,6 +104,12 @@ void ws_alu_exec(const ptx_mods *m, uint32_t mask,
                  uint64_t *const dst[2], const uint64_t *const src[4],
                  uint64_t *cc)
 {
+    ws_alu_run(ws_alu_family_of(m), m, mask, dst, src, cc);
+}
+
+void ws_alu_run(ws_alu_family family, const ptx_mods *m, uint32_t mask,
+                uint64_t *const dst[2], const uint64_t *const src[4], uint64_t *cc)
+{
     static const uint64_t zero[WS_WARP_SIZE];   /* stands in for absent sources */
     uint64_t sink[WS_WARP_SIZE];
     alu_call k = {
@@ -173,14 +121,14 @@ void ws_alu_exec(const ptx_mods *m, uint32_t mask,
     };
     if (!dst[0])
         memset(sink, 0, sizeof sink);
-    switch (family_of(m)) {
-    case FAM_INT:   alu_int_exec(&k); break;
-    case FAM_BITS:  alu_bits_exec(&k); break;
-    case FAM_FLOAT: alu_float_exec(&k); break;
-    case FAM_HALF:  alu_half_exec(&k); break;
-    case FAM_CMP:   alu_cmp_exec(&k); break;
-    case FAM_CVT:   alu_cvt_exec(&k); break;
-    case FAM_SFU:   alu_sfu_exec(&k); break;
+    switch (family) {
+    case WS_FAM_INT:   alu_int_exec(&k); break;
+    case WS_FAM_BITS:  alu_bits_exec(&k); break;
+    case WS_FAM_FLOAT: alu_float_exec(&k); break;
+    case WS_FAM_HALF:  alu_half_exec(&k); break;
+    case WS_FAM_CMP:   alu_cmp_exec(&k); break;
+    case WS_FAM_CVT:   alu_cvt_exec(&k); break;
+    case WS_FAM_SFU:   alu_sfu_exec(&k); break;
     default:        break;
     }
 }

@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../../frontend/ptx/ptx_ir.h"
+#include "../../isa/ptx_isa.h"
 
 #define WS_WARP_SIZE 32
 
@@ -31,9 +31,26 @@
  * false with a one-line reason ("cvt.rn.f16.f64 is not supported") in why. */
 bool ws_alu_supports(const ptx_mods *m, char *why, size_t why_size);
 
-/* True when the opcode is one this module executes (whatever modifiers). */
+/* True when the opcode is one this module executes (whatever modifiers):
+ * its row in isa/ptx_opcodes.def names an ALU family. */
 bool ws_alu_handles(ptx_opcode op);
 
+/* The families of ALU instructions, each executed by one alu_*.c file.
+ * ARITH and FARITH appear only in the opcode table: an instruction of
+ * such an opcode is INT, FLOAT or HALF by its type. */
+typedef enum ws_alu_family {
+    WS_FAM_NONE, WS_FAM_INT, WS_FAM_BITS, WS_FAM_FLOAT, WS_FAM_HALF, WS_FAM_CMP,
+    WS_FAM_CVT, WS_FAM_SFU, WS_FAM_ARITH, WS_FAM_FARITH
+} ws_alu_family;
+
+/* The family that executes m (never ARITH or FARITH); NONE when none does. */
+ws_alu_family ws_alu_family_of(const ptx_mods *m);
+
+/* Executes m with the family decode resolved (ws_alu_family_of(m)). */
+void ws_alu_run(ws_alu_family family, const ptx_mods *m, uint32_t mask,
+                uint64_t *const dst[2], const uint64_t *const src[4], uint64_t *cc);
+
+/* ws_alu_run with the family looked up. */
 void ws_alu_exec(const ptx_mods *m, uint32_t mask,
                  uint64_t *const dst[2], const uint64_t *const src[4],
                  uint64_t *cc);

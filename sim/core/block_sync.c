@@ -75,7 +75,7 @@ void ws_block_deadlock(ws_exec *x, ws_block *b)
 {
     char *s = x->err->msg;
     size_t cap = sizeof x->err->msg;
-    const ptx_module *m = x->p->m;
+    const char *path = ws_program_path(x->p);
     x->err->kind = WS_ERR_KERNEL_FAULT;
     size_t n = (size_t)snprintf(s, cap, "barrier deadlock in block (%u,%u,%u) of kernel %s: waiting",
                                 b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].shown);
@@ -95,11 +95,9 @@ void ws_block_deadlock(ws_exec *x, ws_block *b)
                                       g->members);
             if (n < cap)
                 n += (size_t)snprintf(s + n, cap - n, " (pc %d, %s:%d", g->wait_pc,
-                                      m->path ? m->path : "<ptx>", in->src ? in->src->loc.line : 0);
-            if (n < cap && in->src && in->src->loc.cu_line > 0)
-                n += (size_t)snprintf(s + n, cap - n, ", %s:%d",
-                                      ws_cu_file(m, in->src),
-                                      in->src->loc.cu_line);
+                                      path ? path : "<ptx>", in->pos.line);
+            if (n < cap && in->pos.cu_line > 0)
+                n += (size_t)snprintf(s + n, cap - n, ", %s:%d", ws_cu_file(x->p, in), in->pos.cu_line);
             if (n < cap) n += (size_t)snprintf(s + n, cap - n, ");");
         }
     }

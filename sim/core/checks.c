@@ -45,16 +45,13 @@ static FILE *report_file(const ws_exec *x)
 /* Where pc is: "pc 12 (file.ptx:40, file.cu:17)". */
 static void where(const ws_exec *x, int32_t pc, char *s, size_t cap)
 {
-    const ptx_module *m = x->p->m;
+    const char *path = ws_program_path(x->p);
     const ws_insn *in = &x->p->code[pc];
     char mn[96];
     ws_insn_mnemonic(&in->m, mn, sizeof mn);
-    size_t n = (size_t)snprintf(s, cap, "%s at pc %d (%s:%d", mn, pc, m->path ? m->path : "<ptx>",
-                                in->src ? in->src->loc.line : 0);
-    if (n < cap && in->src && in->src->loc.cu_line > 0)
-        n += (size_t)snprintf(s + n, cap - n, ", %s:%d",
-                              ws_cu_file(m, in->src),
-                              in->src->loc.cu_line);
+    size_t n = (size_t)snprintf(s, cap, "%s at pc %d (%s:%d", mn, pc, path ? path : "<ptx>", in->pos.line);
+    if (n < cap && in->pos.cu_line > 0)
+        n += (size_t)snprintf(s + n, cap - n, ", %s:%d", ws_cu_file(x->p, in), in->pos.cu_line);
     if (n < cap) snprintf(s + n, cap - n, ")");
 }
 
@@ -64,7 +61,7 @@ static void where(const ws_exec *x, int32_t pc, char *s, size_t cap)
 static int32_t site(const ws_exec *x, int32_t pc)
 {
     const ws_insn *in = &x->p->code[pc];
-    if (in->src && in->src->loc.cu_line > 0) return -(in->src->loc.cu_file * 1000000 + in->src->loc.cu_line) - 1;
+    if (in->pos.cu_line > 0) return -(in->pos.cu_file * 1000000 + in->pos.cu_line) - 1;
     return pc;
 }
 

@@ -7,10 +7,13 @@
 #include "alu.h"
 #include "cfg.h"
 #include "insn_shape.h"
+#include "insn_table.h"
 #include "program.h"
 #include "../../frontend/ptx/ptx_query.h"
 #include "schedule.h"
 #include "warp_ops.h"
+
+_Static_assert(WS_MAX_OPERANDS == PTX_MAX_OPERANDS, "a decoded instruction holds every operand the IR may");
 
 /* Per-function symbol facts the decoder needs while it resolves names. */
 typedef struct dfunc {
@@ -539,7 +542,9 @@ static bool decode_mbarrier(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w)
                               "pending_count, inval");
 }
 
-static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int32_t pc)
+/* The class, operands and checks of one instruction of function fi, by
+ * its opcode's row (isa/ptx_opcodes.def) and its form. */
+static bool decode_form(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int32_t pc)
 {
     ws_program *p = c->p;
     const ws_func *wf = &p->funcs[fi];
@@ -547,7 +552,7 @@ static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int
     char why[160] = "";
     memset(w, 0, sizeof *w);
     w->m = *m;
-    w->src = in;
+    w->pos = (ws_srcpos){in->loc.line, in->loc.col, in->loc.cu_file, in->loc.cu_line};
     w->func = fi;
     w->nops = in->nops;
     w->guard = in->guard >= 0 ? wf->reg_base + in->guard : -1;
@@ -564,92 +569,77 @@ static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int
         return false;
     }
 
-    switch (m->op) {
-    case PTX_OP_MOV:
+    const ws_opcode_info *row = ws_opcode_info_of(m->op);
+    if (row->flags & WS_OPF_REFUSED) {
+        if (m->op == PTX_OP_BRKPT)
+            return unsupported(c, in, "a breakpoint (brkpt) needs a debugger; warpsim has none");
+        return unsupported(c, in, NULL);
+    }
+    w->cls = row->cls;
+    switch (row->cls) {
+    case WS_I_MOV:
         if (in->nops >= 2 && in->ops[0].kind == PTX_OPND_VEC) w->cls = WS_I_UNPACK;
         else if (in->nops >= 2 && in->ops[1].kind == PTX_OPND_VEC) {
             w->cls = WS_I_PACK;
             /* the elements are of half the width (or a quarter) */
             return conv_all(c, fi, in, w, PTX_T_B64);
-        } else w->cls = WS_I_MOV;
+        }
         return conv_all(c, fi, in, w, t0);
-    case PTX_OP_LD: case PTX_OP_LDU:
-        w->cls = WS_I_LD;
+    case WS_I_LD: case WS_I_ST:
         return conv_all(c, fi, in, w, t0);
-    case PTX_OP_ST:
-        w->cls = WS_I_ST;
-        return conv_all(c, fi, in, w, t0);
-    case PTX_OP_ATOM: case PTX_OP_RED:
+    case WS_I_ATOM:
         if (w->space != WS_SP_GLOBAL && w->space != WS_SP_SHARED && w->space != WS_SP_GENERIC)
             return unsupported(c, in, "atomics on this state space");
-        w->cls = WS_I_ATOM;
         return conv_all(c, fi, in, w, t0);
-    case PTX_OP_CVTA:
+    case WS_I_CVTA:
         if (m->space == PTX_SPACE_PARAM) return unsupported(c, in, "cvta of the param space");
-        w->cls = WS_I_CVTA;
         return conv_all(c, fi, in, w, t0);
-    case PTX_OP_BAR: case PTX_OP_BARRIER:
+    case WS_I_BAR:
         if (m->subop == PTX_SUB_BAR_WARP_SYNC) w->cls = WS_I_WARPSYNC;
-        else if (m->subop == PTX_SUB_BAR_SYNC || m->subop == PTX_SUB_BAR_RED) w->cls = WS_I_BAR;
-        else return unsupported(c, in, "only bar.sync, bar.red, barrier.sync and bar.warp.sync are supported");
+        else if (m->subop != PTX_SUB_BAR_SYNC && m->subop != PTX_SUB_BAR_RED)
+            return unsupported(c, in, "only bar.sync, bar.red, barrier.sync and bar.warp.sync are supported");
         return conv_all(c, fi, in, w, PTX_T_U32);
-    case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_PREFETCH: case PTX_OP_NANOSLEEP:
-        w->cls = WS_I_NOP;
+    case WS_I_NOP:
         return true;
-    case PTX_OP_SHFL:
-        w->cls = WS_I_SHFL;
+    case WS_I_SHFL: case WS_I_VOTE: case WS_I_ACTIVEMASK:
         return conv_all(c, fi, in, w, PTX_T_B32);
-    case PTX_OP_VOTE:
-        w->cls = WS_I_VOTE;
-        return conv_all(c, fi, in, w, PTX_T_B32);
-    case PTX_OP_REDUX:
+    case WS_I_REDUX:
         if (!ws_redux_supports(m, why, sizeof why)) return unsupported(c, in, why);
-        w->cls = WS_I_REDUX;
         return conv_all(c, fi, in, w, t0);
-    case PTX_OP_MATCH:
+    case WS_I_MATCH:
         if (!(m->flags & PTX_F_SYNC) || m->ntypes != 1 || (t0 != PTX_T_B32 && t0 != PTX_T_B64) ||
             (m->subop != PTX_SUB_VOTE_ANY && m->subop != PTX_SUB_VOTE_ALL))
             return unsupported(c, in, "supported: match.any.sync and match.all.sync on .b32 or .b64");
-        w->cls = WS_I_MATCH;
         return conv_all(c, fi, in, w, t0);
-    case PTX_OP_CP:
+    case WS_I_CP_ASYNC:
         return decode_cp(c, fi, in, w);
-    case PTX_OP_MBARRIER:
+    case WS_I_MBARRIER:
         return decode_mbarrier(c, fi, in, w);
-    case PTX_OP_ACTIVEMASK:
-        w->cls = WS_I_ACTIVEMASK;
-        return conv_all(c, fi, in, w, PTX_T_B32);
-    case PTX_OP_WMMA:
+    case WS_I_WMMA:
         if (m->wmma_shape != 1) return unsupported(c, in, "only the m16n16k16 wmma shape is supported");
-        w->cls = WS_I_WMMA;
         return conv_all(c, fi, in, w, PTX_T_U32);
-    case PTX_OP_BRA:
+    case WS_I_BRA:
         if (in->nops < 1 || in->ops[0].kind != PTX_OPND_LABEL)
             return unsupported(c, in, "indirect branches are not supported");
-        w->cls = WS_I_BRA;
         w->target = wf->start + in->ops[0].v.target;
         w->nops = 0;
         return true;
-    case PTX_OP_CALL:
+    case WS_I_CALL:
         return decode_call(c, fi, in, w);
-    case PTX_OP_TEX: case PTX_OP_TLD4:
+    case WS_I_TEX:
         return decode_tex(c, fi, in, w);
-    case PTX_OP_TXQ:
+    case WS_I_TXQ:
         return decode_txq(c, fi, in, w);
-    case PTX_OP_RET:
+    case WS_I_RET:
         w->cls = wf->f->is_entry ? WS_I_EXIT : WS_I_RET;
         w->target = wf->end;
         return true;
-    case PTX_OP_EXIT:
-        w->cls = WS_I_EXIT;
+    case WS_I_EXIT: case WS_I_TRAP:
         return true;
-    case PTX_OP_TRAP:
-        w->cls = WS_I_TRAP;
-        return true;
-    case PTX_OP_BRKPT:
-        return unsupported(c, in, "a breakpoint (brkpt) needs a debugger; warpsim has none");
-    default:
+    case WS_I_ALU:
         break;
+    default:
+        return unsupported(c, in, NULL);
     }
     if (!ws_alu_handles(m->op)) return unsupported(c, in, NULL);
     if (!ws_alu_supports(m, why, sizeof why)) return unsupported(c, in, why);
@@ -667,6 +657,13 @@ static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int
     for (int i = 0; i < in->nops; i++)
         if (w->ops[i].kind == WS_OK_VEC || w->ops[i].kind == WS_OK_ADDR)
             return unsupported(c, in, "vector or address operand");
+    return true;
+}
+
+static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int32_t pc)
+{
+    if (!decode_form(c, fi, in, w, pc)) return false;
+    ws_insn_classify(w);
     return true;
 }
 
@@ -811,7 +808,7 @@ static bool check_recursion(dctx *c, int32_t fi, uint8_t *color)
         if (w->cls != WS_I_CALL) continue;
         int32_t callee = p->calls[w->aux].callee;
         if (color[callee] == 1) {
-            ws_load_error(p, &w->src->loc, c->err,
+            ws_load_error(p, &(ptx_srcloc){w->pos.line, w->pos.col, w->pos.cu_file, w->pos.cu_line}, c->err,
                           "unsupported: recursive call of '%s'", p->funcs[callee].f->name);
             return false;
         }
@@ -838,6 +835,7 @@ bool ws_decode_module(ws_program *p, ws_error *err)
         const ptx_function *f = &m->funcs[fi];
         ws_func *wf = &p->funcs[fi];
         wf->f = f;
+        wf->is_entry = f->is_entry;
         wf->start = wf->end = -1;
         if (f->is_decl || f->is_extern) continue;
         wf->reg_base = nregs;
@@ -888,11 +886,12 @@ bool ws_decode_module(ws_program *p, ws_error *err)
         end->func = fi;
         end->guard = end->target = end->rpc = -1;
         end->m.op = PTX_OP_RET;
+        ws_insn_classify(end);
         for (int i = 0; i < PTX_MAX_OPERANDS; i++) end->ops[i].reg = end->ops[i].reg2 = end->ops[i].sym = -1;
         for (int32_t j = 0; j < f->ninsns; j++) {
             const ws_insn *w = &p->code[wf->start + j];
             if (w->cls == WS_I_BRA && (w->target < wf->start || w->target > wf->end)) {
-                ws_load_error(p, &w->src->loc, err, "branch target out of the function");
+                ws_load_error(p, &f->insns[j].loc, err, "branch target out of the function");
                 goto fail;
             }
         }

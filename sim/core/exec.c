@@ -8,12 +8,6 @@
 #include "warp_groups.h"
 #include "warp_ops.h"
 
-const char *ws_cu_file(const ptx_module *m, const ptx_insn *src)
-{
-    int32_t f = src ? src->loc.cu_file : 0;
-    return f > 0 && f < m->nfiles && m->files[f] ? m->files[f] : "?";
-}
-
 void ws_thread_of(const ws_exec *x, const ws_warp *w, int lane, ws_dim3 *tid)
 {
     uint32_t t = w->index * WS_WARP_SIZE + (uint32_t)lane;
@@ -50,14 +44,12 @@ void ws_fault(ws_exec *x, const ws_block *b, const ws_warp *w, int lane, int32_t
     if (in->cls == WS_I_FEND) snprintf(mn, sizeof mn, "end of %s", x->p->funcs[in->func].shown);
     else ws_insn_mnemonic(&in->m, mn, sizeof mn);
     n += (size_t)snprintf(s + n, cap - n, " at pc %d (%s", pc, mn);
-    if (n < cap && in->src) {
-        const ptx_module *m = x->p->m;
-        n += (size_t)snprintf(s + n, cap - n, ", %s:%d:%d", m->path ? m->path : "<ptx>",
-                              in->src->loc.line, in->src->loc.col);
-        if (n < cap && in->src->loc.cu_line > 0)
-            n += (size_t)snprintf(s + n, cap - n, ", %s:%d",
-                                  ws_cu_file(m, in->src),
-                                  in->src->loc.cu_line);
+    if (n < cap && in->pos.line) {
+        const char *path = ws_program_path(x->p);
+        n += (size_t)snprintf(s + n, cap - n, ", %s:%d:%d", path ? path : "<ptx>",
+                              in->pos.line, in->pos.col);
+        if (n < cap && in->pos.cu_line > 0)
+            n += (size_t)snprintf(s + n, cap - n, ", %s:%d", ws_cu_file(x->p, in), in->pos.cu_line);
     }
     if (n < cap) snprintf(s + n, cap - n, ")");
 }
@@ -176,9 +168,7 @@ static void exec_alu(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uin
         dst[0] = w->regs[in->ops[0].reg];
         if (in->ops[0].reg2 >= 0) dst[1] = w->regs[in->ops[0].reg2];
     }
-    bool uses_cc = (in->m.flags & PTX_F_CC) || in->m.op == PTX_OP_ADDC ||
-                   in->m.op == PTX_OP_SUBC || in->m.op == PTX_OP_MADC;
-    ws_alu_exec(&in->m, mask, dst, src, uses_cc ? w->cc : NULL);
+    ws_alu_run((ws_alu_family)in->alu, &in->m, mask, dst, src, (in->flags & WS_IF_CARRY) ? w->cc : NULL);
     /* cvt to a signed type narrower than its register sign-extends to the
      * register's width (PTX ISA, "Operand Size Exceeding Instruction-Type
      * Size"); the ALU's canonical result is zero-extended. */
@@ -249,7 +239,7 @@ void ws_watchdog_start(ws_exec *x)
 /* Where the warps of b are: "warp 0 at pc 7 (spin.ptx:14, spin.cu:9); ...". */
 static void where_warps(const ws_exec *x, const ws_block *b, char *s, size_t cap)
 {
-    const ptx_module *m = x->p->m;
+    const char *path = ws_program_path(x->p);
     size_t n = 0;
     s[0] = '\0';
     for (uint32_t i = 0; i < b->nwarps && n < cap; i++) {
@@ -257,12 +247,10 @@ static void where_warps(const ws_exec *x, const ws_block *b, char *s, size_t cap
         int32_t pc = w->state == WS_WARP_DONE ? -1 : ws_warp_next_pc(w);
         if (pc < 0) continue;
         const ws_insn *in = &x->p->code[pc];
-        n += (size_t)snprintf(s + n, cap - n, " warp %u at pc %d (%s:%d", i, pc, m->path ? m->path : "<ptx>",
-                              in->src ? in->src->loc.line : 0);
-        if (n < cap && in->src && in->src->loc.cu_line > 0)
-            n += (size_t)snprintf(s + n, cap - n, ", %s:%d",
-                                  ws_cu_file(m, in->src),
-                                  in->src->loc.cu_line);
+        n += (size_t)snprintf(s + n, cap - n, " warp %u at pc %d (%s:%d", i, pc, path ? path : "<ptx>",
+                              in->pos.line);
+        if (n < cap && in->pos.cu_line > 0)
+            n += (size_t)snprintf(s + n, cap - n, ", %s:%d", ws_cu_file(x->p, in), in->pos.cu_line);
         if (n < cap) n += (size_t)snprintf(s + n, cap - n, ");");
     }
 }

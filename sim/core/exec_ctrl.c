@@ -230,7 +230,7 @@ static bool exits_at(const ws_program *p, int32_t pc)
 {
     const ws_insn *in = &p->code[pc];
     return (in->cls == WS_I_EXIT && in->guard < 0) ||
-           (in->cls == WS_I_FEND && p->funcs[in->func].f->is_entry);
+           (in->cls == WS_I_FEND && p->funcs[in->func].is_entry);
 }
 
 /* Counts a branch at pc, and n times that the warp split there. */
@@ -280,7 +280,7 @@ ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *
         exit_lanes(x, w, mask);
         return WS_STEP_OK;
     case WS_I_FEND:
-        if (x->p->funcs[in->func].f->is_entry) { exit_lanes(x, w, active); return WS_STEP_OK; }
+        if (x->p->funcs[in->func].is_entry) { exit_lanes(x, w, active); return WS_STEP_OK; }
         return do_return(x, b, w, pc, active) ? WS_STEP_OK : WS_STEP_FAULT;
     case WS_I_CALL:
         if (mask != active) {

@@ -10,7 +10,18 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../../frontend/ptx/ptx_ir.h"
+#include "../../isa/ptx_isa.h"
+#include "pipe.h"
+
+#define WS_MAX_OPERANDS 6   /* as the front end's PTX_MAX_OPERANDS (decode.c checks) */
+
+/* Where an instruction is written: its .ptx line and column, and the .cu
+ * position of its .loc (cu_file indexes the module's .file table, 0 when
+ * the PTX has none).  line is 0 for instructions decode synthesizes. */
+typedef struct ws_srcpos {
+    int32_t line, col;
+    int32_t cu_file, cu_line;
+} ws_srcpos;
 
 /* Operand kinds after decoding. */
 typedef enum ws_okind {
@@ -34,34 +45,65 @@ typedef struct ws_opnd {
     uint64_t imm;       /* immediate value or constant address part */
 } ws_opnd;
 
-/* What the executor does with an instruction. */
+/* What the executor does with an instruction, and what the timing model
+ * and the scheduler may assume of every instruction of the class:
+ * C(CLASS, class flags).  Opcodes name their class in isa/ptx_opcodes.def.
+ *   DST     writes its first operand (SOME_DST: some forms do, decided per
+ *           instruction by ws_insn_classify)
+ *   FIXED   keeps its order with every other FIXED instruction and every
+ *           load (memory writes, synchronization, calls, ...)
+ *   LOAD    reads memory no kernel writes while it runs: scheduled early
+ *   WSYNC   a warp-synchronous exchange: keeps its order among them
+ *   END     ends a basic block */
+#define WS_ICLASSES(C) \
+    C(ALU,        DST)          /* ws_alu_exec */ \
+    C(MOV,        DST)          /* scalar mov (registers, immediates, special registers) */ \
+    C(PACK,       DST)          /* mov d, {a, b, ...} */ \
+    C(UNPACK,     DST)          /* mov {a, b, ...}, d */ \
+    C(CVTA,       DST) \
+    C(LD,         DST | LOAD) \
+    C(ST,         FIXED) \
+    C(ATOM,       SOME_DST | FIXED)     /* atom and red */ \
+    C(BAR,        SOME_DST | FIXED)     /* bar.sync / barrier.sync; bar.red */ \
+    C(NOP,        FIXED)        /* membar, fence, prefetch, nanosleep, \
+                                   cp.async.commit_group / wait_group / wait_all */ \
+    C(WARPSYNC,   FIXED)        /* bar.warp.sync */ \
+    C(SHFL,       DST | WSYNC) \
+    C(VOTE,       DST | WSYNC) \
+    C(ACTIVEMASK, DST) \
+    C(WMMA,       SOME_DST | FIXED) \
+    C(REDUX,      DST | WSYNC) \
+    C(MATCH,      DST | WSYNC) \
+    C(TEX,        DST | LOAD)   /* tex and tld4 on a texture object (timed as a global load) */ \
+    C(TXQ,        DST)          /* txq: an attribute of a texture object */ \
+    C(CP_ASYNC,   FIXED)        /* cp.async copy: aux = what its fourth operand is (ws_cp_extra) */ \
+    C(MBARRIER,   SOME_DST | FIXED)     /* mbarrier.*, cp.async.mbarrier.arrive */ \
+    C(BRA,        FIXED | END) \
+    C(CALL,       FIXED | END)  /* call of a .func with a body */ \
+    C(PRINTF,     FIXED)        /* call vprintf */ \
+    C(ASSERT,     FIXED)        /* call __assertfail */ \
+    C(RET,        FIXED | END)  /* in a .func: jump to the function's end; in a kernel: exit */ \
+    C(EXIT,       FIXED | END) \
+    C(TRAP,       FIXED | END) \
+    C(FEND,       FIXED | END)  /* synthesized end of every function (the CFG's exit) */
+
 typedef enum ws_iclass {
-    WS_I_ALU,       /* ws_alu_exec */
-    WS_I_MOV,       /* scalar mov (registers, immediates, special registers) */
-    WS_I_PACK,      /* mov d, {a, b, ...} */
-    WS_I_UNPACK,    /* mov {a, b, ...}, d */
-    WS_I_CVTA,
-    WS_I_LD, WS_I_ST,
-    WS_I_ATOM,      /* atom and red */
-    WS_I_BAR,       /* bar.sync / barrier.sync */
-    WS_I_NOP,       /* membar, fence, prefetch, nanosleep,
-                       cp.async.commit_group / wait_group / wait_all */
-    WS_I_WARPSYNC,  /* bar.warp.sync */
-    WS_I_SHFL, WS_I_VOTE, WS_I_ACTIVEMASK, WS_I_WMMA,
-    WS_I_REDUX, WS_I_MATCH,
-    WS_I_TEX,       /* tex and tld4 on a texture object (timed as a global load) */
-    WS_I_TXQ,       /* txq: an attribute of a texture object */
-    WS_I_CP_ASYNC,  /* cp.async copy: aux = what its fourth operand is (ws_cp_extra) */
-    WS_I_MBARRIER,  /* mbarrier.*, cp.async.mbarrier.arrive */
-    WS_I_BRA,
-    WS_I_CALL,      /* call of a .func with a body */
-    WS_I_PRINTF,    /* call vprintf */
-    WS_I_ASSERT,    /* call __assertfail */
-    WS_I_RET,       /* in a .func: jump to the function's end; in a kernel: exit */
-    WS_I_EXIT,
-    WS_I_TRAP,
-    WS_I_FEND       /* synthesized end of every function (the CFG's exit) */
+#define C(name, flags) WS_I_##name,
+    WS_ICLASSES(C)
+#undef C
+    WS_I_COUNT
 } ws_iclass;
+
+/* Facts of one decoded instruction (ws_insn.flags), resolved by decode
+ * from its class, its opcode's row and its form. */
+enum {
+    WS_IF_DST        = 1u << 0,     /* writes its first operand */
+    WS_IF_FIXED      = 1u << 1,     /* keeps its order (see WS_ICLASSES; also carry and clock reads) */
+    WS_IF_LOAD       = 1u << 2,
+    WS_IF_WARP_SYNC  = 1u << 3,
+    WS_IF_ENDS_BLOCK = 1u << 4,
+    WS_IF_CARRY      = 1u << 5      /* reads or writes the carry flag (addc, add.cc, ...) */
+};
 
 /* The optional fourth operand of a cp.async copy. */
 typedef enum ws_cp_extra {
@@ -82,6 +124,9 @@ typedef enum ws_space {
 typedef struct ws_insn {
     ptx_mods m;
     uint8_t cls;        /* ws_iclass */
+    uint8_t pipe;       /* ws_pipe */
+    uint8_t flags;      /* WS_IF_* */
+    uint8_t alu;        /* ws_alu_family of a WS_I_ALU instruction, resolved by type */
     uint8_t space;      /* ws_space, memory instructions */
     uint8_t nops;
     bool guard_neg;
@@ -90,8 +135,8 @@ typedef struct ws_insn {
     int32_t rpc;        /* bra / guarded ret: reconvergence pc */
     int32_t func;       /* index of the function it belongs to */
     int32_t aux;        /* call: index into the program's call table; cp.async: ws_cp_extra */
-    ws_opnd ops[PTX_MAX_OPERANDS];
-    const ptx_insn *src;    /* source position, NULL for synthesized ones */
+    ws_opnd ops[WS_MAX_OPERANDS];
+    ws_srcpos pos;
 } ws_insn;
 
 #endif

@@ -147,14 +147,26 @@ void ws_program_pc_source(const ws_program *p, uint32_t pc, ws_pc_source *out)
     out->ptx_line = 0;
     out->cu_file = NULL;
     out->cu_line = 0;
-    if (pc >= (uint32_t)p->ncode || !p->code[pc].src) return;
-    const ptx_srcloc *loc = &p->code[pc].src->loc;
-    const ptx_module *m = p->m;
-    out->ptx_line = loc->line;
-    if (loc->cu_line > 0 && loc->cu_file > 0 && loc->cu_file < m->nfiles && m->files[loc->cu_file]) {
-        out->cu_file = m->files[loc->cu_file];
-        out->cu_line = loc->cu_line;
+    if (pc >= (uint32_t)p->ncode || !p->code[pc].pos.line) return;
+    const ws_srcpos *pos = &p->code[pc].pos;
+    const char *cu = ws_program_cu_path(p, pos->cu_file);
+    out->ptx_line = pos->line;
+    if (pos->cu_line > 0 && cu) {
+        out->cu_file = cu;
+        out->cu_line = pos->cu_line;
     }
+}
+
+const char *ws_program_cu_path(const ws_program *p, int32_t file)
+{
+    const ptx_module *m = p->m;
+    return file > 0 && file < m->nfiles ? m->files[file] : NULL;
+}
+
+const char *ws_cu_file(const ws_program *p, const ws_insn *in)
+{
+    const char *f = ws_program_cu_path(p, in->pos.cu_file);
+    return f ? f : "?";
 }
 
 const char *ws_program_path(const ws_program *p)

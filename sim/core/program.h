@@ -6,10 +6,13 @@
 #include "insn.h"
 #include "sim.h"
 
+typedef struct ptx_srcloc ptx_srcloc;
+
 /* One decoded function: code [start, end] where end is its synthesized
  * WS_I_FEND instruction. */
 typedef struct ws_func {
-    const ptx_function *f;
+    const ptx_function *f;  /* loading only: the executor reads what decode copied out */
+    bool is_entry;          /* a kernel (.entry), not a .func */
     char *shown;            /* its name as messages show it: demangled where ptx_demangle can, else f->name */
     int32_t start, end;
     int32_t reg_base;
@@ -69,6 +72,12 @@ bool ws_decode_module(ws_program *p, ws_error *err);
 /* Formats "file:line:col: error: " + text for an instruction or variable. */
 void ws_load_error(const ws_program *p, const ptx_srcloc *loc, ws_error *err,
                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The path of the module's .file number file, NULL when it has none. */
+const char *ws_program_cu_path(const ws_program *p, int32_t file);
+
+/* The .cu file of an instruction's position ("?" when the PTX has none). */
+const char *ws_cu_file(const ws_program *p, const ws_insn *in);
 
 /* "ld.global.v4.f32" into buf. */
 const char *ws_insn_mnemonic(const ptx_mods *m, char *buf, size_t size);

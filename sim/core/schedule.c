@@ -14,59 +14,17 @@
  * cycle comparison in validation/, not against SASS). */
 #define WS_SCHEDULE_WINDOW 12
 
-/* Instructions that keep their order with respect to every other fixed
- * instruction and every load: they touch memory, synchronize, call, use the
- * carry flag, read the clock, or end the block.  Loads keep their order
- * among themselves. */
-static bool reads_clock(const ws_insn *in)
-{
-    for (int i = 0; i < in->nops; i++)
-        if (in->ops[i].kind == WS_OK_SREG &&
-            (in->ops[i].sreg == PTX_SREG_CLOCK || in->ops[i].sreg == PTX_SREG_CLOCK_HI ||
-             in->ops[i].sreg == PTX_SREG_CLOCK64 || in->ops[i].sreg == PTX_SREG_GLOBALTIMER))
-            return true;
-    return false;
-}
-
-/* Texture fetches are scheduled as loads: they read memory that no kernel
- * writes while it runs, and their results are as long in coming. */
-static bool is_load(const ws_insn *in)
-{
-    return in->cls == WS_I_LD || in->cls == WS_I_TEX;
-}
-
-static bool fixed(const ws_insn *in)
-{
-    if (reads_clock(in)) return true;   /* what a kernel times stays between its clock reads */
-    switch (in->cls) {
-    case WS_I_ALU:
-        return (in->m.flags & PTX_F_CC) || in->m.op == PTX_OP_ADDC || in->m.op == PTX_OP_SUBC ||
-               in->m.op == PTX_OP_MADC;
-    case WS_I_MOV: case WS_I_PACK: case WS_I_UNPACK: case WS_I_CVTA:
-    case WS_I_SHFL: case WS_I_VOTE: case WS_I_ACTIVEMASK: case WS_I_LD: case WS_I_TEX: case WS_I_TXQ:
-    case WS_I_REDUX: case WS_I_MATCH:
-        return false;
-    default:
-        return true;    /* ST, ATOM, BAR, NOP (membar, fence, cp.async waits), WMMA, CP_ASYNC,
-                           MBARRIER, BRA, CALL, EXIT, ... */
-    }
-}
-
-static bool warp_sync(const ws_insn *in)
-{
-    return in->cls == WS_I_SHFL || in->cls == WS_I_VOTE || in->cls == WS_I_REDUX || in->cls == WS_I_MATCH;
-}
-
-static bool ends_block(const ws_insn *in)
-{
-    switch (in->cls) {
-    case WS_I_BRA: case WS_I_RET: case WS_I_EXIT: case WS_I_TRAP: case WS_I_CALL:
-    case WS_I_FEND:
-        return true;
-    default:
-        return false;
-    }
-}
+/* What decode resolved of each instruction (ws_insn_classify): fixed
+ * instructions keep their order with respect to every other fixed
+ * instruction and every load (they touch memory, synchronize, call, use the
+ * carry flag, read the clock, or end the block); loads keep their order
+ * among themselves.  Texture fetches are scheduled as loads: they read
+ * memory that no kernel writes while it runs, and their results are as
+ * long in coming. */
+static bool is_load(const ws_insn *in) { return in->flags & WS_IF_LOAD; }
+static bool fixed(const ws_insn *in) { return in->flags & WS_IF_FIXED; }
+static bool warp_sync(const ws_insn *in) { return in->flags & WS_IF_WARP_SYNC; }
+static bool ends_block(const ws_insn *in) { return in->flags & WS_IF_ENDS_BLOCK; }
 
 static bool shares(const int32_t *a, uint8_t na, const int32_t *b, uint8_t nb)
 {

@@ -7,9 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "../../frontend/ptx/ptx_ir.h"
 #include "../mem/device_memory.h"
 #include "texture.h"
+
+/* The front end's module and function (frontend/ptx/ptx_ir.h): loading
+ * reads them, nothing after loading does. */
+typedef struct ptx_module ptx_module;
+typedef struct ptx_function ptx_function;
 
 typedef struct ws_dim3 { uint32_t x, y, z; } ws_dim3;
 

@@ -190,7 +190,7 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
         return false;
     }
     const ws_insn *in = &s->x.p->code[pc];
-    bool lsu = d->pipe == PTX_PIPE_LSU;
+    bool lsu = d->pipe == WS_PIPE_LSU;
     uint8_t throttle = !lsu ? WS_STALL_MATH_PIPE_THROTTLE
                      : in->space == WS_SP_SHARED || in->m.space == PTX_SPACE_CONST ||
                        in->space == WS_SP_PARAM ? WS_STALL_MIO_THROTTLE : WS_STALL_LG_THROTTLE;
@@ -248,8 +248,8 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
         const ws_insn *in = &s->x.p->code[pc];
         const ws_insn_deps *d = &s->deps[pc];
         uint64_t ready = now + s->latency[d->pipe];
-        uint8_t kind = d->pipe == PTX_PIPE_SFU ? WS_STALL_SHORT_SCOREBOARD : WS_STALL_WAIT;
-        if (d->pipe == PTX_PIPE_LSU) ready = ws_sm_memory(s, sm, sp, sw, in, &info, now, &kind);
+        uint8_t kind = d->pipe == WS_PIPE_SFU ? WS_STALL_SHORT_SCOREBOARD : WS_STALL_WAIT;
+        if (d->pipe == WS_PIPE_LSU) ready = ws_sm_memory(s, sm, sp, sw, in, &info, now, &kind);
         for (uint32_t i = 0; i < d->ndst; i++) {
             sw->ready[d->dst[i]] = ready;
             sw->kind[d->dst[i]] = kind;

@@ -25,8 +25,8 @@ typedef struct ws_tsim {
     const ws_gpu_config *g;
     ws_exec x;
     ws_insn_deps *deps;                 /* per pc of the program */
-    uint32_t latency[PTX_PIPE_COUNT];   /* issue to result, cycles */
-    uint32_t interval[PTX_PIPE_COUNT];  /* cycles a warp instruction holds its pipe */
+    uint32_t latency[WS_PIPE_COUNT];   /* issue to result, cycles */
+    uint32_t interval[WS_PIPE_COUNT];  /* cycles a warp instruction holds its pipe */
     uint32_t lat_shared, lat_const, lat_branch, lsu_queue;
     ws_sched_policy policy;
     uint32_t two_level_active;
@@ -72,7 +72,7 @@ typedef struct ws_sm_block {
 
 typedef struct ws_subpart {
     ws_warp_scheduler sched;
-    uint64_t pipe_free[PTX_PIPE_COUNT];
+    uint64_t pipe_free[WS_PIPE_COUNT];
     uint64_t const_free;                /* its constant cache */
 } ws_subpart;
 

@@ -70,14 +70,14 @@ static uint32_t hold(const ws_gpu_config *g, int32_t lanes)
 static void derive(ws_tsim *s, const ws_gpu_config *g)
 {
     uint32_t *lat = s->latency, *iv = s->interval;
-    lat[PTX_PIPE_FP32] = (uint32_t)g->latencyFp32;   iv[PTX_PIPE_FP32] = hold(g, g->fp32LanesPerMultiprocessor);
-    lat[PTX_PIPE_INT] = (uint32_t)g->latencyInt;     iv[PTX_PIPE_INT] = hold(g, g->intLanesPerMultiprocessor);
-    lat[PTX_PIPE_FP64] = (uint32_t)g->latencyFp64;   iv[PTX_PIPE_FP64] = hold(g, g->fp64LanesPerMultiprocessor);
-    lat[PTX_PIPE_SFU] = (uint32_t)g->latencySfu;     iv[PTX_PIPE_SFU] = hold(g, g->sfuLanesPerMultiprocessor);
-    lat[PTX_PIPE_TENSOR] = (uint32_t)g->latencyTensor; iv[PTX_PIPE_TENSOR] = (uint32_t)g->tensorIssueInterval;
-    lat[PTX_PIPE_LSU] = (uint32_t)g->latencyL1Hit;   iv[PTX_PIPE_LSU] = hold(g, g->lsuLanesPerMultiprocessor);
+    lat[WS_PIPE_FP32] = (uint32_t)g->latencyFp32;   iv[WS_PIPE_FP32] = hold(g, g->fp32LanesPerMultiprocessor);
+    lat[WS_PIPE_INT] = (uint32_t)g->latencyInt;     iv[WS_PIPE_INT] = hold(g, g->intLanesPerMultiprocessor);
+    lat[WS_PIPE_FP64] = (uint32_t)g->latencyFp64;   iv[WS_PIPE_FP64] = hold(g, g->fp64LanesPerMultiprocessor);
+    lat[WS_PIPE_SFU] = (uint32_t)g->latencySfu;     iv[WS_PIPE_SFU] = hold(g, g->sfuLanesPerMultiprocessor);
+    lat[WS_PIPE_TENSOR] = (uint32_t)g->latencyTensor; iv[WS_PIPE_TENSOR] = (uint32_t)g->tensorIssueInterval;
+    lat[WS_PIPE_LSU] = (uint32_t)g->latencyL1Hit;   iv[WS_PIPE_LSU] = hold(g, g->lsuLanesPerMultiprocessor);
     /* bar, exit and the like: the next instruction of the warp may follow */
-    lat[PTX_PIPE_BRANCH] = 1;                         iv[PTX_PIPE_BRANCH] = 1;
+    lat[WS_PIPE_BRANCH] = 1;                         iv[WS_PIPE_BRANCH] = 1;
     s->lat_shared = (uint32_t)g->latencySharedLoad;
     s->lat_const = (uint32_t)g->latencyConstant;
     s->lat_branch = (uint32_t)g->latencyBranch;

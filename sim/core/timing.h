@@ -14,6 +14,7 @@
 #define WARPSIM_TIMING_H
 
 #include "gpu_config.h"
+#include "pipe.h"
 #include "sim.h"
 
 typedef struct ws_timing_options {
@@ -77,8 +78,8 @@ typedef struct ws_timing_stats {
     uint64_t l2_sectors, l2_hit_sectors;    /* reads, writes and atomics at L2 */
     double l1_hit_rate, l2_hit_rate;        /* of sectors; 0 when none */
     uint64_t dram_bytes_read, dram_bytes_written;
-    uint64_t pipe_busy[PTX_PIPE_COUNT];     /* cycles each pipe was held, summed over sub-partitions */
-    uint64_t pipe_insts[PTX_PIPE_COUNT];    /* warp instructions per pipe */
+    uint64_t pipe_busy[WS_PIPE_COUNT];     /* cycles each pipe was held, summed over sub-partitions */
+    uint64_t pipe_insts[WS_PIPE_COUNT];    /* warp instructions per pipe */
     uint64_t stall[WS_STALL_COUNT];         /* warp-cycles per reason */
     /* the simulator's own work, to show that idle cycles are skipped */
     uint64_t loop_iterations;       /* times the main loop advanced to a new cycle */

@@ -53,7 +53,6 @@ void ws_trace_warp_issue(struct ws_trace *t, const ws_exec *x, const ws_block *b
     uint64_t linear = bi.x + (uint64_t)g.x * (bi.y + (uint64_t)g.y * bi.z);
     if (!ws_trace_wants(t, linear, w->index, pc, now)) return;
     const ws_insn *in = &x->p->code[pc];
-    const ptx_module *m = x->p->m;
     char mn[96];
     ws_trace_event e;
     memset(&e, 0, sizeof e);
@@ -67,13 +66,13 @@ void ws_trace_warp_issue(struct ws_trace *t, const ws_exec *x, const ws_block *b
     e.insn = ws_insn_mnemonic(&in->m, mn, sizeof mn);
     e.active = info->active;
     e.mask = info->mask;
-    if (in->src) {
-        e.ptx_file = m->path;
-        e.ptx_line = in->src->loc.line;
-        int32_t f = in->src->loc.cu_file;
-        if (f > 0 && f < m->nfiles && m->files[f]) {
-            e.cu_file = m->files[f];
-            e.cu_line = in->src->loc.cu_line;
+    if (in->pos.line) {
+        e.ptx_file = ws_program_path(x->p);
+        e.ptx_line = in->pos.line;
+        const char *cu = ws_program_cu_path(x->p, in->pos.cu_file);
+        if (cu) {
+            e.cu_file = cu;
+            e.cu_line = in->pos.cu_line;
         }
     }
     if (info->mem && info->mask && info->space != WS_SP_PARAM) {

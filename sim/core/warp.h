@@ -144,9 +144,6 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
 bool ws_warp_start(ws_exec *x, ws_warp *w, uint32_t index, uint32_t lanes);
 void ws_warp_free(ws_warp *w);
 
-/* The .cu file a source position names ("?" when the PTX has none). */
-const char *ws_cu_file(const ptx_module *m, const ptx_insn *src);
-
 /* Thread coordinates of lane of w. */
 void ws_thread_of(const ws_exec *x, const ws_warp *w, int lane, ws_dim3 *tid);
 

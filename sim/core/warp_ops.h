@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "../../frontend/ptx/ptx_ir.h"
+#include "../../isa/ptx_isa.h"
 
 /* shfl.sync.MODE.b32 d|p, a, b, c, membermask, for the lanes in exec_mask.
  * A lane whose source lane is out of range gets its own a (and p = 0), as

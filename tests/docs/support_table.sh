@@ -1,6 +1,6 @@
 #!/bin/sh
 # docs/SUPPORT.md against the code it describes:
-#   - every opcode of frontend/ptx/ptx_opcodes.def has a row in the PTX table;
+#   - every opcode of isa/ptx_opcodes.def has a row in the PTX table;
 #   - every instruction of frontend/ptx/ptx_unsupported.def has a "rejected" row;
 #   - every runtime function warpsim implements (CR_EXPORT in
 #     frontend/cudart/cudart_*.c) is named in the runtime section;
@@ -19,7 +19,7 @@ refused=$(awk '/^### Refused with a message$/ { on = 1; next } /^##/ { on = 0 } 
 [ -n "$ptx" ] && [ -n "$runtime" ] && [ -n "$refused" ] || { echo "support_table: sections missing in $doc" >&2; exit 1; }
 
 n=0
-for m in $(sed -n 's/^X([A-Z0-9_]*, *"\([^"]*\)".*/\1/p' "$src/frontend/ptx/ptx_opcodes.def"); do
+for m in $(sed -n 's/^X([A-Z0-9_]*, *"\([^"]*\)".*/\1/p' "$src/isa/ptx_opcodes.def"); do
     n=$((n + 1))
     printf '%s\n' "$ptx" | grep -Eq "^\| \`$m\`( \([a-z]+\))? \| (supported|partly|rejected) \|" ||
         miss "opcode '$m' (ptx_opcodes.def) has no row in the PTX table of docs/SUPPORT.md"

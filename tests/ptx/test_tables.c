@@ -11,19 +11,6 @@ static void test_opcode_table(void **state)
     assert_string_equal(ptx_opcode_name(PTX_OP_LD), "ld");
     assert_string_equal(ptx_opcode_name(PTX_OP_MUL24), "mul24");
     assert_string_equal(ptx_opcode_name(PTX_OP_XOR), "xor");
-    assert_int_equal(ptx_opcode_pipe(PTX_OP_FMA), PTX_PIPE_FP32);
-    assert_int_equal(ptx_opcode_pipe(PTX_OP_WMMA), PTX_PIPE_TENSOR);
-    assert_int_equal(ptx_opcode_pipe(PTX_OP_ST), PTX_PIPE_LSU);
-    assert_int_equal(ptx_opcode_pipe(PTX_OP_BRA), PTX_PIPE_BRANCH);
-    assert_int_equal(ptx_opcode_pipe(PTX_OP_SIN), PTX_PIPE_SFU);
-    /* warp-wide exchanges and reductions run where shfl runs; the copies
-     * and barriers that touch shared memory go through the LSU */
-    assert_int_equal(ptx_opcode_pipe(PTX_OP_REDUX), ptx_opcode_pipe(PTX_OP_SHFL));
-    assert_int_equal(ptx_opcode_pipe(PTX_OP_MATCH), ptx_opcode_pipe(PTX_OP_SHFL));
-    assert_int_equal(ptx_opcode_pipe(PTX_OP_FNS), PTX_PIPE_INT);
-    assert_int_equal(ptx_opcode_pipe(PTX_OP_BMSK), PTX_PIPE_INT);
-    assert_int_equal(ptx_opcode_pipe(PTX_OP_CP), PTX_PIPE_LSU);
-    assert_int_equal(ptx_opcode_pipe(PTX_OP_MBARRIER), PTX_PIPE_LSU);
     /* every mnemonic is distinct and non-empty */
     for (int i = 0; i < PTX_OP_COUNT; i++) {
         assert_true(ptx_opcode_name((ptx_opcode)i)[0] != '\0');

@@ -67,7 +67,7 @@ static void test_independent_chains_overlap(void **state)
         assert_int_equal(chain_cycles(c, N, 1, &ts), 4 * N + 204 + (uint64_t)c);
     assert_int_equal(chain_cycles(8, N, 1, &ts), 8 * N + 216);
     /* the 8-chain kernel issues an FFMA every cycle of its FFMA phase */
-    assert_int_equal(ts.pipe_insts[PTX_PIPE_FP32], 8 * N + 8);
+    assert_int_equal(ts.pipe_insts[WS_PIPE_FP32], 8 * N + 8);
 }
 
 /* k warps per sub-partition running a dependent FFMA chain of N: each
@@ -86,7 +86,7 @@ static void test_latency_hiding(void **state)
         double expect = k >= 4 ? 1.0 : k / 4.0;
         double util = (double)(k * N) / (double)(cycles - 205);
         assert_true(util > expect * 0.98 && util <= expect * 1.0001);
-        assert_int_equal(ts.pipe_insts[PTX_PIPE_FP32], 4 * k * (N + 1));
+        assert_int_equal(ts.pipe_insts[WS_PIPE_FP32], 4 * k * (N + 1));
     }
 }
 
