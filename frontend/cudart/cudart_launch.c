@@ -8,7 +8,7 @@
 #include "cudart_ctx.h"
 #include "fatbin.h"
 #include "frontend/ptx/ptx_demangle.h"
-#include "frontend/ptx/ptx_query.h"
+#include "sim/core/run.h"
 #include "sim/core/timing.h"
 #include "sim/trace/kernel_totals.h"
 #include "sim/trace/lines.h"
@@ -159,21 +159,16 @@ CR_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 }
 
 /* The CUDA error a failed launch reports: the one a GPU returns for the
- * kind of failure the simulator found. */
+ * kind of failure the simulator found (sim/core/error_kinds.def, whose
+ * codes must be the runtime's own). */
+#define X(kind, cuda_code, cuda_name) \
+    _Static_assert((cuda_code) == (int)cuda_name, #kind " is reported as " #cuda_name);
+#include "sim/core/error_kinds.def"
+#undef X
+
 static cudaError_t error_code(ws_error_kind kind)
 {
-    static const cudaError_t codes[] = {
-        [WS_ERR_NONE] = cudaErrorLaunchFailure,
-        [WS_ERR_INPUT] = cudaErrorLaunchFailure,
-        [WS_ERR_LAUNCH_CONFIG] = cudaErrorInvalidConfiguration,
-        [WS_ERR_NO_MEMORY] = cudaErrorMemoryAllocation,
-        [WS_ERR_ILLEGAL_ADDRESS] = cudaErrorIllegalAddress,
-        [WS_ERR_MISALIGNED] = cudaErrorMisalignedAddress,
-        [WS_ERR_ASSERT] = cudaErrorAssert,
-        [WS_ERR_TIMEOUT] = cudaErrorLaunchTimeout,
-        [WS_ERR_KERNEL_FAULT] = cudaErrorLaunchFailure,
-    };
-    return (size_t)kind < sizeof codes / sizeof codes[0] ? codes[kind] : cudaErrorLaunchFailure;
+    return (cudaError_t)ws_error_cuda_code(kind);
 }
 
 static void kernel_display_name(const cr_func *f, char *buf, size_t size)
@@ -189,55 +184,47 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     cr_func *f;
     if ((e = cr_func_lookup(c, fn, &f)) != cudaSuccess) return cr_ret(c, e);
     const ws_gpu_config *g = &c->gpu;
-    uint64_t threads = (uint64_t)block.x * block.y * block.z;
-    if (threads == 0 || threads > (uint64_t)g->maxThreadsPerBlock || block.x > 1024 ||
-        block.y > 1024 || block.z > 64 || grid.x == 0 || grid.y == 0 || grid.z == 0 ||
-        grid.x > INT32_MAX || grid.y > 65535 || grid.z > 65535)
-        return cr_ret(c, cudaErrorInvalidConfiguration);
-    const ptx_function *pf = ws_kernel_function(f->kernel);
-    uint64_t static_smem = ptx_kernel_static_smem(f->mod->ptxm, pf);
-    uint64_t max_dyn = f->max_dynamic_smem >= 0 ? (uint64_t)f->max_dynamic_smem
-                       : g->sharedMemPerBlock > static_smem ? g->sharedMemPerBlock - static_smem : 0;
-    if (shmem > max_dyn || static_smem + shmem > g->sharedMemPerBlockOptin) {
-        char name[256];
-        kernel_display_name(f, name, sizeof name);
-        cr_note("error: kernel %s asks for %zu bytes of dynamic shared memory; its limit is %llu "
-                "(raise it with cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, ...))",
-                name, shmem, (unsigned long long)max_dyn);
-        return cr_ret(c, cudaErrorInvalidValue);
-    }
-    uint32_t total = ws_params_total_size(pf);
-    if (pf->nparams > 0 && !args) return cr_ret(c, cudaErrorInvalidValue);
-    uint8_t *params = calloc(1, total ? total : 1);
-    if (!params) return cr_ret(c, cudaErrorMemoryAllocation);
-    for (int32_t i = 0; i < pf->nparams; i++)
-        memcpy(params + ws_param_offset(pf, i), args[i], ws_param_size(pf, i));
-
+    char name[256];
+    kernel_display_name(f, name, sizeof name);
     ws_launch l = {
         .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
-        .dynamic_smem = (uint32_t)shmem, .params = params, .params_size = total,
+        /* past 4 GiB: still more than any limit */
+        .dynamic_smem = shmem > UINT32_MAX ? UINT32_MAX : (uint32_t)shmem,
+        .params = NULL, .params_size = 0,
         .printf_out = NULL, .max_warp_insts = c->max_warp_insts,
         .progress_limit = c->progress_limit, .timeout_s = c->timeout_s, .checks = c->checks,
         .sm_count = (uint32_t)g->multiProcessorCount,
         .warps_per_sm = (uint32_t)(g->maxThreadsPerMultiProcessor / g->warpSize),
         .textures = c->textures, .ntextures = (uint32_t)c->ntextures,
     };
-    char name[256];
-    kernel_display_name(f, name, sizeof name);
+    ws_run_options ro = {.gpu = g, .functional = c->functional,
+                         .max_dynamic_smem = f->max_dynamic_smem >= 0 ? f->max_dynamic_smem : WS_SMEM_LIMIT_DEFAULT,
+                         .timing = ws_timing_defaults()};
+    ro.timing.regs_per_thread = cr_func_regs(c, f);
+    ro.timing.regs_estimated = f->regs_estimated;
+    ro.timing.optin = true;     /* the limit the program set is the check's */
+    ro.timing.trace = c->trace;
+    ro.timing.max_cycles = c->max_cycles;
+    ws_error err;
+    /* refused before anything is traced or copied: the call fails alone, as on a GPU */
+    if (!ws_run_check(f->kernel, &l, &ro, &err)) {
+        cr_note("error: %s", err.msg);
+        return cr_ret(c, error_code(err.kind));
+    }
+    ws_param_layout pl = ws_kernel_params(f->kernel);
+    if (pl.count > 0 && !args) return cr_ret(c, cudaErrorInvalidValue);
+    uint8_t *params = calloc(1, pl.total ? pl.total : 1);
+    if (!params) return cr_ret(c, cudaErrorMemoryAllocation);
+    for (int32_t i = 0; i < pl.count; i++)
+        memcpy(params + pl.offset[i], args[i], pl.size[i]);
+    l.params = params;
+    l.params_size = pl.total;
     if (c->lines) l.pc_counts = ws_lines_counters(c->lines, f->mod->prog, name);
     ws_launch_stats st;
     ws_timing_stats ts;
-    memset(&ts, 0, sizeof ts);
-    ws_error err;
-    ws_timing_options topt = ws_timing_defaults();
-    topt.regs_per_thread = cr_func_regs(c, f);
-    topt.optin = true;      /* the limit the program set was checked above */
-    topt.trace = c->trace;
-    topt.max_cycles = c->max_cycles;
     if (c->trace) ws_trace_begin_launch(c->trace, name, c->trace_cycles);
     cr_managed_sync(c, true);
-    bool ok = c->functional ? ws_launch_kernel(f->mod->prog, f->kernel, &l, &st, &err)
-                            : ws_launch_timed(f->mod->prog, f->kernel, &l, g, &topt, &st, &ts, &err);
+    bool ok = ws_run(f->mod->prog, f->kernel, &l, &ro, &st, &ts, &err);
     cr_managed_sync(c, false);
     free(params);
 
@@ -254,20 +241,16 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         c->sim_ms += (double)st.warp_insts / issue_per_cycle / (double)g->clockRate;
 
     if (ok && c->totals) ws_kernel_totals_add(c->totals, name, &st, c->functional ? NULL : &ts);
-    if (ok && c->summary_mode != WS_SUMMARY_NONE) {
+    if (ok) {
         ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem,
                                 c->functional ? NULL : g->name, c->functional ? NULL : &ts};
-        fflush(stdout);
-        if (c->json) ws_summary_json(c->summary, &info, &st);
-        else if (c->summary_mode == WS_SUMMARY_SHORT) ws_summary_short(c->summary, &info, &st);
-        else ws_summary_text(c->summary, &info, &st);
-        fflush(c->summary);
+        ws_summary_write(c->summary, (ws_summary_mode)c->summary_mode, c->json, &info, &st);
     }
     if (!ok) {
         cudaError_t code = error_code(err.kind);
-        /* A bad configuration or no memory fails the launch call alone, as
-         * on a GPU; a kernel fault is sticky. */
-        if (err.kind == WS_ERR_LAUNCH_CONFIG || err.kind == WS_ERR_NO_MEMORY) {
+        /* A launch refused by its limits or out of memory fails the launch
+         * call alone, as on a GPU; a kernel fault is sticky. */
+        if (ws_error_launch_refused(err.kind) || err.kind == WS_ERR_NO_MEMORY) {
             cr_note("error: %s", err.msg);
             return cr_ret(c, code);
         }
