@@ -176,6 +176,38 @@ static void kernel_display_name(const cr_func *f, char *buf, size_t size)
     if (!ptx_demangle(f->device_name, buf, size, NULL, 0)) snprintf(buf, size, "%s", f->device_name);
 }
 
+/* The kernel's arguments packed as its .param list lays them out (the
+ * layout computed when its module loaded), into l. */
+static cudaError_t pack_params(const ws_kernel *k, void **args, ws_launch *l, uint8_t **out)
+{
+    ws_param_layout pl = ws_kernel_params(k);
+    if (pl.count > 0 && !args) return cudaErrorInvalidValue;
+    uint8_t *params = calloc(1, pl.total ? pl.total : 1);
+    if (!params) return cudaErrorMemoryAllocation;
+    for (int32_t i = 0; i < pl.count; i++)
+        memcpy(params + pl.offset[i], args[i], pl.size[i]);
+    l->params = params;
+    l->params_size = pl.total;
+    *out = params;
+    return cudaSuccess;
+}
+
+/* Simulated time for cudaEvent: the timing model's cycles at the config's
+ * clock.  Functional only: as if every SM sub-partition issued one warp
+ * instruction per cycle. */
+static void add_sim_time(cr_context *c, const ws_launch_stats *st, const ws_timing_stats *ts)
+{
+    const ws_gpu_config *g = &c->gpu;
+    double issue_per_cycle = (double)g->multiProcessorCount *
+                             (g->subPartitionsPerMultiprocessor > 0 ? g->subPartitionsPerMultiprocessor : 4);
+    if (!c->functional) {
+        c->sim_ms += ts->time_ns / 1e6;
+        c->trace_cycles += ts->cycles;
+    } else if (g->clockRate > 0 && issue_per_cycle > 0) {
+        c->sim_ms += (double)st->warp_insts / issue_per_cycle / (double)g->clockRate;
+    }
+}
+
 static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, size_t shmem)
 {
     cudaError_t e;
@@ -211,14 +243,8 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         cr_note("error: %s", err.msg);
         return cr_ret(c, error_code(err.kind));
     }
-    ws_param_layout pl = ws_kernel_params(f->kernel);
-    if (pl.count > 0 && !args) return cr_ret(c, cudaErrorInvalidValue);
-    uint8_t *params = calloc(1, pl.total ? pl.total : 1);
-    if (!params) return cr_ret(c, cudaErrorMemoryAllocation);
-    for (int32_t i = 0; i < pl.count; i++)
-        memcpy(params + pl.offset[i], args[i], pl.size[i]);
-    l.params = params;
-    l.params_size = pl.total;
+    uint8_t *params = NULL;
+    if ((e = pack_params(f->kernel, args, &l, &params)) != cudaSuccess) return cr_ret(c, e);
     if (c->lines) l.pc_counts = ws_lines_counters(c->lines, f->mod->prog, name);
     ws_launch_stats st;
     ws_timing_stats ts;
@@ -228,18 +254,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     cr_managed_sync(c, false);
     free(params);
 
-    /* Simulated time for cudaEvent: the timing model's cycles at the
-     * config's clock.  Functional only: as if every SM sub-partition
-     * issued one warp instruction per cycle. */
-    double issue_per_cycle = (double)g->multiProcessorCount *
-                             (g->subPartitionsPerMultiprocessor > 0 ? g->subPartitionsPerMultiprocessor : 4);
-    if (!c->functional) {
-        c->sim_ms += ts.time_ns / 1e6;
-        c->trace_cycles += ts.cycles;
-    }
-    else if (g->clockRate > 0 && issue_per_cycle > 0)
-        c->sim_ms += (double)st.warp_insts / issue_per_cycle / (double)g->clockRate;
-
+    add_sim_time(c, &st, &ts);
     if (ok && c->totals) ws_kernel_totals_add(c->totals, name, &st, c->functional ? NULL : &ts);
     if (ok) {
         ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem,
