@@ -21,7 +21,7 @@ static void check_usage(FILE *out)
                  "FILE:LINE:COL: error: ...), or on a usage error.\n");
 }
 
-static void print_kernel(const ptx_module *m, const ptx_function *f)
+static void print_kernel(const ws_program *prog, const ptx_function *f)
 {
     ptx_demangled *d = malloc(sizeof *d);
     if (d && ptx_demangle_parts(f->name, d))
@@ -41,8 +41,8 @@ static void print_kernel(const ptx_module *m, const ptx_function *f)
         printf("    %2d  %-10s %4llu bytes  %s%s\n", (int)i, type, (unsigned long long)ptx_var_size(p),
                p->name, p->ptr_attr ? "  (pointer)" : "");
     }
-    printf("  static shared memory: %llu bytes\n",
-           (unsigned long long)ptx_kernel_static_smem(m, f));
+    const ws_kernel *k = ws_program_kernel(prog, f->name);
+    printf("  static shared memory: %u bytes\n", k ? ws_kernel_static_smem(k) : 0);
     if (f->reqntid[0])
         printf("  .reqntid %u, %u, %u\n", f->reqntid[0], f->reqntid[1], f->reqntid[2]);
     if (f->maxntid[0])
@@ -94,18 +94,18 @@ int cli_check(int argc, char **argv)
         ptx_module_free(m);
         return 2;
     }
-    ws_program_free(prog);
-    ws_devmem_destroy(mem);
     printf("%s: PTX %u.%u, target %s, %u-bit addresses\n", path, m->version_major,
            m->version_minor, m->target[0] ? m->target : "?", m->address_size);
     int nkernels = 0;
     for (int32_t i = 0; i < m->nfuncs; i++) {
         if (!m->funcs[i].is_entry || m->funcs[i].is_decl)
             continue;
-        print_kernel(m, &m->funcs[i]);
+        print_kernel(prog, &m->funcs[i]);
         nkernels++;
     }
     printf("%d kernel%s; everything is supported\n", nkernels, nkernels == 1 ? "" : "s");
+    ws_program_free(prog);
+    ws_devmem_destroy(mem);
     ptx_module_free(m);
     return 0;
 }

@@ -9,10 +9,10 @@
 #include "commands.h"
 #include "kernel_lookup.h"
 #include "target_gpu.h"
-#include "frontend/ptx/ptx_query.h"
-#include "frontend/ptx/ptxas_info.h"
 #include "frontend/ptx/ptx_parse.h"
 #include "sim/core/gpu_config.h"
+#include "sim/core/kernel_regs.h"
+#include "sim/core/sim.h"
 #include "sim/sched/occupancy.h"
 #include "sim/sched/occupancy_report.h"
 #include "sim/trace/svg_plot.h"
@@ -23,7 +23,7 @@ static const char usage_text[] =
     "\n"
     "  --gpu NAME            a config in configs/ (a100, h100, ...) or the path of a .ini\n"
     "  --threads T           threads per block\n"
-    "  --regs R              registers per thread (from ptxas -v when a PTX file is given)\n"
+    "  --regs R              registers per thread (from a PTX file: ptxas -v, else an estimate)\n"
     "  --smem BYTES          static shared memory per block (from the PTX when given)\n"
     "  --dynamic-smem BYTES  dynamic shared memory per block (a K suffix means x1024)\n"
     "  --optin               the kernel raised its dynamic shared limit to the opt-in maximum\n"
@@ -38,6 +38,7 @@ typedef struct options {
     int64_t threads, regs;
     uint64_t smem, dynamic_smem;
     bool have_threads, have_regs, have_smem, optin, json;
+    bool regs_estimated;        /* regs is the register policy's estimate from the PTX */
     int32_t carveout;
     ws_occ_rule rule;
     bool sweep;
@@ -162,6 +163,39 @@ static int parse_options(int argc, char **argv, options *o)
     return 0;
 }
 
+/* Registers per thread by the register policy (kernel_regs.h): ptxas -v
+ * when installed, else an estimate from the PTX, said to be one. */
+static int kernel_regs(options *o, const ws_program *prog, const ws_kernel *k, const char *gpu,
+                       uint64_t smem)
+{
+    ws_gpu_config g;
+    char err[2048];
+    if (ws_gpu_config_load(gpu, &g, err, sizeof err)) {
+        fprintf(stderr, "warpsim occupancy: %s\n", err);
+        return 2;
+    }
+    ws_regs_request rq = {.given = 0, .ptx_path = o->ptx, .ptx_text = NULL, .ptx_len = 0,
+                          .gpu_major = g.major, .gpu_minor = g.minor};
+    ws_kernel_regs r;
+    ws_kernel_regs_resolve(prog, k, &rq, &r);
+    const char *name = ws_kernel_function(k)->name;
+    o->regs = r.regs;
+    o->regs_estimated = r.source == WS_REGS_ESTIMATED;
+    if (o->regs_estimated) {
+        /* the report's own line in text; beside the JSON (which flags it) on stderr */
+        fprintf(o->json ? stderr : stdout, "estimate: %s uses about %d registers per thread, estimated "
+                "from the PTX (%s; give --regs R for the exact number)\n", name, r.regs, r.why);
+        return 0;
+    }
+    if (!o->json)
+        printf("ptxas -v: %s uses %d registers, %llu bytes of static shared memory\n",
+               name, r.regs, (unsigned long long)r.ptxas_smem);
+    if (r.ptxas_smem != smem)
+        fprintf(stderr, "warpsim occupancy: warning: the PTX declares %llu bytes of static shared memory, "
+                        "ptxas reports %llu\n", (unsigned long long)smem, (unsigned long long)r.ptxas_smem);
+    return 0;
+}
+
 /* Fills regs and static shared memory from the kernel in o->ptx. */
 static int from_ptx(options *o, const char **gpu)
 {
@@ -171,8 +205,14 @@ static int from_ptx(options *o, const char **gpu)
         ptx_error_print(&perr, stderr);
         return 2;
     }
+    ws_devmem *mem = ws_devmem_create();
+    ws_error lerr;
+    ws_program *prog = mem ? ws_program_load(m, mem, &lerr) : NULL;
     int rc = 0;
-    const ptx_function *k = cli_find_kernel("occupancy", m, o->kernel);
+    const ptx_function *f = prog ? cli_find_kernel("occupancy", m, o->kernel) : NULL;
+    const ws_kernel *k = f ? ws_program_kernel(prog, f->name) : NULL;
+    if (!prog)
+        fprintf(stderr, "%s\n", mem ? lerr.msg : "warpsim occupancy: error: out of memory");
     if (!k) {
         rc = 2;
         goto done;
@@ -186,41 +226,14 @@ static int from_ptx(options *o, const char **gpu)
             goto done;
         }
     }
-    uint64_t smem = ptx_kernel_static_smem(m, k);
+    uint64_t smem = ws_kernel_static_smem(k);
     if (!o->have_smem)
         o->smem = smem;
-
-    if (!o->have_regs) {
-        ws_gpu_config g;
-        char err[2048], ptxas[4096];
-        if (ws_gpu_config_load(*gpu, &g, err, sizeof err)) {
-            fprintf(stderr, "warpsim occupancy: %s\n", err);
-            rc = 2;
-            goto done;
-        }
-        if (ptx_find_ptxas(ptxas, sizeof ptxas)) {
-            fprintf(stderr, "warpsim occupancy: error: registers per thread come from `ptxas -v`, and no ptxas "
-                            "was found (on PATH, $CUDA_HOME/bin or /usr/local/cuda/bin); give --regs R\n");
-            rc = 2;
-            goto done;
-        }
-        int32_t regs;
-        uint64_t ptxas_smem;
-        if (ptx_ptxas_registers(ptxas, o->ptx, k->name, g.major, g.minor, &regs, &ptxas_smem,
-                               err, sizeof err)) {
-            fprintf(stderr, "warpsim occupancy: error: %s\n(give --regs R to skip ptxas)\n", err);
-            rc = 1;
-            goto done;
-        }
-        o->regs = regs;
-        if (!o->json)
-            printf("ptxas -v: %s uses %d registers, %llu bytes of static shared memory\n",
-                   k->name, regs, (unsigned long long)ptxas_smem);
-        if (ptxas_smem != smem)
-            fprintf(stderr, "warpsim occupancy: warning: the PTX declares %llu bytes of static shared memory, "
-                            "ptxas reports %llu\n", (unsigned long long)smem, (unsigned long long)ptxas_smem);
-    }
+    if (!o->have_regs)
+        rc = kernel_regs(o, prog, k, *gpu, smem);
 done:
+    ws_program_free(prog);
+    ws_devmem_destroy(mem);
     ptx_module_free(m);
     return rc;
 }
@@ -324,7 +337,7 @@ int cli_occupancy(int argc, char **argv)
         if (!gpu)
             return usage_error("%s is required", "--gpu NAME");
         if (!o.have_regs)
-            return usage_error("%s is required (or give a PTX file and --kernel, with ptxas installed)", "--regs R");
+            return usage_error("%s is required (or give a PTX file and --kernel)", "--regs R");
     }
 
     ws_gpu_config g;
@@ -338,8 +351,9 @@ int cli_occupancy(int argc, char **argv)
                 (long long)o.regs, g.maxRegsPerThread, g.name);
         return 2;
     }
-    ws_occ_input in = {(int32_t)(o.threads > INT32_MAX ? INT32_MAX : o.threads), (int32_t)o.regs,
-                       o.smem, o.dynamic_smem, o.carveout, o.optin};
+    ws_occ_input in = {.threads = (int32_t)(o.threads > INT32_MAX ? INT32_MAX : o.threads),
+                       .regs = (int32_t)o.regs, .static_smem = o.smem, .dynamic_smem = o.dynamic_smem,
+                       .carveout = o.carveout, .optin = o.optin, .regs_estimated = o.regs_estimated};
     ws_occ_result hw, tb;
     ws_occupancy(&g, &in, WS_OCC_HARDWARE, &hw);
     ws_occupancy(&g, &in, WS_OCC_TEXTBOOK, &tb);

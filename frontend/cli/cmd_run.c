@@ -17,8 +17,9 @@
 #include "run_args.h"
 #include "frontend/ptx/ptx_parse.h"
 #include "frontend/ptx/ptx_query.h"
-#include "frontend/ptx/ptxas_info.h"
 #include "sim/core/gpu_config.h"
+#include "sim/core/kernel_regs.h"
+#include "sim/core/run.h"
 #include "sim/core/sim.h"
 #include "sim/core/timing.h"
 #include "sim/trace/html_report.h"
@@ -52,7 +53,7 @@ static int usage_error(const char *fmt, ...)
     return RUN_EXIT_USAGE;
 }
 
-static void list_params(const ptx_function *f)
+static void list_params(const ptx_function *f, ws_param_layout pl)
 {
     for (int i = 0; i < f->nparams; i++) {
         const ptx_var *p = &f->params[i];
@@ -60,39 +61,27 @@ static void list_params(const ptx_function *f)
                 ptx_type_name(p->type), p->name);
         if (p->count > 1)
             fprintf(stderr, "[%" PRIu64 "]", p->count);
-        fprintf(stderr, "  (%u bytes)\n", ws_param_size(f, i));
+        fprintf(stderr, "  (%u bytes)\n", pl.size[i]);
     }
 }
 
-/* Registers per thread for the occupancy rule: --regs, else what ptxas -v
- * says when the toolkit is installed, else 0 (the timing model estimates
- * from the PTX, and the summary says so). */
-static int32_t kernel_regs(const runarg_options *o, const ptx_module *m, const ptx_function *f,
-                           const ws_gpu_config *g)
+/* Registers per thread for the occupancy rule, by the register policy
+ * (kernel_regs.h): --regs, else ptxas -v, else an estimate the summary
+ * flags. */
+static void kernel_regs(const run_state *s, const ws_kernel *k, const ws_gpu_config *g,
+                        ws_timing_options *topt)
 {
-    if (o->regs)
-        return o->regs;
-    char ptxas[1024], err[512];
-    int32_t regs;
-    uint64_t smem;
-    /* ptxas compiles for the GPU's architecture, or the PTX's own target
-     * where that is newer (it refuses to compile down). */
-    int32_t major = g->major, minor = g->minor, tmajor, tminor;
-    if (sscanf(m->target, "sm_%1d%1d", &tmajor, &tminor) == 2 &&
-        tmajor * 10 + tminor > major * 10 + minor) {
-        major = tmajor;
-        minor = tminor;
-    }
-    if (ptx_find_ptxas(ptxas, sizeof ptxas) == 0 &&
-        ptx_ptxas_registers(ptxas, o->ptx_path, f->name, major, minor, &regs, &smem,
-                            err, sizeof err) == 0)
-        return regs;
-    return 0;
+    ws_regs_request rq = {.given = s->opts.regs, .ptx_path = s->opts.ptx_path, .ptx_text = NULL,
+                          .ptx_len = 0, .gpu_major = g->major, .gpu_minor = g->minor};
+    ws_kernel_regs r;
+    ws_kernel_regs_resolve(s->prog, k, &rq, &r);
+    topt->regs_per_thread = r.regs;
+    topt->regs_estimated = r.source == WS_REGS_ESTIMATED;
 }
 
 /* Matches the --arg list against the kernel's parameters and packs the
  * parameter buffer; allocates and fills the buffers. */
-static int prepare_args(run_state *s, const ptx_function *f)
+static int prepare_args(run_state *s, const ptx_function *f, ws_param_layout pl)
 {
     const runarg_options *o = &s->opts;
     if (o->nargs != f->nparams) {
@@ -101,18 +90,18 @@ static int prepare_args(run_state *s, const ptx_function *f)
         usage_error("kernel %s takes %d parameter%s but %d --arg %s given", shown, f->nparams,
                     f->nparams == 1 ? "" : "s", o->nargs, o->nargs == 1 ? "was" : "were");
         if (f->nparams)
-            list_params(f);
+            list_params(f, pl);
         return RUN_EXIT_USAGE;
     }
     for (int i = 0; i < o->nargs; i++) {
         const runarg *a = &o->args[i];
         const ptx_var *p = &f->params[i];
-        uint32_t want = ws_param_size(f, i), have = runarg_param_bytes(a);
+        uint32_t want = pl.size[i], have = runarg_param_bytes(a);
         if (want != have) {
             usage_error("argument %d '%s' is %u bytes (%s) but parameter %d '%s' (%s) is %u bytes",
                         i, a->spec, have, a->is_buffer ? "a device pointer" : "a scalar",
                         i, p->name, ptx_type_name(p->type), want);
-            list_params(f);
+            list_params(f, pl);
             return RUN_EXIT_USAGE;
         }
         char fits[128];
@@ -121,7 +110,7 @@ static int prepare_args(run_state *s, const ptx_function *f)
             usage_error("argument %d '%s' is %s but parameter %d '%s' is %s: give %s",
                         i, a->spec, a->is_buffer ? "a device pointer" : runarg_type_name(a->type),
                         i, p->name, ptx_type_name(p->type), fits);
-            list_params(f);
+            list_params(f, pl);
             return RUN_EXIT_USAGE;
         }
     }
@@ -134,14 +123,13 @@ static int prepare_args(run_state *s, const ptx_function *f)
     if (!ws_gpu_config_load(gpu_name ? gpu_name : "a100", &gpu, msg, sizeof msg) &&
         !runarg_check_buffer_sizes(o->args, o->nargs, gpu.totalGlobalMem, gpu.name, msg, sizeof msg))
         return usage_error("%s", msg);
-    uint32_t total = ws_params_total_size(f);
-    s->params = calloc(total ? total : 1, 1);
+    s->params = calloc(pl.total ? pl.total : 1, 1);
     s->addrs = calloc(o->nargs ? (size_t)o->nargs : 1, sizeof *s->addrs);
     if (!s->params || !s->addrs)
         return usage_error("out of memory");
     for (int i = 0; i < o->nargs; i++) {
         const runarg *a = &o->args[i];
-        uint8_t *dst = s->params + ws_param_offset(f, i);
+        uint8_t *dst = s->params + pl.offset[i];
         if (!a->is_buffer) {
             runarg_store(a->type, a->bits, dst);
             continue;
@@ -259,7 +247,8 @@ static int run(run_state *s)
     const ws_kernel *k = f ? ws_program_kernel(s->prog, f->name) : NULL;
     if (!k)
         return RUN_EXIT_USAGE;
-    int rc = prepare_args(s, f);
+    ws_param_layout pl = ws_kernel_params(k);
+    int rc = prepare_args(s, f, pl);
     if (rc)
         return rc;
 
@@ -273,7 +262,7 @@ static int run(run_state *s)
     }
     ws_launch l = {
         .grid = o->grid, .block = o->block, .dynamic_smem = o->smem,
-        .params = s->params, .params_size = ws_params_total_size(f),
+        .params = s->params, .params_size = pl.total,
         .printf_out = stdout, .max_warp_insts = o->max_warp_insts,
         .progress_limit = o->progress_limit, .timeout_s = o->timeout_s, .checks = o->checks,
         .pc_counts = s->lines ? ws_lines_counters(s->lines, s->prog, shown) : NULL,
@@ -281,9 +270,7 @@ static int run(run_state *s)
     if (s->lines && !l.pc_counts)
         return usage_error("out of memory");
     ws_launch_stats st;
-    memset(&st, 0, sizeof st);
     ws_timing_stats ts;
-    memset(&ts, 0, sizeof ts);
     ws_gpu_config gpu;
     /* by default the GPU the PTX was built for (a100 for sm_80, h100 for sm_90) */
     const char *gpu_name = o->gpu ? o->gpu : cli_gpu_for_target(s->module->target);
@@ -302,33 +289,35 @@ static int run(run_state *s)
             return RUN_EXIT_FAULT;
         }
     }
-    ws_timing_options topt = ws_timing_defaults();
-    topt.regs_per_thread = o->functional ? 0 : kernel_regs(o, s->module, f, &gpu);
-    topt.optin = true;      /* --smem is the size asked for, as after cudaFuncSetAttribute */
-    topt.max_cycles = o->max_cycles;
+    /* --functional runs no GPU: only the limits every GPU has apply */
+    ws_run_options ro = {.gpu = o->functional ? NULL : &gpu, .functional = o->functional,
+                         .max_dynamic_smem = WS_SMEM_LIMIT_OPTIN, .timing = ws_timing_defaults()};
+    if (!o->functional)
+        kernel_regs(s, k, &gpu, &ro.timing);
+    ro.timing.optin = true;     /* --smem is the size asked for, as after cudaFuncSetAttribute */
+    ro.timing.max_cycles = o->max_cycles;
     if (s->report && !o->functional)
-        topt.timeline = ws_html_report_timeline(s->report, &gpu);
+        ro.timing.timeline = ws_html_report_timeline(s->report, &gpu);
     FILE *trace_out = NULL;
     if (o->trace) {
         trace_out = strcmp(o->trace, "-") ? fopen(o->trace, "w") : stdout;
         if (!trace_out)
             return usage_error("cannot write the trace to '%s': %s", o->trace, strerror(errno));
-        topt.trace = ws_trace_open(trace_out, (ws_trace_format)o->trace_format, &o->trace_filter);
-        if (!topt.trace) {
+        ro.timing.trace = ws_trace_open(trace_out, (ws_trace_format)o->trace_format, &o->trace_filter);
+        if (!ro.timing.trace) {
             if (trace_out != stdout) fclose(trace_out);
             return usage_error("out of memory");
         }
-        if (!o->functional) ws_trace_set_clock(topt.trace, gpu.clockRate);
-        ws_trace_begin_launch(topt.trace, shown, 0);
-        if (o->functional) l.trace = topt.trace;
+        if (!o->functional) ws_trace_set_clock(ro.timing.trace, gpu.clockRate);
+        ws_trace_begin_launch(ro.timing.trace, shown, 0);
+        if (o->functional) l.trace = ro.timing.trace;
     }
     fflush(stdout);
-    bool ok = o->functional ? ws_launch_kernel(s->prog, k, &l, &st, &err)
-                            : ws_launch_timed(s->prog, k, &l, &gpu, &topt, &st, &ts, &err);
-    if (topt.trace) {
+    bool ok = ws_run(s->prog, k, &l, &ro, &st, &ts, &err);
+    if (ro.timing.trace) {
         /* closed even after a fault: the events up to it are what explains it */
-        ws_trace_end_launch(topt.trace, o->functional ? st.warp_insts : ts.cycles);
-        ws_trace_close(topt.trace);
+        ws_trace_end_launch(ro.timing.trace, o->functional ? st.warp_insts : ts.cycles);
+        ws_trace_close(ro.timing.trace);
         if (trace_out != stdout && fclose(trace_out) != 0 && ok) {
             fprintf(stderr, "warpsim run: error: writing the trace to '%s' failed\n", o->trace);
             return RUN_EXIT_USAGE;
@@ -336,7 +325,7 @@ static int run(run_state *s)
     }
     if (!ok) {
         fflush(stdout);
-        fprintf(stderr, "%s\n", err.msg);
+        fprintf(stderr, "%s%s\n", ws_error_launch_refused(err.kind) ? "warpsim run: error: " : "", err.msg);
         return RUN_EXIT_FAULT;
     }
     for (int i = 0; i < o->ndumps; i++)
@@ -344,21 +333,13 @@ static int run(run_state *s)
             return rc;
     for (int i = 0; i < o->nprints; i++)
         print_buffer(s, &o->prints[i]);
-    fflush(stdout);
     ws_summary_info info = {shown, o->grid, o->block, o->smem,
                             o->functional ? NULL : gpu_name, o->functional ? NULL : &ts};
-    if (o->summary == WS_SUMMARY_NONE)
-        ;
-    else if (o->json)
-        ws_summary_json(stderr, &info, &st);
-    else if (o->summary == WS_SUMMARY_SHORT)
-        ws_summary_short(stderr, &info, &st);
-    else
-        ws_summary_text(stderr, &info, &st);
+    ws_summary_write(stderr, (ws_summary_mode)o->summary, o->json, &info, &st);
     if (s->report &&
         !ws_html_report_add(s->report, &(ws_html_launch){.info = &info, .stats = &st,
                                                          .gpu = o->functional ? NULL : &gpu, .kernel = k,
-                                                         .carveout = topt.carveout, .optin = topt.optin}))
+                                                         .carveout = ro.timing.carveout, .optin = ro.timing.optin}))
         return usage_error("out of memory");
     return s->lines ? write_lines(s) : 0;
 }

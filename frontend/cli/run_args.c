@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/core/launch_check.h"
+
 static bool fail(char *err, size_t errsize, const char *fmt, ...)
 {
     va_list ap;
@@ -199,24 +201,16 @@ bool runarg_parse_dim3(const char *s, ws_dim3 *d, char *err, size_t errsize)
     return true;
 }
 
+/* The launch limits' own rule (sim/core/launch_check.h), at parse time;
+ * 1024 threads a block is every GPU's maximum. */
 bool runarg_check_block(ws_dim3 d, char *err, size_t errsize)
 {
-    if (d.x > 1024 || d.y > 1024 || d.z > 64)
-        return fail(err, errsize, "block (%u,%u,%u) exceeds the limits x <= 1024, y <= 1024, z <= 64",
-                    d.x, d.y, d.z);
-    uint64_t n = (uint64_t)d.x * d.y * d.z;
-    if (n > 1024)
-        return fail(err, errsize, "block (%u,%u,%u) has %" PRIu64 " threads; at most 1024 are allowed",
-                    d.x, d.y, d.z, n);
-    return true;
+    return ws_check_block_dims(d, 1024, err, errsize);
 }
 
 bool runarg_check_grid(ws_dim3 d, char *err, size_t errsize)
 {
-    if (d.x > INT32_MAX || d.y > 65535 || d.z > 65535)
-        return fail(err, errsize, "grid (%u,%u,%u) exceeds the limits x < 2^31, y <= 65535, z <= 65535",
-                    d.x, d.y, d.z);
-    return true;
+    return ws_check_grid_dims(d, err, errsize);
 }
 
 /* ---- argument specs ---- */

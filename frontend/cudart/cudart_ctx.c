@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include "fatbin.h"
 #include "frontend/ptx/ptx_query.h"
-#include "frontend/ptx/ptxas_info.h"
+#include "sim/core/kernel_regs.h"
 
 /* The CUDA runtime API is process-global by nature: nvcc's generated code
  * calls it with no handle, starting from static constructors, and programs
@@ -387,31 +387,15 @@ void cr_managed_sync(cr_context *c, bool to_device)
 int32_t cr_func_regs(cr_context *c, cr_func *f)
 {
     if (f->regs >= 0) return f->regs;
-    f->regs = 32;
-    f->regs_estimated = true;
-    char ptxas[1024], err[512];
-    if (ptx_find_ptxas(ptxas, sizeof ptxas) == 0 && f->mod->ptx) {
-        const char *tmp = env("TMPDIR");
-        char path[1024];
-        snprintf(path, sizeof path, "%s/warpsim-ptx-XXXXXX", tmp ? tmp : "/tmp");
-        int fd = mkstemp(path);
-        if (fd >= 0) {
-            bool ok = write(fd, f->mod->ptx, f->mod->ptx_len) == (ssize_t)f->mod->ptx_len;
-            close(fd);
-            int32_t regs;
-            uint64_t smem;
-            if (ok && ptx_ptxas_registers(ptxas, path, f->device_name, c->gpu.major, c->gpu.minor,
-                                         &regs, &smem, err, sizeof err) == 0) {
-                f->regs = regs;
-                f->regs_estimated = false;
-            }
-            unlink(path);
-        }
-    }
+    ws_regs_request rq = {.given = 0, .ptx_path = NULL, .ptx_text = f->mod->ptx, .ptx_len = f->mod->ptx_len,
+                          .gpu_major = c->gpu.major, .gpu_minor = c->gpu.minor};
+    ws_kernel_regs r;
+    ws_kernel_regs_resolve(f->mod->prog, f->kernel, &rq, &r);
+    f->regs = r.regs;
+    f->regs_estimated = r.source == WS_REGS_ESTIMATED;
     if (f->regs_estimated && !c->noted_regs_estimate) {
         c->noted_regs_estimate = true;
-        cr_note("note: ptxas not found (install the CUDA toolkit or put ptxas on PATH); register "
-                "counts are an estimate of 32 per thread");
+        cr_note("note: %s; register counts are estimated from the PTX (the summary marks them)", r.why);
     }
     return f->regs;
 }

@@ -4,19 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cudart_ctx.h"
-#include "frontend/ptx/ptx_query.h"
+#include "sim/core/launch_check.h"
 #include "sim/sched/occupancy.h"
 
 static uint64_t static_smem(const cr_func *f)
 {
-    return ptx_kernel_static_smem(f->mod->ptxm, ws_kernel_function(f->kernel));
+    return ws_kernel_static_smem(f->kernel);
 }
 
 static int32_t max_dynamic(const cr_context *c, const cr_func *f)
 {
-    if (f->max_dynamic_smem >= 0) return f->max_dynamic_smem;
-    uint64_t s = static_smem(f);
-    return c->gpu.sharedMemPerBlock > s ? (int32_t)(c->gpu.sharedMemPerBlock - s) : 0;
+    return (int32_t)ws_launch_max_dynamic_smem(f->kernel, &c->gpu, f->max_dynamic_smem >= 0 ? f->max_dynamic_smem
+                                                                                        : WS_SMEM_LIMIT_DEFAULT);
 }
 
 /* The virtual architecture the kernel's PTX was written for, major*10 +

@@ -8,7 +8,7 @@
 #include "cudart_ctx.h"
 #include "fatbin.h"
 #include "frontend/ptx/ptx_demangle.h"
-#include "frontend/ptx/ptx_query.h"
+#include "sim/core/run.h"
 #include "sim/core/timing.h"
 #include "sim/trace/kernel_totals.h"
 #include "sim/trace/html_report.h"
@@ -160,26 +160,54 @@ CR_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 }
 
 /* The CUDA error a failed launch reports: the one a GPU returns for the
- * kind of failure the simulator found. */
+ * kind of failure the simulator found (sim/core/error_kinds.def, whose
+ * codes must be the runtime's own). */
+#define X(kind, cuda_code, cuda_name) \
+    _Static_assert((cuda_code) == (int)cuda_name, #kind " is reported as " #cuda_name);
+#include "sim/core/error_kinds.def"
+#undef X
+
 static cudaError_t error_code(ws_error_kind kind)
 {
-    static const cudaError_t codes[] = {
-        [WS_ERR_NONE] = cudaErrorLaunchFailure,
-        [WS_ERR_INPUT] = cudaErrorLaunchFailure,
-        [WS_ERR_LAUNCH_CONFIG] = cudaErrorInvalidConfiguration,
-        [WS_ERR_NO_MEMORY] = cudaErrorMemoryAllocation,
-        [WS_ERR_ILLEGAL_ADDRESS] = cudaErrorIllegalAddress,
-        [WS_ERR_MISALIGNED] = cudaErrorMisalignedAddress,
-        [WS_ERR_ASSERT] = cudaErrorAssert,
-        [WS_ERR_TIMEOUT] = cudaErrorLaunchTimeout,
-        [WS_ERR_KERNEL_FAULT] = cudaErrorLaunchFailure,
-    };
-    return (size_t)kind < sizeof codes / sizeof codes[0] ? codes[kind] : cudaErrorLaunchFailure;
+    return (cudaError_t)ws_error_cuda_code(kind);
 }
 
 static void kernel_display_name(const cr_func *f, char *buf, size_t size)
 {
     if (!ptx_demangle(f->device_name, buf, size, NULL, 0)) snprintf(buf, size, "%s", f->device_name);
+}
+
+/* The kernel's arguments packed as its .param list lays them out (the
+ * layout computed when its module loaded), into l. */
+static cudaError_t pack_params(const ws_kernel *k, void **args, ws_launch *l, uint8_t **out)
+{
+    ws_param_layout pl = ws_kernel_params(k);
+    if (pl.count > 0 && !args) return cudaErrorInvalidValue;
+    uint8_t *params = calloc(1, pl.total ? pl.total : 1);
+    if (!params) return cudaErrorMemoryAllocation;
+    for (int32_t i = 0; i < pl.count; i++)
+        memcpy(params + pl.offset[i], args[i], pl.size[i]);
+    l->params = params;
+    l->params_size = pl.total;
+    *out = params;
+    return cudaSuccess;
+}
+
+/* Simulated time for cudaEvent: the timing model's cycles at the config's
+ * clock.  Functional only: as if every SM sub-partition issued one warp
+ * instruction per cycle. */
+static void add_sim_time(cr_context *c, const ws_launch_stats *st, const ws_timing_stats *ts)
+{
+    const ws_gpu_config *g = &c->gpu;
+    double issue_per_cycle = (double)g->multiProcessorCount *
+                             (g->subPartitionsPerMultiprocessor > 0 ? g->subPartitionsPerMultiprocessor : 4);
+    uint64_t cycles = c->functional ? st->warp_insts : ts->cycles;  /* functional: one step a cycle */
+    if (c->trace) ws_trace_end_launch(c->trace, cycles);
+    c->trace_cycles += cycles;
+    if (!c->functional)
+        c->sim_ms += ts->time_ns / 1e6;
+    else if (g->clockRate > 0 && issue_per_cycle > 0)
+        c->sim_ms += (double)st->warp_insts / issue_per_cycle / (double)g->clockRate;
 }
 
 static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, size_t shmem)
@@ -190,96 +218,67 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     cr_func *f;
     if ((e = cr_func_lookup(c, fn, &f)) != cudaSuccess) return cr_ret(c, e);
     const ws_gpu_config *g = &c->gpu;
-    uint64_t threads = (uint64_t)block.x * block.y * block.z;
-    if (threads == 0 || threads > (uint64_t)g->maxThreadsPerBlock || block.x > 1024 ||
-        block.y > 1024 || block.z > 64 || grid.x == 0 || grid.y == 0 || grid.z == 0 ||
-        grid.x > INT32_MAX || grid.y > 65535 || grid.z > 65535)
-        return cr_ret(c, cudaErrorInvalidConfiguration);
-    const ptx_function *pf = ws_kernel_function(f->kernel);
-    uint64_t static_smem = ptx_kernel_static_smem(f->mod->ptxm, pf);
-    uint64_t max_dyn = f->max_dynamic_smem >= 0 ? (uint64_t)f->max_dynamic_smem
-                       : g->sharedMemPerBlock > static_smem ? g->sharedMemPerBlock - static_smem : 0;
-    if (shmem > max_dyn || static_smem + shmem > g->sharedMemPerBlockOptin) {
-        char name[256];
-        kernel_display_name(f, name, sizeof name);
-        cr_note("error: kernel %s asks for %zu bytes of dynamic shared memory; its limit is %llu "
-                "(raise it with cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, ...))",
-                name, shmem, (unsigned long long)max_dyn);
-        return cr_ret(c, cudaErrorInvalidValue);
-    }
-    uint32_t total = ws_params_total_size(pf);
-    if (pf->nparams > 0 && !args) return cr_ret(c, cudaErrorInvalidValue);
-    uint8_t *params = calloc(1, total ? total : 1);
-    if (!params) return cr_ret(c, cudaErrorMemoryAllocation);
-    for (int32_t i = 0; i < pf->nparams; i++)
-        memcpy(params + ws_param_offset(pf, i), args[i], ws_param_size(pf, i));
-
+    char name[256];
+    kernel_display_name(f, name, sizeof name);
     ws_launch l = {
         .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
-        .dynamic_smem = (uint32_t)shmem, .params = params, .params_size = total,
+        /* past 4 GiB: still more than any limit */
+        .dynamic_smem = shmem > UINT32_MAX ? UINT32_MAX : (uint32_t)shmem,
+        .params = NULL, .params_size = 0,
         .printf_out = NULL, .max_warp_insts = c->max_warp_insts,
         .progress_limit = c->progress_limit, .timeout_s = c->timeout_s, .checks = c->checks,
         .sm_count = (uint32_t)g->multiProcessorCount,
         .warps_per_sm = (uint32_t)(g->maxThreadsPerMultiProcessor / g->warpSize),
         .textures = c->textures, .ntextures = (uint32_t)c->ntextures,
     };
-    char name[256];
-    kernel_display_name(f, name, sizeof name);
+    ws_run_options ro = {.gpu = g, .functional = c->functional,
+                         .max_dynamic_smem = f->max_dynamic_smem >= 0 ? f->max_dynamic_smem : WS_SMEM_LIMIT_DEFAULT,
+                         .timing = ws_timing_defaults()};
+    ro.timing.regs_per_thread = cr_func_regs(c, f);
+    ro.timing.regs_estimated = f->regs_estimated;
+    ro.timing.optin = true;     /* the limit the program set is the check's */
+    ro.timing.trace = c->trace;
+    ro.timing.max_cycles = c->max_cycles;
+    ws_error err;
+    /* refused before anything is traced or copied: the call fails alone, as on a GPU */
+    if (!ws_run_check(f->kernel, &l, &ro, &err)) {
+        cr_note("error: %s", err.msg);
+        return cr_ret(c, error_code(err.kind));
+    }
+    uint8_t *params = NULL;
+    if ((e = pack_params(f->kernel, args, &l, &params)) != cudaSuccess) return cr_ret(c, e);
     if (c->lines) l.pc_counts = ws_lines_counters(c->lines, f->mod->prog, name);
     ws_launch_stats st;
     memset(&st, 0, sizeof st);
     ws_timing_stats ts;
     memset(&ts, 0, sizeof ts);
-    ws_error err;
-    ws_timing_options topt = ws_timing_defaults();
-    topt.regs_per_thread = cr_func_regs(c, f);
-    topt.optin = true;      /* the limit the program set was checked above */
-    topt.trace = c->trace;
-    topt.max_cycles = c->max_cycles;
-    if (c->report && !c->functional) topt.timeline = ws_html_report_timeline(c->report, g);
+    if (c->report && !c->functional) ro.timing.timeline = ws_html_report_timeline(c->report, g);
     if (c->trace) ws_trace_begin_launch(c->trace, name, c->trace_cycles);
-    if (c->functional) l.trace = c->trace;     /* a timed launch takes it from topt */
+    if (c->functional) l.trace = c->trace;     /* a timed launch takes it from ro.timing */
     cr_managed_sync(c, true);
-    bool ok = c->functional ? ws_launch_kernel(f->mod->prog, f->kernel, &l, &st, &err)
-                            : ws_launch_timed(f->mod->prog, f->kernel, &l, g, &topt, &st, &ts, &err);
+    bool ok = ws_run(f->mod->prog, f->kernel, &l, &ro, &st, &ts, &err);
     cr_managed_sync(c, false);
     free(params);
 
-    /* Simulated time for cudaEvent: the timing model's cycles at the
-     * config's clock.  Functional only: as if every SM sub-partition
-     * issued one warp instruction per cycle. */
-    double issue_per_cycle = (double)g->multiProcessorCount *
-                             (g->subPartitionsPerMultiprocessor > 0 ? g->subPartitionsPerMultiprocessor : 4);
-    uint64_t cycles = c->functional ? st.warp_insts : ts.cycles;    /* functional: one step a cycle */
-    if (c->trace) ws_trace_end_launch(c->trace, cycles);
-    c->trace_cycles += cycles;
-    if (!c->functional)
-        c->sim_ms += ts.time_ns / 1e6;
-    else if (g->clockRate > 0 && issue_per_cycle > 0)
-        c->sim_ms += (double)st.warp_insts / issue_per_cycle / (double)g->clockRate;
-
+    add_sim_time(c, &st, &ts);
     if (ok && c->totals) ws_kernel_totals_add(c->totals, name, &st, c->functional ? NULL : &ts);
     if (ok && c->report) {
         ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem,
                                 c->functional ? NULL : g->name, c->functional ? NULL : &ts};
         ws_html_report_add(c->report, &(ws_html_launch){.info = &info, .stats = &st,
                                                         .gpu = c->functional ? NULL : g, .kernel = f->kernel,
-                                                        .carveout = topt.carveout, .optin = topt.optin});
+                                                        .carveout = ro.timing.carveout, .optin = ro.timing.optin});
     }
-    if (ok && c->summary_mode != WS_SUMMARY_NONE) {
+    if (ok) {
         ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem,
                                 c->functional ? NULL : g->name, c->functional ? NULL : &ts};
-        fflush(stdout);
-        if (c->json) ws_summary_json(c->summary, &info, &st);
-        else if (c->summary_mode == WS_SUMMARY_SHORT) ws_summary_short(c->summary, &info, &st);
-        else ws_summary_text(c->summary, &info, &st);
-        fflush(c->summary);
+        ws_summary_write(c->summary, (ws_summary_mode)c->summary_mode, c->json, &info, &st);
     }
     if (!ok) {
         cudaError_t code = error_code(err.kind);
-        /* A bad configuration or no memory fails the launch call alone, as
-         * on a GPU; a kernel fault is sticky. */
-        if (err.kind == WS_ERR_LAUNCH_CONFIG || err.kind == WS_ERR_NO_MEMORY) {
+        /* A launch refused by its limits or out of memory fails the launch
+         * call alone, as on a GPU; a kernel fault is sticky. */
+        if (ws_error_launch_refused(err.kind) || err.kind == WS_ERR_NO_MEMORY) {
             cr_note("error: %s", err.msg);
             return cr_ret(c, code);
         }

@@ -27,68 +27,6 @@ const ptx_function *ptx_find_function(const ptx_module *m, const char *name)
     return NULL;
 }
 
-static uint64_t place(uint64_t off, const ptx_var *v)
-{
-    uint32_t a = ptx_var_align(v);
-    return (off + a - 1) / a * a + ptx_var_size(v);
-}
-
-static const char *operand_symbol(const ptx_operand *o)
-{
-    if (o->kind == PTX_OPND_SYMBOL)
-        return o->name;
-    if (o->kind == PTX_OPND_ADDR && o->addr_base == PTX_ADDR_SYMBOL)
-        return o->name;
-    return NULL;
-}
-
-/* Marks module shared variables (used[]) and functions (seen[]) reachable
- * from function fi. */
-static void mark_uses(const ptx_module *m, int32_t fi, bool *used, bool *seen)
-{
-    if (seen[fi])
-        return;
-    seen[fi] = true;
-    const ptx_function *f = &m->funcs[fi];
-    for (int32_t i = 0; i < f->ninsns; i++) {
-        const ptx_insn *in = &f->insns[i];
-        for (int32_t k = 0; k < in->nops; k++) {
-            const char *s = operand_symbol(&in->ops[k]);
-            if (!s)
-                continue;
-            for (int32_t g = 0; g < m->nglobals; g++)
-                if (m->globals[g].space == PTX_SPACE_SHARED && !strcmp(m->globals[g].name, s))
-                    used[g] = true;
-            for (int32_t j = 0; j < m->nfuncs; j++)
-                if (!strcmp(m->funcs[j].name, s))
-                    mark_uses(m, j, used, seen);
-        }
-    }
-}
-
-uint64_t ptx_kernel_static_smem(const ptx_module *m, const ptx_function *kernel)
-{
-    uint64_t off = 0;
-    bool *used = calloc((size_t)m->nglobals + 1, sizeof *used);
-    bool *seen = calloc((size_t)m->nfuncs + 1, sizeof *seen);
-    if (used && seen) {
-        mark_uses(m, (int32_t)(kernel - m->funcs), used, seen);
-        /* In the order the simulator lays them out: module scope first,
-         * then each function's own (a .shared declared in a function the
-         * kernel calls is a block-wide variable too). */
-        for (int32_t g = 0; g < m->nglobals; g++)
-            if (used[g] && !m->globals[g].is_extern)
-                off = place(off, &m->globals[g]);
-        for (int32_t j = 0; j < m->nfuncs; j++)
-            for (int32_t i = 0; seen[j] && i < m->funcs[j].nlocals; i++)
-                if (m->funcs[j].locals[i].space == PTX_SPACE_SHARED && !m->funcs[j].locals[i].is_extern)
-                    off = place(off, &m->funcs[j].locals[i]);
-    }
-    free(used);
-    free(seen);
-    return off;
-}
-
 bool ptx_target_fits(const ptx_module *m, int32_t major, int32_t minor, char *why, size_t size)
 {
     const char *t = m->target;

@@ -13,12 +13,6 @@ uint64_t ptx_var_size(const ptx_var *v);
 /* Alignment of a variable in bytes: its .align, else its element size. */
 uint32_t ptx_var_align(const ptx_var *v);
 
-/* Static shared memory of a kernel: the module-scope .shared variables
- * that it, or a function it calls (transitively), names, then the .shared
- * variables those functions declare; each placed at its alignment, in the
- * order the simulator lays them out.  Extern (dynamic) shared memory is not
- * counted. */
-uint64_t ptx_kernel_static_smem(const ptx_module *m, const ptx_function *kernel);
 
 /* The function named name, preferring a definition over a declaration. */
 const ptx_function *ptx_find_function(const ptx_module *m, const char *name);

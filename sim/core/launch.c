@@ -55,27 +55,6 @@ static bool run_block(ws_exec *x, ws_block *b)
     }
 }
 
-bool ws_launch_check(const ws_program *p, const ws_kernel *k, const ws_launch *l, ws_error *err)
-{
-    const ptx_function *f = p->funcs[k->func].f;
-    uint64_t nthreads = (uint64_t)l->block.x * l->block.y * l->block.z;
-    uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
-    if (nthreads == 0 || nthreads > 1024 || nblocks == 0 || l->grid.y > 65535 || l->grid.z > 65535 ||
-        l->block.z > 64) {
-        ws_error_set(err, WS_ERR_LAUNCH_CONFIG,
-                 "invalid launch configuration for kernel %s: grid (%u,%u,%u), block (%u,%u,%u)",
-                 p->funcs[k->func].shown, l->grid.x, l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z);
-        return false;
-    }
-    uint32_t need = ws_params_total_size(f);
-    if (l->params_size < need) {
-        ws_error_set(err, WS_ERR_INPUT, "kernel %s takes %u bytes of parameters; %zu given",
-                 p->funcs[k->func].shown, need, l->params_size);
-        return false;
-    }
-    return true;
-}
-
 bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
                       ws_launch_stats *stats, ws_error *err)
 {

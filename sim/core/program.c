@@ -75,6 +75,14 @@ static bool name_functions(ws_program *p)
     return true;
 }
 
+/* Each kernel's parameter buffer, once, so that no launch walks the IR. */
+static bool layout_params(ws_program *p)
+{
+    for (int32_t i = 0; i < p->nkernels; i++)
+        if (!ws_kernel_layout_params(&p->kernels[i], p->funcs[p->kernels[i].func].f)) return false;
+    return true;
+}
+
 ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err)
 {
     ws_program *p = calloc(1, sizeof *p);
@@ -85,7 +93,8 @@ ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err)
     }
     p->m = m;
     p->mem = mem;
-    if (!place_globals(p, err) || !ws_decode_module(p, err) || !name_functions(p)) {
+    if (!place_globals(p, err) || !ws_decode_module(p, err) || !name_functions(p) ||
+        !layout_params(p)) {
         if (!err->msg[0]) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         ws_program_free(p);
         return NULL;
@@ -98,7 +107,11 @@ void ws_program_free(ws_program *p)
     if (!p) return;
     for (int32_t i = 0; i < p->nglobals; i++)
         if (p->globals[i].addr) ws_devmem_free(p->mem, p->globals[i].addr);
-    for (int32_t i = 0; i < p->nkernels; i++) free(p->kernels[i].shared_off);
+    for (int32_t i = 0; i < p->nkernels; i++) {
+        free(p->kernels[i].shared_off);
+        free(p->kernels[i].param_off);
+        free(p->kernels[i].param_size);
+    }
     free(p->kernels);
     free(p->globals);
     free(p->shared);
@@ -125,6 +138,17 @@ const ws_kernel *ws_program_kernel(const ws_program *p, const char *name)
 const ptx_function *ws_kernel_function(const ws_kernel *k)
 {
     return k->p->funcs[k->func].f;
+}
+
+ws_param_layout ws_kernel_params(const ws_kernel *k)
+{
+    return (ws_param_layout){.count = k->nparams, .offset = k->param_off, .size = k->param_size,
+                             .total = k->params_size};
+}
+
+uint32_t ws_kernel_static_smem(const ws_kernel *k)
+{
+    return k->static_smem;
 }
 
 uint64_t ws_program_symbol(const ws_program *p, const char *name, uint64_t *size)

@@ -46,7 +46,15 @@ struct ws_kernel {
     uint32_t *shared_off;   /* per shared symbol: offset in the block's shared memory */
     uint32_t static_smem;   /* bytes of static shared memory */
     uint32_t dyn_off;       /* where the extern dynamic shared memory starts */
+    /* its .param list packed (kernel_params.c), laid out once at load */
+    int32_t nparams;
+    uint32_t *param_off, *param_size;
+    uint32_t params_size;
 };
+
+/* kernel_params.c: fills k's parameter layout from its function's .param
+ * list; false when out of memory. */
+bool ws_kernel_layout_params(ws_kernel *k, const ptx_function *f);
 
 struct ws_program {
     const ptx_module *m;

@@ -21,21 +21,22 @@ typedef struct ws_dim3 { uint32_t x, y, z; } ws_dim3;
  * file:line:col; a kernel fault names kernel, block, thread, PC and source
  * line, in the manner of compute-sanitizer. */
 typedef enum ws_error_kind {
-    WS_ERR_NONE = 0,
-    WS_ERR_INPUT,           /* the PTX, a config or an argument is not usable */
-    WS_ERR_LAUNCH_CONFIG,   /* a grid, block or shared-memory size no GPU takes */
-    WS_ERR_NO_MEMORY,       /* the simulator ran out of host memory */
-    WS_ERR_ILLEGAL_ADDRESS, /* a kernel accessed memory it may not */
-    WS_ERR_MISALIGNED,      /* a kernel accessed memory at a misaligned address */
-    WS_ERR_ASSERT,          /* a device-side assert failed */
-    WS_ERR_TIMEOUT,         /* past a limit, or no progress: what a GPU's watchdog ends */
-    WS_ERR_KERNEL_FAULT     /* any other fault of a kernel (trap, deadlock, ...) */
+#define X(kind, cuda_code, cuda_name) kind,
+#include "error_kinds.def"
+#undef X
 } ws_error_kind;
 
 typedef struct ws_error {
     char msg[1024];
-    ws_error_kind kind;     /* what the runtime reports (cudart_launch.c maps it) */
+    ws_error_kind kind;     /* what the runtime reports (error_kinds.def maps it) */
 } ws_error;
+
+/* The CUDA runtime error a kind is reported as (error_kinds.def): its
+ * cudaError value and its name ("cudaErrorInvalidConfiguration"). */
+int ws_error_cuda_code(ws_error_kind kind);
+const char *ws_error_cuda_name(ws_error_kind kind);
+/* The launch was refused by its limits (launch_check.h): nothing ran. */
+bool ws_error_launch_refused(ws_error_kind kind);
 
 /* Sets e's message (printf-style) and kind. */
 void ws_error_set(ws_error *e, ws_error_kind kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -52,6 +53,22 @@ void ws_program_free(ws_program *p);
 /* The kernel named name (mangled or demangled), or NULL. */
 const ws_kernel *ws_program_kernel(const ws_program *p, const char *name);
 const ptx_function *ws_kernel_function(const ws_kernel *k);
+
+/* A kernel's parameter buffer as laid out once when the program loaded:
+ * parameter i at offset[i], size[i] bytes; total bytes in all.  Valid as
+ * long as the program. */
+typedef struct ws_param_layout {
+    int32_t count;
+    const uint32_t *offset, *size;
+    uint32_t total;
+} ws_param_layout;
+ws_param_layout ws_kernel_params(const ws_kernel *k);
+
+/* Bytes of static shared memory a block of k has: the .shared variables
+ * it and the functions it calls use, laid out as the simulator lays them
+ * out (the one computation of it; occupancy, the runtime and check read
+ * this). */
+uint32_t ws_kernel_static_smem(const ws_kernel *k);
 
 /* The device address of a module-level variable, or 0. */
 uint64_t ws_program_symbol(const ws_program *p, const char *name, uint64_t *size);
@@ -181,8 +198,9 @@ typedef struct ws_launch_stats {
 bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
                       ws_launch_stats *stats, ws_error *err);
 
-/* Parameter layout of a kernel: byte offset and size of parameter i, and the
- * total size of the packed parameter buffer. */
+/* Parameter layout of a function's .param list: byte offset and size of
+ * parameter i, and the total size of the packed parameter buffer.  The
+ * rule itself; a loaded kernel carries the result (ws_kernel_params). */
 uint32_t ws_param_offset(const ptx_function *f, int i);
 uint32_t ws_param_size(const ptx_function *f, int i);
 uint32_t ws_params_total_size(const ptx_function *f);

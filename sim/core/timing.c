@@ -36,11 +36,24 @@ const char *ws_stall_metric(ws_stall s)
     return s < WS_STALL_COUNT ? metrics[s] : "?";
 }
 
+/* The kind of a block that cannot launch, as launch_check.h reports it. */
+static ws_error_kind occupancy_error_kind(const ws_occ_result *r)
+{
+    switch (r->error) {
+    case WS_OCC_ERR_THREADS: return WS_ERR_LAUNCH_CONFIG;
+    case WS_OCC_ERR_REGISTERS: return WS_ERR_LAUNCH_RESOURCES;
+    case WS_OCC_ERR_SHARED_MEMORY: return WS_ERR_LAUNCH_SMEM;
+    case WS_OCC_ERR_STATIC_SMEM: return WS_ERR_INPUT;
+    case WS_OCC_OK: break;
+    }
+    /* no block fits though none of the above fails; else the dispatcher ran out of memory */
+    return r->blocks_per_sm < 1 ? WS_ERR_LAUNCH_RESOURCES : WS_ERR_NO_MEMORY;
+}
+
 ws_timing_options ws_timing_defaults(void)
 {
-    return (ws_timing_options){.regs_per_thread = 0, .carveout = -1, .optin = false,
-                               .sched_policy = -1, .max_cycles = 0, .trace = NULL,
-                               .timeline = NULL};
+    return (ws_timing_options){.regs_per_thread = 0, .regs_estimated = false, .carveout = -1, .optin = false,
+                               .sched_policy = -1, .max_cycles = 0, .trace = NULL, .timeline = NULL};
 }
 
 /* The [timing] keys the model reads; a config without one cannot be timed. */
@@ -155,15 +168,16 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     s.x.grid_blocks = nblocks;
 
     tst.regs_per_thread = opt.regs_per_thread > 0 ? opt.regs_per_thread : ws_estimate_regs(p, k);
-    tst.regs_estimated = opt.regs_per_thread <= 0;
+    tst.regs_estimated = opt.regs_per_thread <= 0 || opt.regs_estimated;
     ws_occ_input occ = {
         .threads = (int32_t)s.nthreads, .regs = tst.regs_per_thread,
         .static_smem = k->static_smem, .dynamic_smem = l->dynamic_smem,
-        .carveout = opt.carveout, .optin = opt.optin,
+        .carveout = opt.carveout, .optin = opt.optin, .regs_estimated = tst.regs_estimated,
     };
     int32_t nsm = cfg->multiProcessorCount;
     ws_sm *sms = NULL;
     bool ok = ws_dispatcher_init(&s.disp, cfg, &occ, nblocks, err->msg, sizeof err->msg);
+    if (!ok) err->kind = occupancy_error_kind(&s.disp.occ);
     if (ok) {
         s.deps = malloc(sizeof *s.deps * (size_t)(p->ncode ? p->ncode : 1));
         sms = calloc((size_t)nsm, sizeof *sms);

@@ -18,9 +18,12 @@
 #include "sim.h"
 
 typedef struct ws_timing_options {
-    /* Registers per thread for the occupancy rule (ptxas -v, or --regs);
-     * 0 = estimate from the PTX (ws_estimate_regs). */
+    /* Registers per thread for the occupancy rule, as the register policy
+     * (kernel_regs.h) resolved them; 0 = estimate from the PTX here
+     * (ws_estimate_regs).  regs_estimated: the number given is such an
+     * estimate, and the statistics say so. */
     int32_t regs_per_thread;
+    bool regs_estimated;
     int32_t carveout;           /* shared-memory carve-out percent, -1 = default */
     bool optin;                 /* dynamic shared memory above 48 KB allowed */
     int32_t sched_policy;       /* ws_sched_policy, -1 = the config's warpScheduler */

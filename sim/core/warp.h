@@ -198,8 +198,9 @@ bool ws_warp_settle(ws_exec *x, ws_block *b, ws_warp *w);
 ws_step_result ws_exec_ctrl(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,
                             int32_t pc, uint32_t active, uint32_t mask);
 
-/* The grid, the block and the parameter buffer of a launch are ones a GPU
- * would take; if not, false with *err filled (launch.c). */
+/* The grid, the block and the parameter buffer of a launch are ones any
+ * GPU would take; if not, false with *err filled (launch_check.c: the
+ * launchers' own check; ws_launch_check_limits adds a GPU's limits). */
 bool ws_launch_check(const ws_program *p, const ws_kernel *k, const ws_launch *l, ws_error *err);
 
 #endif

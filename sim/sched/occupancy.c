@@ -97,6 +97,7 @@ void ws_occupancy(const ws_gpu_config *g, const ws_occ_input *in_arg, ws_occ_rul
 
     memset(r, 0, sizeof *r);
     r->rule = rule;
+    r->regs_estimated = in.regs_estimated;
     r->max_warps = g->maxThreadsPerMultiProcessor / g->warpSize;
     r->smem_limit_per_block = in.optin ? g->sharedMemPerBlockOptin : g->sharedMemPerBlock;
     r->error = launch_error(g, &in, r);

@@ -51,10 +51,12 @@ typedef struct ws_occ_input {
     uint64_t dynamic_smem;      /* bytes given at launch */
     int32_t carveout;           /* preferred shared-memory percent 0..100, or WS_OCC_CARVEOUT_DEFAULT */
     bool optin;                 /* the kernel raised its dynamic shared limit to the opt-in maximum */
+    bool regs_estimated;        /* regs is an estimate from the PTX (kernel_regs.h), not ptxas's */
 } ws_occ_input;
 
 typedef struct ws_occ_result {
     ws_occ_rule rule;
+    bool regs_estimated;        /* copied from the input: the reports flag it */
     ws_occ_error error;         /* WS_OCC_OK, else blocks_per_sm is 0 */
     int32_t blocks_per_sm;
     int32_t active_warps, max_warps;

@@ -259,6 +259,8 @@ void ws_occ_print_json(FILE *out, const ws_occ_result *r)
         json_limit(out, ws_occ_resource_name((ws_occ_resource)i), r->limits[i],
                    i + 1 < WS_OCC_NRESOURCES ? ", " : "");
     fprintf(out, "}, \"rule\": \"%s\"", ws_occ_rule_name(r->rule));
+    if (r->regs_estimated)
+        fprintf(out, ", \"regs_estimated\": true");
     if (r->error != WS_OCC_OK)
         fprintf(out, ", \"error\": \"%s\", \"message\": \"%s\"",
                 ws_occ_error_cuda_name(r->error), ws_occ_error_cuda_string(r->error));

@@ -232,3 +232,18 @@ void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats 
     }
     fputs("}\n", out);
 }
+
+void ws_summary_write(FILE *out, ws_summary_mode mode, bool json, const ws_summary_info *k,
+                      const ws_launch_stats *s)
+{
+    if (mode == WS_SUMMARY_NONE || !out)
+        return;
+    fflush(stdout);
+    if (json)
+        ws_summary_json(out, k, s);
+    else if (mode == WS_SUMMARY_SHORT)
+        ws_summary_short(out, k, s);
+    else
+        ws_summary_text(out, k, s);
+    fflush(out);
+}

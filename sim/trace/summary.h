@@ -43,4 +43,11 @@ void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats 
  * (counters as in ws_launch_stats). */
 void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats *s);
 
+/* The summary after a launch as `warpsim run` and `warpsim exec` write it:
+ * nothing for WS_SUMMARY_NONE, else JSON when json, else the short or full
+ * text; stdout is flushed first (so that the program's output comes
+ * before it on a terminal) and out after. */
+void ws_summary_write(FILE *out, ws_summary_mode mode, bool json, const ws_summary_info *k,
+                      const ws_launch_stats *s);
+
 #endif

@@ -167,7 +167,6 @@ static void test_vecadd(void **state)
         assert_int_equal(ptx_var_size(&k->params[3]), 4);
         assert_int_equal(count_op(k, PTX_OP_ST, -1), 1);   /* c[i] = ... */
         assert_int_equal(count_op(k, PTX_OP_ADD, -1) > 0, 1);
-        assert_int_equal(ptx_kernel_static_smem(m, k), 0);
         ptx_module_free(m);
     }
 }
@@ -181,8 +180,6 @@ static void test_matmul_tiled(void **state)
         const ptx_function *k = ptx_find_kernel(m, "matmulTiled(float const*, float const*, float*, int)");
         assert_non_null(k);
         assert_int_equal(k->nparams, 4);
-        /* two __shared__ float[16][16] tiles */
-        assert_int_equal(ptx_kernel_static_smem(m, k), 2 * 16 * 16 * 4);
         assert_int_equal(count_op(k, PTX_OP_BAR, PTX_SUB_BAR_SYNC), 2);   /* two __syncthreads */
         if (a == 2) {
             int with_line = 0;
@@ -215,7 +212,6 @@ static void test_reduce(void **state)
         const ptx_function *d = ptx_find_kernel(m, "reduceDyn");
         assert_non_null(d);
         assert_int_equal(count_op(d, PTX_OP_VOTE, PTX_SUB_VOTE_BALLOT), 1);
-        assert_int_equal(ptx_kernel_static_smem(m, d), 0);   /* extern shared only */
         int ext = 0;
         for (int32_t g = 0; g < m->nglobals; g++)
             ext += m->globals[g].is_extern && m->globals[g].space == PTX_SPACE_SHARED;
@@ -352,7 +348,6 @@ static void test_features(void **state)
         assert_non_null(k);
         assert_int_equal(k->nparams, 7);
         assert_int_equal(ptx_var_size(&k->params[0]), 16);     /* struct P by value */
-        assert_int_equal(ptx_kernel_static_smem(m, k), 256 * 4);
         int indirect = 0, barred = 0, popc = 0;
         for (int32_t i = 0; i < k->ninsns; i++) {
             const ptx_insn *in = &k->insns[i];

@@ -167,14 +167,14 @@ int main()
         // register count, no shared memory, default carve-out.
         for (int threads = 1; threads <= g.maxThreadsPerBlock + 64; threads++)
             for (int regs = 0; regs <= 255; regs++) {
-                ws_occ_input in = {threads, regs, 0, 0, WS_OCC_CARVEOUT_DEFAULT, false};
+                ws_occ_input in = {threads, regs, 0, 0, WS_OCC_CARVEOUT_DEFAULT, false, false};
                 check(gpu, g, prop, in, t);
             }
 
         // Random: shared memory, opt-in and carve-out preferences too.
         rng r = {0x5EED0000ull + (uint64_t)g.major * 10 + (uint64_t)g.minor};
         for (int i = 0; i < 60000; i++) {
-            ws_occ_input in;
+            ws_occ_input in{};
             in.threads = 1 + (int)r.below((uint64_t)g.maxThreadsPerBlock);
             in.regs = (int)r.below(256);
             in.optin = r.below(2);

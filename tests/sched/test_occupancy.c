@@ -21,7 +21,7 @@ static void load(const char *name, ws_gpu_config *g)
 
 static ws_occ_input kernel(int32_t threads, int32_t regs, uint64_t smem)
 {
-    ws_occ_input in = {threads, regs, smem, 0, WS_OCC_CARVEOUT_DEFAULT, false};
+    ws_occ_input in = {threads, regs, smem, 0, WS_OCC_CARVEOUT_DEFAULT, false, false};
     return in;
 }
 

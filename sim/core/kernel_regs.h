@@ -1,0 +1,40 @@
+/* Registers per thread of a kernel, by the one policy that `warpsim run`,
+ * `warpsim exec` (its runtime: launches, cudaFuncGetAttributes and the
+ * occupancy API) and `warpsim occupancy` share:
+ *   1. the number the user gave (--regs), else
+ *   2. what ptxas -v allocates, when the CUDA toolkit is installed
+ *      (compiled for the GPU, or for the PTX's own .target where that is
+ *      newer: ptxas refuses to compile down), else
+ *   3. an estimate from the PTX (ws_estimate_regs), which every report
+ *      that shows the number marks as an estimate. */
+#ifndef WARPSIM_KERNEL_REGS_H
+#define WARPSIM_KERNEL_REGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "sim.h"
+
+typedef enum ws_regs_source { WS_REGS_GIVEN, WS_REGS_PTXAS, WS_REGS_ESTIMATED } ws_regs_source;
+
+typedef struct ws_regs_request {
+    int32_t given;              /* > 0: the user's number, used as it is */
+    const char *ptx_path;       /* the PTX file for ptxas, or NULL: */
+    const char *ptx_text;       /* the PTX text, written to a temporary file for ptxas */
+    size_t ptx_len;
+    int32_t gpu_major, gpu_minor;   /* the compute capability the kernel runs on */
+} ws_regs_request;
+
+typedef struct ws_kernel_regs {
+    int32_t regs;
+    ws_regs_source source;
+    bool have_ptxas_smem;       /* ptxas ran: its static shared memory is ptxas_smem */
+    uint64_t ptxas_smem;
+    char why[512];              /* WS_REGS_ESTIMATED: why ptxas gave no number */
+} ws_kernel_regs;
+
+/* Resolves k's registers per thread by the policy above. */
+void ws_kernel_regs_resolve(const ws_program *p, const ws_kernel *k, const ws_regs_request *rq,
+                            ws_kernel_regs *out);
+
+#endif

@@ -1,0 +1,33 @@
+/* One launch as `warpsim run` and the runtime of `warpsim exec` make it:
+ * the launch limits of the GPU (launch_check.h), then the kernel run
+ * functionally or by the timing model.  Both front ends come here; what
+ * differs between them (where arguments come from, what happens around
+ * the launch) stays with them.  The summary after it is
+ * ws_summary_write (sim/trace/summary.h). */
+#ifndef WARPSIM_RUN_H
+#define WARPSIM_RUN_H
+
+#include <stdbool.h>
+#include "launch_check.h"
+#include "sim.h"
+#include "timing.h"
+
+typedef struct ws_run_options {
+    const ws_gpu_config *gpu;   /* the GPU; NULL only when functional (no GPU's limits then) */
+    bool functional;            /* no timing model */
+    int64_t max_dynamic_smem;   /* the kernel's dynamic shared limit, or WS_SMEM_LIMIT_* */
+    /* The registers (resolved by kernel_regs.h; also checked against the
+     * GPU), the trace, the cycle limit. */
+    ws_timing_options timing;
+} ws_run_options;
+
+/* The launch limits for k with l under o: false with *err filled. */
+bool ws_run_check(const ws_kernel *k, const ws_launch *l, const ws_run_options *o, ws_error *err);
+
+/* Checks, then runs k with l.  st and ts are zeroed first (ts stays zero
+ * when functional).  False with *err filled when it cannot launch or
+ * faults. */
+bool ws_run(ws_program *p, const ws_kernel *k, const ws_launch *l, const ws_run_options *o,
+            ws_launch_stats *st, ws_timing_stats *ts, ws_error *err);
+
+#endif
