@@ -530,6 +530,10 @@ void runarg_print_help(FILE *out)
 "                      nvcc -lineinfo; else the PTX line), most costly first,\n"
 "                      with a sentence on each line far from ideal\n"
 "  --lines-out FILE    the same as JSON lines: one object per kernel and line\n"
+"  --sass FILE         count memory accesses as the SASS listing FILE (nvdisasm -c\n"
+"                      -g of the PTX's cubin) has them: PTX loads or stores ptxas\n"
+"                      merged into one wide access count as that access\n"
+"                      (docs/SASS.md); the summary says which counters it shows\n"
 "  --trace FILE        write an issue trace to FILE (- for stdout): one event per\n"
 "                      warp instruction issued: cycle, SM, block, warp, PC,\n"
 "                      instruction, active and executed lanes, source line, and\n"
@@ -725,7 +729,8 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
         static const char *const with_value[] = {
             "--kernel", "--grid", "--block", "--smem", "--arg", "--dump", "--print", "--max-warp-insts",
             "--gpu", "--regs", "--trace", "--trace-format", "--trace-block", "--trace-warp", "--trace-pc",
-            "--trace-cycles", "--progress-limit", "--timeout", "--max-cycles", "--summary", "--lines-out"};
+            "--trace-cycles", "--progress-limit", "--timeout", "--max-cycles", "--summary", "--lines-out",
+            "--sass"};
         const char *eq = strchr(a, '=');
         size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
         int which = -1;
@@ -746,7 +751,8 @@ runarg_status runarg_parse_cmdline(int argc, char **argv, runarg_options *o,
         }
         const char **single[] = {&o->kernel, &grid, &block, &smem, NULL, NULL, NULL, &maxi,
                                  &o->gpu, &regs, &o->trace, &tformat, &tblock, &twarp, &tpc, &tcycles,
-                                 &progress, &timeout, &cycles, &summary, &o->lines_out};
+                                 &progress, &timeout, &cycles, &summary, &o->lines_out,
+                                 &o->sass};
         if (single[which]) {
             if (*single[which]) {
                 fail(err, errsize, "%s given twice", with_value[which]);

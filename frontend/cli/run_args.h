@@ -61,6 +61,7 @@ typedef struct runarg_options {
     const char *lines_out;              /* --lines-out FILE: the same as JSON lines, NULL = none */
     const char *gpu;                    /* --gpu NAME or config path; default a100 */
     bool functional;                    /* --functional: no timing model */
+    const char *sass;                   /* --sass FILE: SASS-informed counters, NULL = PTX-exact */
     int32_t regs;                       /* --regs N for occupancy; 0 = ptxas -v or estimate */
     const char *trace;                  /* --trace FILE ("-" = stdout), NULL = none */
     int trace_format;                   /* ws_trace_format */

@@ -256,7 +256,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     if (ok && c->totals) ws_kernel_totals_add(c->totals, name, &st, c->functional ? NULL : &ts);
     if (ok && c->summary_mode != WS_SUMMARY_NONE) {
         ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem,
-                                c->functional ? NULL : g->name, c->functional ? NULL : &ts};
+                                c->functional ? NULL : g->name, c->functional ? NULL : &ts, NULL};
         fflush(stdout);
         if (c->json) ws_summary_json(c->summary, &info, &st);
         else if (c->summary_mode == WS_SUMMARY_SHORT) ws_summary_short(c->summary, &info, &st);
