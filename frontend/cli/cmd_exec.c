@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "../cudart/exec_env.h"
 #include "commands.h"
+#include "frontend/sass/sass_listing.h"
 #include "sim/trace/summary.h"
 #include "sim/trace/trace.h"
 #include "sim/core/gpu_config.h"
@@ -28,7 +29,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: warpsim exec [--gpu NAME] [--summary-out FILE] [--json] [--summary full|short|none]\n"
-            "                    [--lines] [--lines-out FILE] [--functional]\n"
+            "                    [--lines] [--lines-out FILE] [--sass FILE] [--functional]\n"
             "                    [--trace FILE [--trace-format text|json|chrome]]\n"
             "                    [--racecheck] [--synccheck] [--leak-check] [--timeout S]\n"
             "                    [--progress-limit N]\n"
@@ -49,6 +50,8 @@ static void usage(FILE *out)
             "                      line (build with warpsim nvcc, which adds -lineinfo),\n"
             "                      most costly first, summed over all launches\n"
             "  --lines-out FILE    the same as JSON lines: one object per kernel and line\n"
+            "  --sass FILE         count memory accesses as the SASS listing FILE (nvdisasm\n"
+            "                      -c -g of the program's cubin) has them (docs/SASS.md)\n"
             "  --trace FILE        write the issue trace of every launch to FILE, on one\n"
             "                      timeline (see 'warpsim run --help')\n"
             "  --trace-format F    text (default), json or chrome\n"
@@ -179,7 +182,7 @@ int cli_exec(int argc, char **argv)
     const char *progress = NULL, *timeout = NULL, *max_cycles = NULL;
     bool json = false, no_summary = false, functional = false, racecheck = false, synccheck = false;
     bool leak_check = false, lines = false;
-    const char *summary = NULL, *lines_out = NULL;
+    const char *summary = NULL, *lines_out = NULL, *sass = NULL;
     const char *trace = NULL, *trace_format = NULL;
     int i = 1;
     for (; i < argc; i++) {
@@ -208,7 +211,8 @@ int cli_exec(int argc, char **argv)
                           : !strcmp(a, "--trace") ? &trace
                           : !strcmp(a, "--trace-format") ? &trace_format
                           : !strcmp(a, "--summary") ? &summary
-                          : !strcmp(a, "--lines-out") ? &lines_out : NULL;
+                          : !strcmp(a, "--lines-out") ? &lines_out
+                          : !strcmp(a, "--sass") ? &sass : NULL;
         if (slot) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "warpsim exec: error: %s needs a value\n", a);
@@ -245,6 +249,15 @@ int cli_exec(int argc, char **argv)
         fprintf(stderr, "warpsim exec: error: %s\n", trace ? "--functional runs no timing model: --trace does not apply"
                                                           : "--trace-format needs --trace FILE");
         return 2;
+    }
+    if (sass) {     /* a listing that cannot be read is a usage error before the program runs */
+        char msg[512];
+        ws_sass_listing l;
+        if (!ws_sass_read(sass, &l, msg, sizeof msg)) {
+            fprintf(stderr, "warpsim exec: error: --sass: %s\n", msg);
+            return 2;
+        }
+        ws_sass_free(&l);
     }
     ws_summary_mode mode;
     if (summary && !ws_summary_parse_mode(summary, &mode)) {
@@ -312,6 +325,7 @@ int cli_exec(int argc, char **argv)
               (!summary || setenv(WS_ENV_SUMMARY, summary, 1) == 0) &&
               (!lines || setenv(WS_ENV_LINES, "1", 1) == 0) &&
               (!lines_out || setenv(WS_ENV_LINES_OUT, lines_out, 1) == 0) &&
+              (!sass || setenv(WS_ENV_SASS, sass, 1) == 0) &&
               (!trace || setenv(WS_ENV_TRACE, trace, 1) == 0) &&
               (!trace_format || setenv(WS_ENV_TRACE_FORMAT, trace_format, 1) == 0) &&
               (!max_insts || setenv(WS_ENV_MAX_WARP_INSTS, max_insts, 1) == 0) &&

@@ -14,6 +14,7 @@
 #include "sim/trace/lines.h"
 #include "sim/trace/trace.h"
 #include "sim/trace/summary.h"
+#include "sim/core/sass_groups.h"
 
 static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
 {
@@ -256,7 +257,8 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     if (ok && c->totals) ws_kernel_totals_add(c->totals, name, &st, c->functional ? NULL : &ts);
     if (ok && c->summary_mode != WS_SUMMARY_NONE) {
         ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem,
-                                c->functional ? NULL : g->name, c->functional ? NULL : &ts, NULL};
+                                c->functional ? NULL : g->name, c->functional ? NULL : &ts,
+                                ws_program_sass_source(f->mod->prog)};
         fflush(stdout);
         if (c->json) ws_summary_json(c->summary, &info, &st);
         else if (c->summary_mode == WS_SUMMARY_SHORT) ws_summary_short(c->summary, &info, &st);

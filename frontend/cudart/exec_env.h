@@ -20,6 +20,7 @@
 #define WS_ENV_MAX_CYCLES      "WARPSIM_MAX_CYCLES"       /* simulated cycles per launch */
 #define WS_ENV_CHECKS          "WARPSIM_CHECKS"           /* "race", "sync" or "race,sync" */
 #define WS_ENV_LEAK_CHECK      "WARPSIM_LEAK_CHECK"       /* "1": report allocations never freed */
+#define WS_ENV_SASS           "WARPSIM_SASS"             /* SASS listing: SASS-informed counters */
 #define WS_ENV_DUMP_PTX        "WARPSIM_DUMP_PTX"         /* folder to write each module's PTX to */
 #define WS_ENV_CUDART_DIR      "WARPSIM_CUDART_DIR"       /* where warpsim's libcudart.so.13 is */
 
