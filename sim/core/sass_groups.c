@@ -59,8 +59,9 @@ static uint8_t def_tz(const uint8_t *tz, const ws_insn *in)
         uint8_t x = opnd_tz(tz, a), y = opnd_tz(tz, b);
         return x > y ? x : y;
     }
-    case PTX_OP_SHL: return b->kind == WS_OK_IMM ? add_tz(opnd_tz(tz, a), (uint8_t)min8((uint8_t)b->imm, TZ_MAX))
-                                                 : opnd_tz(tz, a);
+    case PTX_OP_SHL:
+        if (b->kind != WS_OK_IMM) return opnd_tz(tz, a);
+        return add_tz(opnd_tz(tz, a), b->imm > TZ_MAX ? TZ_MAX : (uint8_t)b->imm);
     case PTX_OP_MUL: return in->m.flags & PTX_F_HI ? 0 : add_tz(opnd_tz(tz, a), opnd_tz(tz, b));
     case PTX_OP_MAD:
         return in->m.flags & PTX_F_HI ? 0 : min8(add_tz(opnd_tz(tz, a), opnd_tz(tz, b)), opnd_tz(tz, c));

@@ -144,7 +144,6 @@ static line_check check_lab(const char *ptx_path, const char *sass_path)
     for (int32_t k = 0; k < p->nkernels; k++) {
         const ws_func *fn = &p->funcs[p->kernels[k].func];
         const ws_sass_kernel *sk = ws_sass_find(&l, fn->f->name);
-        bool *seen = calloc((size_t)(fn->end - fn->start + 1), 1);
         for (int32_t pc = fn->start; pc <= fn->end; pc++) {
             if (!ptx_width(&p->code[pc])) continue;
             bool again = false;
@@ -154,7 +153,6 @@ static line_check check_lab(const char *ptx_path, const char *sass_path)
                         p->code[q].space == p->code[pc].space && p->code[q].cls == p->code[pc].cls;
             if (!again) check_line(p, fn, &l, sk, pc, &c, ptx_path);
         }
-        free(seen);
     }
     ws_sass_free(&l);
     ws_program_free(p);
