@@ -19,6 +19,7 @@
 #include "../cudart/exec_env.h"
 #include "commands.h"
 #include "run_args.h"
+#include "frontend/sass/sass_listing.h"
 #include "sim/trace/trace.h"
 #include "sim/core/gpu_config.h"
 
@@ -28,7 +29,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: warpsim exec [--gpu NAME] [--summary-out FILE] [--json] [--summary full|short|none]\n"
-            "                    [--lines] [--lines-out FILE] [--report FILE.html] [--functional] [--keep-ptx DIR]\n"
+            "                    [--lines] [--lines-out FILE] [--report FILE.html] [--sass FILE]\n"
+            "                    [--functional] [--keep-ptx DIR]\n"
             "                    [--trace FILE [--trace-format text|json|chrome] [--trace-kernel K]\n"
             "                     [--trace-launch N] [--trace-block N] [--trace-warp N] [--trace-pc A:B]\n"
             "                     [--trace-cycles A:B] [--trace-limit N]]\n"
@@ -54,6 +56,8 @@ static void usage(FILE *out)
             "  --report FILE.html  at the end, one self-contained HTML page per program:\n"
             "                      per kernel its summary, occupancy, per-line table\n"
             "                      beside the source, charts and issue timeline\n"
+            "  --sass FILE         count memory accesses as the SASS listing FILE (nvdisasm\n"
+            "                      -c -g of the program's cubin) has them (docs/SASS.md)\n"
             "  --trace FILE        write the issue trace of every launch to FILE (- for\n"
             "                      stdout, where the program's output goes too), the\n"
             "                      launches one after another on one timeline; with\n"
@@ -206,7 +210,7 @@ static const struct { runarg_opt opt; const char *var; } handed[] = {
     {RUNOPT_MAX_WARP_INSTS, WS_ENV_MAX_WARP_INSTS}, {RUNOPT_PROGRESS_LIMIT, WS_ENV_PROGRESS_LIMIT},
     {RUNOPT_TIMEOUT, WS_ENV_TIMEOUT},               {RUNOPT_MAX_CYCLES, WS_ENV_MAX_CYCLES},
     {RUNOPT_LEAK_CHECK, WS_ENV_LEAK_CHECK},         {RUNOPT_KEEP_PTX, WS_ENV_KEEP_PTX},
-    {RUNOPT_REPORT, WS_ENV_REPORT},
+    {RUNOPT_REPORT, WS_ENV_REPORT},                 {RUNOPT_SASS, WS_ENV_SASS},
 };
 
 /* The environment the runtime reads: the options given, and nothing left
@@ -283,6 +287,15 @@ static int exec_program(char **argv, int i, const runarg_options *o)
         return 2;
     }
     if (o->keep_ptx && !keep_ptx_dir(o->keep_ptx)) return 2;
+    if (o->sass) {     /* a listing that cannot be read is a usage error before the program runs */
+        char msg[512];
+        ws_sass_listing l;
+        if (!ws_sass_read(o->sass, &l, msg, sizeof msg)) {
+            fprintf(stderr, "warpsim exec: error: --sass: %s\n", msg);
+            return 2;
+        }
+        ws_sass_free(&l);
+    }
     char libdir[PATH_MAX];
     if (!find_cudart_dir(libdir, sizeof libdir)) {
         fprintf(stderr, "warpsim exec: error: cannot find warpsim's %s (looked in $WARPSIM_CUDART_DIR "

@@ -20,6 +20,7 @@
 #include "sim/core/gpu_config.h"
 #include "sim/core/kernel_regs.h"
 #include "sim/core/run.h"
+#include "sim/core/sass_groups.h"
 #include "sim/core/sim.h"
 #include "sim/core/timing.h"
 #include "sim/trace/html_report.h"
@@ -51,6 +52,25 @@ static int usage_error(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return RUN_EXIT_USAGE;
+}
+
+/* --sass FILE: the memory counters follow the listing's wide accesses. */
+static int apply_sass(ws_program *prog, const char *path)
+{
+    char msg[512];
+    ws_sass_listing l;
+    if (!ws_sass_read(path, &l, msg, sizeof msg))
+        return usage_error("--sass: %s", msg);
+    ws_error err;
+    ws_sass_applied a;
+    bool ok = ws_program_apply_sass(prog, &l, &a, &err);
+    ws_sass_free(&l);
+    if (!ok)
+        return usage_error("--sass: %s", err.msg);
+    if (a.unmatched)
+        fprintf(stderr, "warpsim run: warning: --sass: %u wide SASS accesses of %s match no group of PTX "
+                "accesses; those lines count as the PTX has them\n", a.unmatched, path);
+    return 0;
 }
 
 static void list_params(const ptx_function *f, ws_param_layout pl)
@@ -243,6 +263,11 @@ static int run(run_state *s)
         fprintf(stderr, "%s\n", err.msg);
         return RUN_EXIT_USAGE;
     }
+    if (o->sass) {
+        int sass_rc = apply_sass(s->prog, o->sass);
+        if (sass_rc)
+            return sass_rc;
+    }
     const ptx_function *f = cli_find_kernel("run", s->module, o->kernel);
     const ws_kernel *k = f ? ws_program_kernel(s->prog, f->name) : NULL;
     if (!k)
@@ -334,7 +359,8 @@ static int run(run_state *s)
     for (int i = 0; i < o->nprints; i++)
         print_buffer(s, &o->prints[i]);
     ws_summary_info info = {shown, o->grid, o->block, o->smem,
-                            o->functional ? NULL : gpu_name, o->functional ? NULL : &ts};
+                            o->functional ? NULL : gpu_name, o->functional ? NULL : &ts,
+                            ws_program_sass_source(s->prog)};
     ws_summary_write(stderr, (ws_summary_mode)o->summary, o->json, &info, &st);
     if (s->report &&
         !ws_html_report_add(s->report, &(ws_html_launch){.info = &info, .stats = &st,

@@ -564,6 +564,10 @@ void runarg_print_help(FILE *out)
 "                      limiter, the per-line table beside the source, charts of\n"
 "                      stalls, bank conflicts and sectors per line, and a\n"
 "                      warp-issue timeline per SM\n"
+"  --sass FILE         count memory accesses as the SASS listing FILE (nvdisasm -c\n"
+"                      -g of the PTX's cubin) has them: PTX loads or stores ptxas\n"
+"                      merged into one wide access count as that access\n"
+"                      (docs/SASS.md); the summary says which counters it shows\n"
 "  --trace FILE        write an issue trace to FILE (- for stdout): one event per\n"
 "                      warp instruction issued: cycle, SM, block, warp, PC,\n"
 "                      instruction, active and executed lanes, source line, and\n"
@@ -687,6 +691,7 @@ static const struct option_info {
     [RUNOPT_TRACE_LIMIT] = {"--trace-limit", true, false, FOR_BOTH},
     [RUNOPT_KEEP_PTX] = {"--keep-ptx", true, false, FOR_EXEC},
     [RUNOPT_REPORT] = {"--report", true, false, FOR_BOTH},
+    [RUNOPT_SASS] = {"--sass", true, false, FOR_BOTH},
 };
 
 static const char *const cmd_name[] = {[FOR_RUN] = "run", [FOR_EXEC] = "exec"};
@@ -821,6 +826,7 @@ static bool check_common(runarg_options *o, int cmd, char *err, size_t errsize)
     o->lines = g[RUNOPT_LINES] != NULL;
     o->lines_out = g[RUNOPT_LINES_OUT];
     o->report = g[RUNOPT_REPORT];
+    o->sass = g[RUNOPT_SASS];
     o->functional = g[RUNOPT_FUNCTIONAL] != NULL;
     o->checks = (g[RUNOPT_RACECHECK] ? WS_CHECK_RACE : 0u) | (g[RUNOPT_SYNCCHECK] ? WS_CHECK_SYNC : 0u) |
                 (g[RUNOPT_INITCHECK] ? WS_CHECK_INIT : 0u);

@@ -55,7 +55,7 @@ typedef enum runarg_opt {
     RUNOPT_LINES, RUNOPT_LINES_OUT, RUNOPT_FUNCTIONAL, RUNOPT_RACECHECK, RUNOPT_SYNCCHECK, RUNOPT_INITCHECK,
     RUNOPT_LEAK_CHECK, RUNOPT_MAX_WARP_INSTS, RUNOPT_PROGRESS_LIMIT, RUNOPT_TIMEOUT, RUNOPT_MAX_CYCLES,
     RUNOPT_TRACE, RUNOPT_TRACE_FORMAT, RUNOPT_TRACE_KERNEL, RUNOPT_TRACE_LAUNCH, RUNOPT_TRACE_BLOCK,
-    RUNOPT_TRACE_WARP, RUNOPT_TRACE_PC, RUNOPT_TRACE_CYCLES, RUNOPT_TRACE_LIMIT, RUNOPT_KEEP_PTX, RUNOPT_REPORT,
+    RUNOPT_TRACE_WARP, RUNOPT_TRACE_PC, RUNOPT_TRACE_CYCLES, RUNOPT_TRACE_LIMIT, RUNOPT_KEEP_PTX, RUNOPT_REPORT, RUNOPT_SASS,
     RUNOPT_COUNT
 } runarg_opt;
 
@@ -75,6 +75,7 @@ typedef struct runarg_options {
     const char *report;                 /* --report FILE.html: the HTML report, NULL = none */
     const char *gpu;                    /* --gpu NAME or config path; default a100 */
     bool functional;                    /* --functional: no timing model */
+    const char *sass;                   /* --sass FILE: SASS-informed counters, NULL = PTX-exact */
     int32_t regs;                       /* --regs N for occupancy; 0 = ptxas -v or estimate */
     const char *trace;                  /* --trace FILE ("-" = stdout), NULL = none */
     int trace_format;                   /* ws_trace_format */

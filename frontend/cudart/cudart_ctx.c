@@ -18,6 +18,9 @@
 #include "fatbin.h"
 #include "frontend/ptx/ptx_query.h"
 #include "sim/core/kernel_regs.h"
+#include "frontend/ptx/ptxas_info.h"
+#include "frontend/sass/sass_listing.h"
+#include "sim/core/sass_groups.h"
 
 /* The CUDA runtime API is process-global by nature: nvcc's generated code
  * calls it with no handle, starting from static constructors, and programs
@@ -264,6 +267,25 @@ static void program_name(char *buf, size_t size)
     buf[len] = '\0';
 }
 
+/* WARPSIM_SASS (warpsim exec --sass FILE): SASS-informed counters for the
+ * module whose kernels the listing has; other modules stay PTX-exact. */
+static void apply_sass(ws_program *prog)
+{
+    const char *path = env(WS_ENV_SASS);
+    if (!path) return;
+    char msg[512];
+    ws_sass_listing l;
+    if (!ws_sass_read(path, &l, msg, sizeof msg)) {
+        cr_note("warning: --sass: %s; counting PTX-exact", msg);
+        return;
+    }
+    ws_error err;
+    ws_sass_applied a;
+    if (ws_program_apply_sass(prog, &l, &a, &err) && a.unmatched)
+        cr_note("warning: --sass: %u wide SASS accesses of %s match no group of PTX accesses", a.unmatched, path);
+    ws_sass_free(&l);
+}
+
 cudaError_t cr_module_load(cr_context *c, cr_module *m)
 {
     if (m->loaded) return cudaSuccess;
@@ -321,6 +343,7 @@ cudaError_t cr_module_load(cr_context *c, cr_module *m)
         m->ptxm = NULL;
         return m->load_error = cudaErrorInvalidPtx;
     }
+    apply_sass(m->prog);
     m->loaded = true;
     for (size_t i = 0; i < c->nfuncs; i++)
         if (c->funcs[i]->mod == m)

@@ -30,6 +30,7 @@
 #define WS_ENV_CHECKS          "WARPSIM_CHECKS"           /* "race", "sync", "init", comma-separated */
 #define WS_ENV_LEAK_CHECK      "WARPSIM_LEAK_CHECK"       /* "1": report allocations never freed */
 #define WS_ENV_KEEP_PTX        "WARPSIM_KEEP_PTX"         /* --keep-ptx: folder to write each module's PTX to */
+#define WS_ENV_SASS            "WARPSIM_SASS"             /* --sass: SASS listing for SASS-informed counters */
 #define WS_ENV_CUDART_DIR      "WARPSIM_CUDART_DIR"       /* where warpsim's libcudart.so.13 is */
 
 #endif

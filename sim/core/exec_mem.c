@@ -5,6 +5,7 @@
 #include "warp_ops.h"
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
+#include "sass_groups.h"
 
 static const char *space_name(int s)
 {
@@ -185,6 +186,11 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
     uint64_t shared_off[WS_WARP_SIZE];
     const uint64_t *saddr = addr;
     if (!mask) return;
+    if (x->p->sass_group) {     /* SASS-informed: a group ptxas merged counts as its one wide access */
+        uint8_t g = x->p->sass_group[pc];
+        if (g == WS_SASS_MERGED) return;
+        if (g) size *= g;
+    }
     switch (in->space) {
     case WS_SP_SHARED: smask = mask; break;
     case WS_SP_GLOBAL:

@@ -122,6 +122,8 @@ void ws_program_free(ws_program *p)
     free(p->reg_width);
     free(p->vec);
     free(p->code);
+    free(p->sass_group);
+    free(p->sass_source);
     free(p);
 }
 

@@ -71,6 +71,10 @@ struct ws_program {
     ws_kernel *kernels; int32_t nkernels;
     uint32_t local_size;    /* bytes of .local per thread (all functions) */
     uint32_t tparam_size;   /* bytes of .func parameter frames per thread */
+    /* SASS-informed counters (sass_groups.c): per pc, NULL when counting
+     * PTX-exact; and the listing's path. */
+    uint8_t *sass_group;
+    char *sass_source;
 };
 
 /* decode.c: fills code, vec, funcs, calls, shared, globals (p->m and

@@ -147,6 +147,8 @@ void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats 
             k->kernel, k->grid.x, k->grid.y, k->grid.z, k->block.x, k->block.y, k->block.z,
             k->dynamic_smem);
     if (k->timing) timing_text(out, k->gpu ? k->gpu : "?", k->timing);
+    if (k->sass) fprintf(out, "  counters: SASS-informed (%s): memory accesses as ptxas made them\n", k->sass);
+    else fprintf(out, "  counters: PTX-exact\n");
     metric(out, "smsp__inst_executed.sum", s->warp_insts, "warp instructions");
     metric(out, "smsp__thread_inst_executed.sum", s->thread_insts, "thread instructions");
     fprintf(out, "  %-58s %12.1f  of 32 lanes active on average (SIMD efficiency %.1f%%)\n",
@@ -179,6 +181,10 @@ void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats 
     ws_json_string(out, k->kernel);
     fprintf(out, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"dynamic_smem\":%u",
             k->grid.x, k->grid.y, k->grid.z, k->block.x, k->block.y, k->block.z, k->dynamic_smem);
+    if (k->sass) {      /* without the key the counters are PTX-exact */
+        fprintf(out, ",\"counters\":\"sass\",\"sass\":");
+        ws_json_string(out, k->sass);
+    }
     json_u64(out, "warp_instructions", s->warp_insts);
     json_u64(out, "thread_instructions", s->thread_insts);
     fprintf(out, ",\"simd_efficiency\":%.6g,\"active_lanes_avg\":%.6g",

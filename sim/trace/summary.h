@@ -15,6 +15,7 @@ typedef struct ws_summary_info {
     uint32_t dynamic_smem;
     const char *gpu;            /* the config the timing model ran, or NULL */
     const ws_timing_stats *timing;  /* NULL for a functional-only run */
+    const char *sass;           /* the SASS listing the memory counters follow, NULL = PTX-exact */
 } ws_summary_info;
 
 /* How much of the summary to print after each launch. */
