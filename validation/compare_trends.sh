@@ -23,10 +23,10 @@ for lab in $TREND_LABS; do
         "$ws" exec --gpu "$gpu" --json --summary-out "$work/one.jsonl" -- "$progs/$lab" $args >"$work/out" 2>&1 ||
             { echo "$lab $args failed:"; cat "$work/out"; exit 1; }
         grep -q PASS "$work/out" || { echo "$lab $args: no PASS"; exit 1; }
-        awk -v lab="$lab" -v args="$args" '{
+        awk -v lab="$lab" -v args="$args" '/^\{"kernel"/ {
             k = $0; sub(/.*"kernel":"/, "", k); sub(/[("].*/, "", k)
             c = $0; sub(/.*"cycles":/, "", c); sub(/[,}].*/, "", c)
-            printf "%s|%s|%d|%s|%s\n", lab, args, NR - 1, k, c }' "$work/one.jsonl" >>"$work/ws.txt"
+            printf "%s|%s|%d|%s|%s\n", lab, args, n++, k, c }' "$work/one.jsonl" >>"$work/ws.txt"
     done
 done
 awk -F'","' '$5 == "sm__cycles_elapsed.max" { gsub(/^"|"$/, ""); split($0, f, "\",\"");

@@ -119,7 +119,10 @@ static void free_allocs(cr_context *c)
 static void final_reports(cr_context *c)
 {
     FILE *out = c->summary ? c->summary : stderr;
-    if (c->summary_mode != WS_SUMMARY_NONE && !c->json) ws_kernel_totals_text(out, c->totals);
+    if (c->summary_mode != WS_SUMMARY_NONE) {
+        if (c->json) ws_kernel_totals_json(out, c->totals);
+        else ws_kernel_totals_text(out, c->totals);
+    }
     if (c->lines && c->lines_out) {
         FILE *f = fopen(c->lines_out, "w");
         if (f) ws_lines_json(f, c->lines, !c->functional);

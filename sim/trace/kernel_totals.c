@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_out.h"
+
 typedef struct kernel_total {
     char *name;
     bool timed;
@@ -109,5 +111,24 @@ void ws_kernel_totals_text(FILE *out, const ws_kernel_totals *t)
                     k->launch_cycles, k->time_ns / 1000.0);
         fprintf(out, "%" PRIu64 " warp instructions, SIMD efficiency %.1f%%\n", k->warp_insts,
                 k->warp_insts ? (double)k->thread_insts / (32.0 * (double)k->warp_insts) * 100.0 : 0.0);
+    }
+}
+
+void ws_kernel_totals_json(FILE *out, const ws_kernel_totals *t)
+{
+    if (!t) return;
+    for (size_t i = 0; i < t->n; i++) {
+        kernel_total *k = &t->k[i];
+        uint64_t med = median(k->own, k->launches);
+        const char *own = k->timed ? "kernel_cycles" : "warp_instructions";
+        fputs("{\"totals\":", out);
+        ws_json_string(out, k->name);
+        fprintf(out, ",\"launches\":%" PRIu64 ",\"%s_min\":%" PRIu64 ",\"%s_median\":%" PRIu64
+                ",\"%s_max\":%" PRIu64, k->launches, own, k->own[0], own, med, own, k->own[k->launches - 1]);
+        if (k->timed)
+            fprintf(out, ",\"cycles\":%" PRIu64 ",\"launch_cycles\":%" PRIu64 ",\"time_ns\":%.6g", k->cycles,
+                    k->launch_cycles, k->time_ns);
+        fprintf(out, ",\"warp_instructions\":%" PRIu64 ",\"thread_instructions\":%" PRIu64 "}\n",
+                k->warp_insts, k->thread_insts);
     }
 }

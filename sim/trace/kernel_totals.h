@@ -22,4 +22,11 @@ bool ws_kernel_totals_add(ws_kernel_totals *t, const char *kernel, const ws_laun
  * no kernel ran. */
 void ws_kernel_totals_text(FILE *out, const ws_kernel_totals *t);
 
+/* The same as one JSON object per kernel and line, after the launches'
+ * objects: {"totals":NAME,"launches":N,"kernel_cycles_min":...,
+ * "kernel_cycles_median":...,"kernel_cycles_max":...,"cycles":...,...}
+ * (warp_instructions_min/median/max in place of kernel_cycles_* when
+ * functional). */
+void ws_kernel_totals_json(FILE *out, const ws_kernel_totals *t);
+
 #endif

@@ -12,7 +12,16 @@ fail() { echo "exec_cli: $*" >&2; exit 1; }
     fail "vector_add under --json failed"
 [ "$(tail -n 1 "$tmp/out")" = PASS ] || fail "vector_add did not print PASS"
 grep -q '{"kernel"' "$tmp/out" && fail "summary leaked into stdout"
-[ "$(wc -l <"$tmp/s.json")" -eq 3 ] || fail "expected 3 JSON lines (3 launches)"
+[ "$(grep -c '^{"kernel"' "$tmp/s.json")" -eq 3 ] || fail "expected 3 JSON launch lines (3 launches)"
+# then the program's totals, one object per kernel: one launch each, so
+# min = median = max = that launch's own cycles
+[ "$(grep -c '^{"totals"' "$tmp/s.json")" -eq 3 ] || fail "expected 3 JSON totals lines (3 kernels)"
+[ "$(wc -l <"$tmp/s.json")" -eq 6 ] || fail "expected 6 JSON lines in all"
+for k in vecAdd vecAddGridStride vecAddCoarsened; do
+    own=$(grep "^{\"kernel\":\"$k\"" "$tmp/s.json" | sed 's/.*"kernel_cycles":\([0-9]*\).*/\1/')
+    grep -q "^{\"totals\":\"$k\",\"launches\":1,\"kernel_cycles_min\":$own,\"kernel_cycles_median\":$own,\"kernel_cycles_max\":$own," "$tmp/s.json" ||
+        fail "totals of $k do not hold its one launch's $own cycles"
+done
 for k in vecAdd vecAddGridStride vecAddCoarsened; do
     grep -q "^{\"kernel\":\"$k\",\"grid\":\\[[0-9]*,1,1\\],\"block\":\\[256,1,1\\]" "$tmp/s.json" ||
         fail "no JSON summary for $k"
