@@ -27,6 +27,9 @@
 //              histogram with few bins), 256 words in 32 sectors, one
 //              word per thread; with and without a used return value
 //              (ATOM vs RED).  Ops per nanosecond, and under ncu per cycle.
+//   shared_atomics  one block per SM adding to 1, 2, 4, 7 (the privatized
+//              histogram's bins) or 32 words of shared memory: cycles a
+//              warp instruction (same-address lanes serialize?).
 //   bandwidth  read streams (16 B per load, 4 loads in flight per thread,
 //              enough blocks to fill the GPU) over 1 GB (DRAM) and 16 MB
 //              repeated (L2), and a copy (read + write) over 2 x 512 MB.
@@ -212,6 +215,21 @@ __global__ void atom_ret(unsigned *a, int mode, int iters, int zero, unsigned *s
     unsigned *t = mode == 1 ? a : atomic_target(a, mode, gtid, zero);
     for (int k = 0; k < iters; k++) acc += atomicAdd(t, 1u + (acc & 1));   // the result feeds the next
     if (acc == 0xdeadbeef) *sink = acc;
+}
+
+// Shared-memory atomics: lane i adds to word (i % groups) * 33 (distinct
+// banks); SM cycles per warp instruction by clock64, per block.
+__global__ void atom_shared(int groups, int iters, long long *cycles)
+{
+    __shared__ unsigned s[32 * 33];
+    for (int k = threadIdx.x; k < 32 * 33; k += blockDim.x) s[k] = 0;
+    __syncthreads();
+    unsigned *t = s + (threadIdx.x % groups) * 33;
+    long long t0 = clock64();
+    for (int k = 0; k < iters; k++) atomicAdd(t, 1u);
+    __syncthreads();
+    long long t1 = clock64();
+    if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0 + (s[0] == 0xdeadbeef);
 }
 
 // ---- bandwidth ----
@@ -402,6 +420,26 @@ static void probe_atomics()
             }
 }
 
+// Shared atomics as the privatized histogram does them (7 bins) and the
+// extremes: one word, 32 words.
+static void probe_shared_atomics()
+{
+    long long *cyc;
+    int blocks = prop.multiProcessorCount;
+    CHECK(cudaMalloc(&cyc, blocks * sizeof(long long)));
+    for (int groups : {1, 2, 4, 7, 32})
+        for (int threads : {32, 1024}) {
+            const int iters = 1024;
+            atom_shared<<<blocks, threads>>>(groups, iters, cyc);
+            CHECK(cudaDeviceSynchronize());
+            long long c;
+            CHECK(cudaMemcpy(&c, cyc, sizeof c, cudaMemcpyDeviceToHost));
+            printf("atomic_shared_%d_words_%dthreads %.2f cycles_per_warp_instruction\n", groups, threads,
+                   (double)c / iters / (threads / 32));
+        }
+    CHECK(cudaFree(cyc));
+}
+
 struct BwArg { float4 *in, *out; size_t n4; int passes; float *sink; bool copy; };
 static void bw_launch(void *p)
 {
@@ -461,7 +499,7 @@ int main(int argc, char **argv)
     CHECK(cudaMalloc(&d_out, sizeof(ChaseOut)));
     struct { const char *name; void (*fn)(); } probes[] = {
         {"chase", probe_chase}, {"chaselat", probe_chaselat}, {"dram_cold", probe_dram_cold},
-        {"atomics", probe_atomics}, {"bandwidth", probe_bandwidth}, {"launch", probe_launch},
+        {"atomics", probe_atomics}, {"shared_atomics", probe_shared_atomics}, {"bandwidth", probe_bandwidth}, {"launch", probe_launch},
     };
     for (auto &p : probes) {
         bool on = argc == 1;
