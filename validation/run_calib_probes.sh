@@ -10,7 +10,9 @@
 #
 # Writes OUT_DIR/calib_meta.txt, calib_plain.txt (the probes' own output),
 # calib_ncu.txt (their output under ncu: in-kernel cycles at ncu's clocks)
-# and calib_ncu.csv (one row per launch and metric), calib_atomics.sass.
+# calib_ncu.csv (one row per launch and metric) with calib_ncu_table.txt (a
+# line per launch: cycles, L2 hit rate, bytes; validation/calib_table.sh),
+# and calib_atomics.sass.
 set -eu
 out=${1:?usage: $0 OUT_DIR}
 mkdir -p "$out"
@@ -31,4 +33,5 @@ cuobjdump -sass -fun atom_ret "$bin" >> "$out/calib_atomics.sass" 2>&1 || true
 CALIB_REPS=3 ncu --clock-control base --cache-control all --csv --print-units base \
     --metrics gpc__cycles_elapsed.max,sm__cycles_elapsed.max,gpu__time_duration.sum,lts__t_sector_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,lts__cycles_elapsed.avg,dram__cycles_elapsed.avg \
     --log-file "$out/calib_ncu.csv" "$bin" > "$out/calib_ncu.txt"
+sh "$here/calib_table.sh" "$out/calib_ncu.csv" > "$out/calib_ncu_table.txt" || true
 echo "done: $out"
