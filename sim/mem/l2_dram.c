@@ -81,18 +81,17 @@ static uint32_t channel_of(const ws_l2_dram *m, uint64_t sector)
 
 /* A miss at slice s starting at cycle t: the DRAM read (the dirty sectors
  * the fill evicts paid their write-back when they became dirty).  The read
- * brings the aligned
- * group of fetch_sectors sectors the missing one belongs to (the other
- * sectors of it that L2 lacks are filled too, and cost channel time): on
- * an H200 a lone 32 B sector costs 64 B of DRAM reads.  Returns when the
- * data is back at the SM. */
-static uint64_t dram_fill(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t, bool dirty)
+ * brings the aligned group of fetch_sectors sectors the missing one belongs
+ * to (the other sectors of it that L2 lacks are filled too, and cost
+ * channel time): on an H200 a lone 32 B sector costs 64 B of DRAM reads.
+ * Returns when the data is back at the SM. */
+static uint64_t dram_fill(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t)
 {
     uint32_t c = channel_of(m, sector);
     uint64_t start = take(&m->chan_free[c], t, m->chan_cost);
     uint64_t ready = start + m->lat_dram;
     m->dram_read_sectors++;
-    m->dram_write_sectors += ws_scache_fill(&m->slice[s], sector, ready, dirty);
+    m->dram_write_sectors += ws_scache_fill(&m->slice[s], sector, ready, false);
     uint64_t first = sector - sector % m->fetch_sectors, arrives;
     for (uint64_t b = first; b < first + m->fetch_sectors; b++) {
         if (b == sector || ws_scache_lookup(&m->slice[s], b, &arrives)) continue;
@@ -112,7 +111,7 @@ uint64_t ws_l2_read(ws_l2_dram *m, uint64_t sector, uint64_t t)
         m->hits++;
         return start + m->lat_l2 > arrives ? start + m->lat_l2 : arrives;
     }
-    return dram_fill(m, s, sector, start, false);
+    return dram_fill(m, s, sector, start);
 }
 
 /* sector of slice s becomes dirty at cycle t unless it is already: its
@@ -145,7 +144,7 @@ uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t 
         m->hits++;
         data = data > m->lat_l2 ? data - m->lat_l2 : 0;     /* at the slice, not the SM */
     } else {
-        data = dram_fill(m, s, sector, start, false) - m->lat_l2;
+        data = dram_fill(m, s, sector, start) - m->lat_l2;
     }
     /* the atomic unit takes the request when its data is there */
     uint64_t cost = (uint64_t)serial * m->atom_op_cost;
