@@ -84,6 +84,8 @@ static const field fields[] = {
     {"l2BytesPerCyclePerSlice", F_I32, OFF(l2BytesPerCyclePerSlice), false, 1, 1 << 20},
     {"dramChannels", F_I32, OFF(dramChannels), false, 1, 4096},
     {"dramAccessBytes", F_I32, OFF(dramAccessBytes), false, 32, 128},
+    {"dramBytesPerCycle", F_I32, OFF(dramBytesPerCycle), false, 1, 1 << 24},
+    {"l2AtomicCyclesPerOp", F_I32, OFF(l2AtomicCyclesPerOp), false, 1, 1 << 16},
     {"warpScheduler", F_SCHED, OFF(warpScheduler), false, 0, 0},
     {"twoLevelActiveWarps", F_I32, OFF(twoLevelActiveWarps), false, 1, 1024},
 };

@@ -77,6 +77,11 @@ typedef struct ws_gpu_config {
     int32_t dramChannels;
     int32_t dramAccessBytes;                /* DRAM reads fetch aligned blocks of this many bytes
                                                (32 = one sector, 64 = a sector pair); 32 when absent */
+    int32_t dramBytesPerCycle;              /* what all channels deliver together per core cycle, as
+                                               measured; the peak memoryClockRate and memoryBusWidth
+                                               give at clockRate when absent */
+    int32_t l2AtomicCyclesPerOp;            /* a slice's atomic unit per operation on one address
+                                               (same-address operations serialize); 1 when absent */
     int32_t warpScheduler;                  /* WS_GPU_SCHED_*: the policy of every sub-partition */
     int32_t twoLevelActiveWarps;            /* two_level: warps in the active set per scheduler */
 } ws_gpu_config;

@@ -10,6 +10,23 @@ static uint64_t fold(uint64_t x)
     return x ^ (x >> 11) ^ (x >> 19) ^ (x >> 27);
 }
 
+/* Ticks a channel takes for a 32 B sector: its equal share of
+ * dramBytesPerCycle, or of the peak (2 * memoryClockRate * memoryBusWidth
+ * / 8 bytes per second, at clockRate core cycles per second). */
+static uint64_t channel_cost(const ws_gpu_config *g, uint32_t nchannels)
+{
+    uint64_t num, den;
+    if (g->dramBytesPerCycle > 0) {
+        num = (uint64_t)32 * TICKS * nchannels;
+        den = (uint64_t)g->dramBytesPerCycle;
+    } else {
+        num = (uint64_t)32 * TICKS * 8 * (uint64_t)g->clockRate * nchannels;
+        den = (uint64_t)2 * (uint64_t)g->memoryClockRate * (uint64_t)g->memoryBusWidth;
+    }
+    uint64_t cost = (num + den / 2) / den;
+    return cost ? cost : 1;
+}
+
 bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g)
 {
     m->nslices = (uint32_t)g->l2Slices;
@@ -20,15 +37,13 @@ bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g)
     if (m->fetch_sectors > WS_SECTORS_PER_LINE) m->fetch_sectors = WS_SECTORS_PER_LINE;
     m->lookups = m->hits = m->dram_read_sectors = m->dram_write_sectors = 0;
     m->slice_cost = (uint64_t)32 * TICKS / (uint64_t)g->l2BytesPerCyclePerSlice;
-    /* bytes per core cycle of one channel = 2 * memClk * busBits / 8 / clk / channels */
-    uint64_t num = (uint64_t)32 * TICKS * 8 * (uint64_t)g->clockRate * m->nchannels;
-    uint64_t den = (uint64_t)2 * (uint64_t)g->memoryClockRate * (uint64_t)g->memoryBusWidth;
-    m->chan_cost = (num + den / 2) / den;
-    if (m->chan_cost == 0) m->chan_cost = 1;
+    m->chan_cost = channel_cost(g, m->nchannels);
+    m->atom_op_cost = (uint64_t)(g->l2AtomicCyclesPerOp > 0 ? g->l2AtomicCyclesPerOp : 1) * TICKS;
     m->slice = calloc(m->nslices, sizeof *m->slice);
     m->slice_free = calloc(m->nslices, sizeof *m->slice_free);
+    m->atom_free = calloc(m->nslices, sizeof *m->atom_free);
     m->chan_free = calloc(m->nchannels, sizeof *m->chan_free);
-    if (!m->slice || !m->slice_free || !m->chan_free) return false;
+    if (!m->slice || !m->slice_free || !m->atom_free || !m->chan_free) return false;
     for (uint32_t s = 0; s < m->nslices; s++)
         if (!ws_scache_init(&m->slice[s], g->l2CacheSize / m->nslices, (uint32_t)g->l2Associativity))
             return false;
@@ -40,9 +55,10 @@ void ws_l2_free(ws_l2_dram *m)
     for (uint32_t s = 0; m->slice && s < m->nslices; s++) ws_scache_free(&m->slice[s]);
     free(m->slice);
     free(m->slice_free);
+    free(m->atom_free);
     free(m->chan_free);
     m->slice = NULL;
-    m->slice_free = m->chan_free = NULL;
+    m->slice_free = m->atom_free = m->chan_free = NULL;
 }
 
 /* Takes a queue from cycle t for cost ticks; returns the cycle it starts. */
@@ -63,21 +79,19 @@ static uint32_t channel_of(const ws_l2_dram *m, uint64_t sector)
     return (uint32_t)(fold(sector / 8) % m->nchannels);
 }
 
-/* A miss at slice s starting at cycle t: the DRAM read, plus the channel
- * time of any dirty sectors the fill evicts.  The read brings the aligned
- * group of fetch_sectors sectors the missing one belongs to (the other
- * sectors of it that L2 lacks are filled too, and cost channel time): on
- * an H200 a lone 32 B sector costs 64 B of DRAM reads.  Returns when the
- * data is back at the SM. */
-static uint64_t dram_fill(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t, bool dirty)
+/* A miss at slice s starting at cycle t: the DRAM read (the dirty sectors
+ * the fill evicts paid their write-back when they became dirty).  The read
+ * brings the aligned group of fetch_sectors sectors the missing one belongs
+ * to (the other sectors of it that L2 lacks are filled too, and cost
+ * channel time): on an H200 a lone 32 B sector costs 64 B of DRAM reads.
+ * Returns when the data is back at the SM. */
+static uint64_t dram_fill(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t)
 {
     uint32_t c = channel_of(m, sector);
     uint64_t start = take(&m->chan_free[c], t, m->chan_cost);
     uint64_t ready = start + m->lat_dram;
     m->dram_read_sectors++;
-    uint32_t evicted = ws_scache_fill(&m->slice[s], sector, ready, dirty);
-    m->dram_write_sectors += evicted;
-    m->chan_free[c] += evicted * m->chan_cost;
+    m->dram_write_sectors += ws_scache_fill(&m->slice[s], sector, ready, false);
     uint64_t first = sector - sector % m->fetch_sectors, arrives;
     for (uint64_t b = first; b < first + m->fetch_sectors; b++) {
         if (b == sector || ws_scache_lookup(&m->slice[s], b, &arrives)) continue;
@@ -97,7 +111,15 @@ uint64_t ws_l2_read(ws_l2_dram *m, uint64_t sector, uint64_t t)
         m->hits++;
         return start + m->lat_l2 > arrives ? start + m->lat_l2 : arrives;
     }
-    return dram_fill(m, s, sector, start, false);
+    return dram_fill(m, s, sector, start);
+}
+
+/* sector of slice s becomes dirty at cycle t unless it is already: its
+ * write-back takes its channel's time from t. */
+static void write_back(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t)
+{
+    if (ws_scache_is_dirty(&m->slice[s], sector)) return;
+    take(&m->chan_free[channel_of(m, sector)], t, m->chan_cost);
 }
 
 uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, uint64_t t)
@@ -107,30 +129,30 @@ uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, uint64_t t)
     m->lookups++;
     bool hit = ws_scache_lookup(&m->slice[s], sector, &arrives);
     m->hits += hit;
+    write_back(m, s, sector, start);
     /* the write replaces the sector: no DRAM read, the line is dirty */
-    uint32_t evicted = ws_scache_fill(&m->slice[s], sector, hit && arrives > start ? arrives : start, true);
-    if (evicted) {
-        uint32_t c = channel_of(m, sector);
-        m->dram_write_sectors += evicted;
-        take(&m->chan_free[c], start, evicted * m->chan_cost);
-    }
+    m->dram_write_sectors += ws_scache_fill(&m->slice[s], sector, hit && arrives > start ? arrives : start, true);
     return start + m->lat_l2;
 }
 
 uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t t)
 {
     uint32_t s = slice_of(m, sector);
-    uint64_t start = take(&m->slice_free[s], t, (uint64_t)serial * TICKS), data;
+    uint64_t start = take(&m->slice_free[s], t, m->slice_cost), data;
     m->lookups++;
     if (ws_scache_lookup(&m->slice[s], sector, &data)) {
         m->hits++;
         data = data > m->lat_l2 ? data - m->lat_l2 : 0;     /* at the slice, not the SM */
     } else {
-        data = dram_fill(m, s, sector, start, true) - m->lat_l2;
+        data = dram_fill(m, s, sector, start) - m->lat_l2;
     }
-    uint64_t begin = data > start ? data : start;
-    ws_scache_fill(&m->slice[s], sector, begin + serial, true);
-    return begin + serial + m->lat_l2;
+    /* the atomic unit takes the request when its data is there */
+    uint64_t cost = (uint64_t)serial * m->atom_op_cost;
+    uint64_t begin = take(&m->atom_free[s], data > start ? data : start, cost);
+    uint64_t done = begin + (cost + TICKS - 1) / TICKS;
+    write_back(m, s, sector, begin);
+    m->dram_write_sectors += ws_scache_fill(&m->slice[s], sector, done, true);
+    return done + m->lat_l2;
 }
 
 void ws_l2_flush(ws_l2_dram *m)

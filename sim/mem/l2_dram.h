@@ -1,21 +1,27 @@
 /* The L2 cache in slices and the DRAM channels behind it.
  *
  * Each slice is a sectored write-back cache (l2CacheSize / l2Slices bytes)
- * that serves l2BytesPerCyclePerSlice; each DRAM channel serves an equal
- * share of the bandwidth memoryClockRate and memoryBusWidth give (double
- * data rate).  A slice and a channel are queues: a sector starts when it
- * arrives and the unit is free, and holds it for its bytes' worth of
- * cycles, so a kernel that moves more bytes than the bandwidth allows
- * waits in these queues and is bound by bandwidth.  Latencies are round
- * trips from the SM: latencyL2Hit for an L2 hit, latencyDram for a miss
- * that starts at an idle channel.
+ * that serves l2BytesPerCyclePerSlice; the DRAM channels share
+ * dramBytesPerCycle equally (measured; the peak memoryClockRate and
+ * memoryBusWidth give, double data rate, when the config lacks it).  A
+ * slice and a channel are queues: a sector starts when it arrives and the
+ * unit is free, and holds it for its bytes' worth of cycles, so a kernel
+ * that moves more bytes than the bandwidth allows waits in these queues
+ * and is bound by bandwidth.  A sector's write-back to DRAM takes its
+ * channel's time when the sector becomes dirty (the L2 writes back while
+ * the kernel runs; each dirty sector is paid for once, however often it is
+ * written); the counters still count it when it leaves the cache.
+ * Latencies are round trips from the SM: latencyL2Hit for an L2 hit,
+ * latencyDram for a miss that starts at an idle channel.
  *
  * Lines map to slices, and 256 B chunks to channels, by their number
  * folded with higher address bits (a hash, as GPUs use, so that strides do
  * not pile onto one slice; below 2^11 lines it is plain modulo).  Atomics
- * execute at the slice: a sector's atomics hold it one cycle per operation
- * on its most-used address (same-address operations serialize, different
- * addresses proceed in parallel). */
+ * execute at the slice, in its atomic unit: a request (one sector of a
+ * warp's atomic) holds the unit l2AtomicCyclesPerOp for each operation on
+ * its most-used address: same-address operations serialize, different
+ * addresses of the request proceed in parallel, and requests to one slice
+ * take the unit one after another. */
 #ifndef WARPSIM_L2_DRAM_H
 #define WARPSIM_L2_DRAM_H
 
@@ -26,7 +32,9 @@ typedef struct ws_l2_dram {
     uint32_t nslices, nchannels;
     ws_sector_cache *slice;
     uint64_t *slice_free, *chan_free;           /* in ticks (1/1024 cycle) */
+    uint64_t *atom_free;                        /* each slice's atomic unit, in ticks */
     uint64_t slice_cost, chan_cost;             /* ticks per 32 B sector */
+    uint64_t atom_op_cost;                      /* ticks per same-address operation */
     uint32_t lat_l2, lat_dram;
     uint32_t fetch_sectors;                     /* sectors one DRAM read brings (aligned group) */
     uint64_t lookups, hits;                     /* sectors */
@@ -43,8 +51,8 @@ uint64_t ws_l2_read(ws_l2_dram *m, uint64_t sector, uint64_t t);
  * acknowledged (the SM's drain waits for it). */
 uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, uint64_t t);
 
-/* serial atomic operations on sector arriving at t: the cycle the results
- * are back at the SM. */
+/* An atomic request on sector arriving at t whose most-used address takes
+ * serial operations: the cycle the results are back at the SM. */
 uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t t);
 
 /* Counts the dirty sectors left in L2 as written to DRAM (the data the

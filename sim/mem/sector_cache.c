@@ -21,7 +21,7 @@ void ws_scache_free(ws_sector_cache *c)
     c->lines = NULL;
 }
 
-static ws_cache_line *find(ws_sector_cache *c, uint64_t line)
+static ws_cache_line *find(const ws_sector_cache *c, uint64_t line)
 {
     ws_cache_line *set = &c->lines[(size_t)(line % c->nsets) * c->ways];
     for (uint32_t w = 0; w < c->ways; w++)
@@ -69,6 +69,12 @@ uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, boo
 uint32_t ws_scache_fill_evict_first(ws_sector_cache *c, uint64_t sector, uint64_t ready)
 {
     return fill(c, sector, ready, false, true);
+}
+
+bool ws_scache_is_dirty(const ws_sector_cache *c, uint64_t sector)
+{
+    ws_cache_line *l = find(c, sector / WS_SECTORS_PER_LINE);
+    return l && (l->dirty >> (sector % WS_SECTORS_PER_LINE) & 1);
 }
 
 void ws_scache_invalidate(ws_sector_cache *c, uint64_t sector)

@@ -44,6 +44,9 @@ uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, boo
  * uses it first.  Not dirty; returns the dirty sectors thrown out. */
 uint32_t ws_scache_fill_evict_first(ws_sector_cache *c, uint64_t sector, uint64_t ready);
 
+/* True when sector is present and dirty (not a use for LRU). */
+bool ws_scache_is_dirty(const ws_sector_cache *c, uint64_t sector);
+
 /* Drops sector if present. */
 void ws_scache_invalidate(ws_sector_cache *c, uint64_t sector);
 

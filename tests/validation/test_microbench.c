@@ -15,8 +15,9 @@
 
 #include "sim/core/gpu_config.h"
 
-/* The value of name in the section of the file under ncu; fails when absent. */
-static double measured(const char *name)
+/* The value of name in the plain section (before "# under ncu") or the
+ * one under ncu of the results file; fails when absent. */
+static double measured_in(const char *name, bool want_ncu)
 {
     char path[1024], line[256];
     snprintf(path, sizeof path, "%s/validation/results/h200_microbench.txt", WARPSIM_SOURCE_DIR);
@@ -27,11 +28,35 @@ static double measured(const char *name)
     while (fgets(line, sizeof line, f)) {
         if (strstr(line, "# under ncu")) under_ncu = true;
         size_t n = strlen(name);
-        if (under_ncu && !strncmp(line, name, n) && line[n] == ' ') v = strtod(line + n, NULL);
+        if (under_ncu == want_ncu && !strncmp(line, name, n) && line[n] == ' ') v = strtod(line + n, NULL);
     }
     fclose(f);
     if (isnan(v)) fail_msg("%s not in %s", name, path);
     return v;
+}
+
+static double measured(const char *name) { return measured_in(name, true); }
+
+/* The SM clock of the ncu runs in GHz: sm__cycles_elapsed.max over
+ * gpu__time_duration.sum of the launches of h200_trends.csv, the largest
+ * (the duration includes a little besides the cycles). */
+static double ncu_sm_clock_ghz(void)
+{
+    char path[1024], line[512];
+    snprintf(path, sizeof path, "%s/validation/results/h200_trends.csv", WARPSIM_SOURCE_DIR);
+    FILE *f = fopen(path, "r");
+    if (!f) fail_msg("cannot read %s", path);
+    double ns = 0, best = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *v = strrchr(line, ',');
+        if (!v) continue;
+        double x = strtod(v + 2, NULL);     /* past ,"  */
+        if (strstr(line, "\"gpu__time_duration.sum\"")) ns = x;
+        if (strstr(line, "\"sm__cycles_elapsed.max\"") && ns > 0 && x / ns > best) best = x / ns;
+    }
+    fclose(f);
+    if (best <= 0) fail_msg("no cycles and durations in %s", path);
+    return best;
 }
 
 /* Within 15 %: the chains include a little loop overhead, and the config
@@ -60,8 +85,42 @@ static void test_h200_latencies(void **state)
            g.latencyL2Hit, measured("latency_l2_hit"), g.latencyDram, measured("latency_dram"));
 }
 
+/* DRAM: the read stream of the plain run (GB/s, at the GPU's clocks) over
+ * the SM clock of the ncu runs, in bytes a cycle; the L2's atomic unit: 32
+ * lanes on one word, from one warp, per lane (under ncu). */
+static void test_h200_memory_rates(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    char err[512];
+    if (ws_gpu_config_load("h200", &g, err, sizeof err) != 0) fail_msg("%s", err);
+    double ghz = ncu_sm_clock_ghz();
+    assert_true(ghz > 1.0 && ghz < 2.0);
+    /* the plain line reads "bandwidth_dram B bytes_per_cycle (G GB/s at ...)": take G
+     * (B counts cycles of the boost clock) */
+    char path[1024], line[256];
+    snprintf(path, sizeof path, "%s/validation/results/h200_microbench.txt", WARPSIM_SOURCE_DIR);
+    FILE *f = fopen(path, "r");
+    if (!f) fail_msg("cannot read %s", path);
+    double gbs = 0;
+    while (fgets(line, sizeof line, f) && !strstr(line, "# under ncu")) {
+        char *p = strstr(line, "bandwidth_dram ");
+        if (p && (p = strchr(p, '('))) gbs = strtod(p + 1, NULL);
+    }
+    fclose(f);
+    if (gbs <= 0) fail_msg("no plain bandwidth_dram in %s", path);
+    double want = gbs / ghz;
+    if (fabs(g.dramBytesPerCycle - want) > 0.15 * want)
+        fail_msg("configs/h200.ini dramBytesPerCycle = %d, the H200 streamed %.0f GB/s at %.3f GHz: %.0f",
+                 g.dramBytesPerCycle, gbs, ghz, want);
+    double per_op = measured("atomic_same_address_1warp") / 32;
+    if (fabs(g.l2AtomicCyclesPerOp - per_op) > 0.15 * per_op)
+        fail_msg("configs/h200.ini l2AtomicCyclesPerOp = %d, the H200 measured %.2f", g.l2AtomicCyclesPerOp, per_op);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_h200_latencies)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_h200_latencies),
+                                       cmocka_unit_test(test_h200_memory_rates)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

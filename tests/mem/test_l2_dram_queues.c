@@ -1,0 +1,125 @@
+/* The L2 slices' atomic units and the DRAM channels' bandwidth queues
+ * (sim/mem/l2_dram.h), on tiny configs whose figures are worked by hand:
+ * one slice, one channel, round latencies. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sim/mem/l2_dram.h"
+
+enum { LAT_L2 = 100, LAT_DRAM = 300 };
+
+/* One slice of 64 KB, one channel; a slice serves a sector in 1/32 cycle
+ * (never the bottleneck here); the channel dram_bpc bytes a cycle (0: the
+ * peak of a 1 GHz, 256-bit DDR bus at a 1 GHz core clock, 64 B a cycle);
+ * an atomic operation on one address takes atom_cycles. */
+static void tiny(ws_l2_dram *m, int32_t dram_bpc, int32_t atom_cycles)
+{
+    ws_gpu_config g;
+    memset(&g, 0, sizeof g);
+    g.l2CacheSize = 64 * 1024;
+    g.l2Slices = 1;
+    g.l2Associativity = 16;
+    g.l2BytesPerCyclePerSlice = 1024;
+    g.dramChannels = 1;
+    g.dramAccessBytes = 32;
+    g.dramBytesPerCycle = dram_bpc;
+    g.clockRate = 1000000;
+    g.memoryClockRate = 1000000;
+    g.memoryBusWidth = 256;
+    g.latencyL2Hit = LAT_L2;
+    g.latencyDram = LAT_DRAM;
+    g.l2AtomicCyclesPerOp = atom_cycles;
+    assert_true(ws_l2_init(m, &g));
+}
+
+/* 32 lanes adding to one word are 32 operations in a row at the slice:
+ * 32 x 2 cycles; a second such request waits for the first; a request of
+ * 32 different words (serial 1) pipelines them: one operation's time. */
+static void test_same_address_serializes(void **state)
+{
+    (void)state;
+    ws_l2_dram m;
+    tiny(&m, 16, 2);
+    assert_int_equal(ws_l2_read(&m, 7, 0), 0 + LAT_DRAM);        /* brings sector 7 in */
+    assert_int_equal(ws_l2_atomic(&m, 7, 32, 1000), 1000 + 32 * 2 + LAT_L2);
+    assert_int_equal(ws_l2_atomic(&m, 7, 32, 1000), 1000 + 2 * 32 * 2 + LAT_L2);
+    assert_int_equal(ws_l2_atomic(&m, 7, 1, 1000), 1000 + 2 * 32 * 2 + 2 + LAT_L2);
+    /* later, with the unit idle again: one operation's time */
+    assert_int_equal(ws_l2_atomic(&m, 7, 1, 5000), 5000 + 2 + LAT_L2);
+    ws_l2_free(&m);
+}
+
+/* An atomic on a sector L2 lacks first reads it from DRAM (the operation
+ * starts when the data is at the slice: LAT_DRAM - LAT_L2 after it left). */
+static void test_atomic_miss_waits_for_data(void **state)
+{
+    (void)state;
+    ws_l2_dram m;
+    tiny(&m, 16, 1);
+    assert_int_equal(ws_l2_atomic(&m, 40, 4, 0), LAT_DRAM - LAT_L2 + 4 + LAT_L2);
+    assert_int_equal(m.dram_read_sectors, 1);
+    ws_l2_flush(&m);
+    assert_int_equal(m.dram_write_sectors, 1);
+    ws_l2_free(&m);
+}
+
+/* K reads of distinct sectors at cycle 0 through a channel of 16 B a
+ * cycle: the channel is busy K x 32 / 16 cycles, so one more read starts
+ * then and its data is back LAT_DRAM later. */
+static void test_bandwidth_bound_stream(void **state)
+{
+    (void)state;
+    enum { K = 100 };
+    ws_l2_dram m;
+    tiny(&m, 16, 1);
+    for (uint64_t k = 0; k < K; k++)
+        assert_int_equal(ws_l2_read(&m, 1000 + k, 0), 2 * k + LAT_DRAM);
+    assert_int_equal(ws_l2_read(&m, 5000, 0), K * 32 / 16 + LAT_DRAM);
+    ws_l2_free(&m);
+}
+
+/* Without dramBytesPerCycle the channel has the bus's peak: 2 x 1 GHz x
+ * 256 bit / 8 = 64 GB/s at a 1 GHz core, 64 B a cycle: 64 sectors take 32
+ * cycles. */
+static void test_peak_bandwidth_from_the_bus(void **state)
+{
+    (void)state;
+    ws_l2_dram m;
+    tiny(&m, 0, 1);
+    for (uint64_t k = 0; k < 64; k++) ws_l2_read(&m, 1000 + k, 0);
+    assert_int_equal(ws_l2_read(&m, 5000, 0), 64 * 32 / 64 + LAT_DRAM);
+    ws_l2_free(&m);
+}
+
+/* A sector's write-back takes the channel once, when it becomes dirty:
+ * two writes to one sector and one to another cost 2 x 2 cycles, and a
+ * read behind them starts at 4. */
+static void test_write_back_paid_once(void **state)
+{
+    (void)state;
+    ws_l2_dram m;
+    tiny(&m, 16, 1);
+    assert_int_equal(ws_l2_write(&m, 3, 0), LAT_L2);
+    assert_int_equal(ws_l2_write(&m, 3, 0), LAT_L2);
+    assert_int_equal(ws_l2_write(&m, 4, 0), LAT_L2);
+    assert_int_equal(ws_l2_read(&m, 900, 0), 4 + LAT_DRAM);
+    ws_l2_flush(&m);
+    assert_int_equal(m.dram_write_sectors, 2);
+    ws_l2_free(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_address_serializes),
+        cmocka_unit_test(test_atomic_miss_waits_for_data),
+        cmocka_unit_test(test_bandwidth_bound_stream),
+        cmocka_unit_test(test_peak_bandwidth_from_the_bus),
+        cmocka_unit_test(test_write_back_paid_once),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
