@@ -139,8 +139,9 @@ static void test_global_store(void **state)
 }
 
 /* 32 lanes adding to one word: one sector, performed at the slice, which
- * it holds 32 cycles (same-address operations serialize); L1's copy of
- * the sector is dropped, its neighbours stay. */
+ * it holds 32 cycles (same-address operations serialize); on the SM side
+ * the request takes one L1 pass per same-address operation (32, after the
+ * load's 1); L1's copy of the sector is dropped, its neighbours stay. */
 static void test_global_atomic(void **state)
 {
     lsu *u = *state;
@@ -149,7 +150,7 @@ static void test_global_atomic(void **state)
     assert_int_equal(issue(u, 100, &kind), 603);
     warp_access(u, WS_I_ATOM, WS_SP_GLOBAL, 4, UINT32_MAX, 0x1000, 0);
     assert_int_equal(issue(u, 4000, &kind), 4000 + 32 + 200);
-    assert_int_equal(u->ts.l1_wavefronts, 2);
+    assert_int_equal(u->ts.l1_wavefronts, 1 + 32);
     /* the slice is busy until 4032 with the atomic */
     warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0x1000, 4);
     assert_int_equal(issue(u, 4001, &kind), 4032 + 200);
