@@ -1,8 +1,9 @@
 /* configs/h200.ini's latencies against what the microbenchmarks measured on
  * an H200 at the validation runs' clocks (validation/probes/microbench.cu,
- * validation/results/h200_microbench.txt, the section under ncu).  The
- * pipe, shared-memory and L1 latencies are the config's; L2 and DRAM are
- * not calibrated yet and are only shown. */
+ * validation/results/h200_microbench.txt, the section under ncu): the
+ * pipe, shared-memory and L1 latencies; and the L2 and DRAM latencies
+ * against the pointer chases of validation/probes/calib.cu under ncu
+ * (validation/results/h200_calib/calib_ncu.txt). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdbool.h>
@@ -80,9 +81,52 @@ static void test_h200_latencies(void **state)
     near("latencySfu", g.latencySfu, "latency_sfu_sin");
     near("latencySharedLoad", g.latencySharedLoad, "latency_shared_load");
     near("latencyL1Hit", g.latencyL1Hit, "latency_l1_hit");
-    /* Not calibrated yet: shown so the difference stays in view. */
-    printf("latencyL2Hit = %d, measured %.0f; latencyDram = %d, measured %.0f (not calibrated yet)\n",
-           g.latencyL2Hit, measured("latency_l2_hit"), g.latencyDram, measured("latency_dram"));
+}
+
+/* The median of the "NAME C cycles" lines of calib_ncu.txt whose name
+ * starts with prefix and whose footprint (the number before "KB") lies in
+ * [lo_kb, hi_kb]; a chase with a footprint of 0 (no "KB") is taken when
+ * lo_kb is 0. */
+static double chase_median(const char *prefix, long lo_kb, long hi_kb)
+{
+    char path[1024], line[256];
+    snprintf(path, sizeof path, "%s/validation/results/h200_calib/calib_ncu.txt", WARPSIM_SOURCE_DIR);
+    FILE *f = fopen(path, "r");
+    if (!f) fail_msg("cannot read %s", path);
+    double v[64];
+    int n = 0;
+    while (fgets(line, sizeof line, f) && n < 64) {
+        size_t len = strlen(prefix);
+        if (strncmp(line, prefix, len)) continue;
+        long kb = strtol(line + len, NULL, 10);
+        if (kb < lo_kb || kb > hi_kb) continue;
+        char *sp = strchr(line, ' ');
+        if (sp) v[n++] = strtod(sp + 1, NULL);
+    }
+    fclose(f);
+    if (n == 0) fail_msg("no %s lines of %ld-%ld KB in %s", prefix, lo_kb, hi_kb, path);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
+        }
+    return v[(n - 1) / 2];
+}
+
+/* L2: ld.global.cg chases over 512 KB to 16 MB (past the L1, inside the
+ * 60 MB L2); DRAM: chases over 128 to 512 MB, far past the L2.  Within 5 %. */
+static void test_h200_l2_dram_latencies(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    char err[512];
+    if (ws_gpu_config_load("h200", &g, err, sizeof err) != 0) fail_msg("%s", err);
+    double l2 = chase_median("chase_cg_", 512, 16384), dram = chase_median("chase_cg_", 131072, 524288);
+    printf("latencyL2Hit = %d, measured %.1f; latencyDram = %d, measured %.1f\n", g.latencyL2Hit, l2,
+           g.latencyDram, dram);
+    if (fabs(g.latencyL2Hit - l2) > 0.05 * l2)
+        fail_msg("configs/h200.ini latencyL2Hit = %d, the H200's L2 chases give %.1f", g.latencyL2Hit, l2);
+    if (fabs(g.latencyDram - dram) > 0.05 * dram)
+        fail_msg("configs/h200.ini latencyDram = %d, the H200's DRAM chases give %.1f", g.latencyDram, dram);
 }
 
 /* DRAM: the read stream of the plain run (GB/s, at the GPU's clocks) over
@@ -121,6 +165,7 @@ static void test_h200_memory_rates(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_h200_latencies),
+                                       cmocka_unit_test(test_h200_l2_dram_latencies),
                                        cmocka_unit_test(test_h200_memory_rates)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
