@@ -9,10 +9,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
 
 # Warnings are errors in the project's own builds (WARPSIM_WERROR).
-BUILD_DIR="$root/build" "$root/scripts/build.sh" -DWARPSIM_WERROR=ON
+# The CUDA test programs are host programs nvcc builds the same way for
+# both builds: the second takes them from the first's cache.
+nvcc_cache="$root/build-nvcc-cache"
+BUILD_DIR="$root/build" "$root/scripts/build.sh" -DWARPSIM_WERROR=ON -DWARPSIM_NVCC_CACHE="$nvcc_cache"
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
 
-BUILD_DIR="$root/build-asan" "$root/scripts/build.sh" -DWARPSIM_SANITIZE=ON -DWARPSIM_WERROR=ON
+BUILD_DIR="$root/build-asan" "$root/scripts/build.sh" -DWARPSIM_SANITIZE=ON -DWARPSIM_WERROR=ON \
+  -DWARPSIM_NVCC_CACHE="$nvcc_cache"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$root/build-asan" --output-on-failure -j "$jobs"
 
