@@ -25,10 +25,11 @@ key=$( {
 mkdir -p "$cache"
 if [ -f "$cache/$key" ]; then
   cp "$cache/$key" "$out"
+  chmod "$(stat -c %a "$cache/$key")" "$out"    # an executable stays one
   exit 0
 fi
 "$nvcc" "$@"
 # written under a temporary name and renamed, so a parallel build never
 # copies a half-written file
 tmp=$(mktemp "$cache/.tmp.XXXXXX")
-cp "$out" "$tmp" && mv -f "$tmp" "$cache/$key"
+cp "$out" "$tmp" && chmod "$(stat -c %a "$out")" "$tmp" && mv -f "$tmp" "$cache/$key"

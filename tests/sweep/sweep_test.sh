@@ -85,7 +85,8 @@ grep -q "holds an earlier sweep" err.txt || fail "message for a reused folder: $
 
 # exec jobs: a whole program per run, its summaries through --summary-out
 # (three launches each: vecAdd, vecAddGridStride, vecAddCoarsened).
-if command -v nvcc >/dev/null && "$warpsim" nvcc -o vadd "$kernels/vector_add.cu" > nvcc.log 2>&1; then
+# (nvcc itself runs without the ASan runtime the sanitized build preloads)
+if command -v nvcc >/dev/null && env -u LD_PRELOAD "$warpsim" nvcc -o vadd "$kernels/vector_add.cu" > nvcc.log 2>&1; then
   printf '%s\n' "gpu = h200" "n = 512 2048" "job = exec -- ./vadd {n}" > exec_spec.txt
   "$warpsim" sweep exec_spec.txt --out xout > /dev/null || fail "expanding the exec spec"
   parallel < xout/jobs.txt
