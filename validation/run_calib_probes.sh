@@ -17,8 +17,10 @@ set -eu
 out=${1:?usage: $0 OUT_DIR}
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
-bin="$out/calib"
-nvcc -O3 -arch=sm_90 -lineinfo -o "$bin" "$here/probes/calib.cu"
+bin="$(cd "$out" && pwd)/calib"   # absolute: it is built from the repository root
+# built from the repository's root with a relative source path, so that the
+# binary (and the cuobjdump listing below) names the probe as the repository does
+(cd "$here/.." && nvcc -O3 -arch=sm_90 -lineinfo -o "$bin" validation/probes/calib.cu)
 {
     echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
     echo "gpu=$(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader)"
@@ -36,5 +38,7 @@ for metrics in $full $small; do   # the smaller set if this ncu lacks a metric o
     CALIB_REPS=3 ncu --clock-control base --cache-control all --csv --print-units base --metrics "$metrics" \
         --log-file "$out/calib_ncu.csv" "$bin" > "$out/calib_ncu.txt" && break
 done
+# ncu's log names the binary by this machine's path: keep only its name
+sed -i "s|$bin)|calib)|" "$out/calib_ncu.csv"
 sh "$here/calib_table.sh" "$out/calib_ncu.csv" > "$out/calib_ncu_table.txt" || true
 echo "done: $out"
