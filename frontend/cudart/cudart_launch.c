@@ -262,19 +262,15 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     free(params);
 
     add_sim_time(c, &st, &ts);
-    if (ok && c->totals) ws_kernel_totals_add(c->totals, name, &st, c->functional ? NULL : &ts);
-    if (ok && c->report) {
-        ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem,
-                                c->functional ? NULL : g->name, c->functional ? NULL : &ts,
-                                ws_program_sass_source(f->mod->prog)};
-        ws_html_report_add(c->report, &(ws_html_launch){.info = &info, .stats = &st,
-                                                        .gpu = c->functional ? NULL : g, .kernel = f->kernel,
-                                                        .carveout = ro.timing.carveout, .optin = ro.timing.optin});
-    }
     if (ok) {
+        if (c->totals) ws_kernel_totals_add(c->totals, name, &st, c->functional ? NULL : &ts);
         ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem,
                                 c->functional ? NULL : g->name, c->functional ? NULL : &ts,
                                 ws_program_sass_source(f->mod->prog)};
+        if (c->report)
+            ws_html_report_add(c->report, &(ws_html_launch){.info = &info, .stats = &st,
+                                                            .gpu = c->functional ? NULL : g, .kernel = f->kernel,
+                                                            .carveout = ro.timing.carveout, .optin = ro.timing.optin});
         ws_summary_write(c->summary, (ws_summary_mode)c->summary_mode, c->json, &info, &st);
     }
     if (!ok) {
