@@ -29,13 +29,12 @@ typedef struct merge {
     int nkeys;
 } merge;
 
-static bool push(void **array, int *count, size_t size)
+/* array with room for count + 1 elements of size bytes; NULL when out of
+ * memory (array is then unchanged).  The caller stores it in its own typed
+ * pointer. */
+static void *grow(void *array, int count, size_t size)
 {
-    void *grown = realloc(*array, ((size_t)*count + 1) * size);
-    if (!grown) return false;
-    *array = grown;
-    (*count)++;
-    return true;
+    return realloc(array, ((size_t)count + 1) * size);
 }
 
 static bool read_manifest(merge *m)
@@ -53,8 +52,10 @@ static bool read_manifest(merge *m)
     bool ok = true;
     while (ok && (n = getline(&line, &cap, f)) > 0) {
         if (line[n - 1] == '\n') line[n - 1] = '\0';
-        ok = push((void **)&m->manifest, &m->nlines, sizeof *m->manifest) &&
-             (m->manifest[m->nlines - 1] = strdup(line)) != NULL;
+        char **grown = grow(m->manifest, m->nlines, sizeof *grown);
+        ok = grown && (grown[m->nlines] = strdup(line)) != NULL;
+        if (grown) m->manifest = grown;
+        if (ok) m->nlines++;
     }
     free(line);
     fclose(f);
@@ -97,8 +98,11 @@ static bool add_keys(merge *m, const cJSON *summary)
         int k = 0;
         while (k < m->nkeys && strcmp(m->keys[k], field->string)) k++;
         if (k < m->nkeys) continue;
-        if (!push((void **)&m->keys, &m->nkeys, sizeof *m->keys) || !(m->keys[k] = strdup(field->string)))
-            return false;
+        char **grown = grow(m->keys, m->nkeys, sizeof *grown);
+        if (!grown) return false;
+        m->keys = grown;
+        if (!(m->keys[k] = strdup(field->string))) return false;
+        m->nkeys++;
     }
     return true;
 }
@@ -120,20 +124,24 @@ static bool read_launches(merge *m, int run)
                 cJSON_Delete(summary);
                 continue;
             }
-            if (!push((void **)&m->rows, &m->nrows, sizeof *m->rows) || !add_keys(m, summary)) {
+            merge_row *grown = grow(m->rows, m->nrows, sizeof *grown);
+            if (grown) m->rows = grown;
+            if (!grown || !add_keys(m, summary)) {
                 cJSON_Delete(summary);
                 free(line);
                 fclose(f);
                 return false;
             }
-            m->rows[m->nrows - 1] = (merge_row){.run = run, .launch = launches++, .summary = summary};
+            m->rows[m->nrows++] = (merge_row){.run = run, .launch = launches++, .summary = summary};
         }
         free(line);
         fclose(f);
     }
     if (launches == 0) {
-        if (!push((void **)&m->rows, &m->nrows, sizeof *m->rows)) return false;
-        m->rows[m->nrows - 1] = (merge_row){.run = run, .launch = -1};
+        merge_row *grown = grow(m->rows, m->nrows, sizeof *grown);
+        if (!grown) return false;
+        m->rows = grown;
+        m->rows[m->nrows++] = (merge_row){.run = run, .launch = -1};
     }
     return true;
 }
