@@ -21,7 +21,7 @@
 #include "run_args.h"
 #include "frontend/sass/sass_listing.h"
 #include "sim/trace/trace.h"
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 
 #define CUDART_SONAME "libcudart.so.13"
 

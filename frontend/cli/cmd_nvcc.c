@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 
 int cli_nvcc(int argc, char **argv);
 

@@ -10,7 +10,7 @@
 #include "kernel_lookup.h"
 #include "target_gpu.h"
 #include "frontend/ptx/ptx_parse.h"
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 #include "sim/core/kernel_regs.h"
 #include "sim/core/sim.h"
 #include "sim/sched/occupancy.h"

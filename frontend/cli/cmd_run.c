@@ -17,7 +17,7 @@
 #include "run_args.h"
 #include "frontend/ptx/ptx_parse.h"
 #include "frontend/ptx/ptx_query.h"
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 #include "sim/core/kernel_regs.h"
 #include "sim/core/run.h"
 #include "sim/core/sass_groups.h"

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include "cudart_abi.h"
 #include "frontend/ptx/ptx_parse.h"
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 #include "sim/core/sim.h"
 
 #define CR_EXPORT __attribute__((visibility("default")))

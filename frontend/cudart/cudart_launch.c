@@ -161,11 +161,11 @@ CR_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 }
 
 /* The CUDA error a failed launch reports: the one a GPU returns for the
- * kind of failure the simulator found (sim/core/error_kinds.def, whose
+ * kind of failure the simulator found (sim/base/error_kinds.def, whose
  * codes must be the runtime's own). */
 #define X(kind, cuda_code, cuda_name) \
     _Static_assert((cuda_code) == (int)cuda_name, #kind " is reported as " #cuda_name);
-#include "sim/core/error_kinds.def"
+#include "sim/base/error_kinds.def"
 #undef X
 
 static cudaError_t error_code(ws_error_kind kind)

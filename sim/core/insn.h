@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "../../isa/ptx_isa.h"
-#include "pipe.h"
+#include "../base/pipe.h"
 
 #define WS_MAX_OPERANDS 6   /* as the front end's PTX_MAX_OPERANDS (decode.c checks) */
 

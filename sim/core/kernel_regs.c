@@ -8,7 +8,6 @@
 
 #include "program.h"
 #include "timing.h"
-#include "../../frontend/ptx/ptx_ir.h"      /* the module's .target and the kernel's name */
 #include "../../frontend/ptx/ptxas_info.h"
 
 /* The architecture ptxas compiles for: the GPU's, or the PTX's .target
@@ -17,9 +16,8 @@ static void ptxas_arch(const ws_program *p, const ws_regs_request *rq, int32_t *
 {
     *major = rq->gpu_major;
     *minor = rq->gpu_minor;
-    const ptx_module *m = p->m;
     int32_t tmajor, tminor;
-    if (sscanf(m->target, "sm_%1d%1d", &tmajor, &tminor) == 2 &&
+    if (p->target && sscanf(p->target, "sm_%1d%1d", &tmajor, &tminor) == 2 &&
         tmajor * 10 + tminor > *major * 10 + *minor) {
         *major = tmajor;
         *minor = tminor;
@@ -68,7 +66,7 @@ void ws_kernel_regs_resolve(const ws_program *p, const ws_kernel *k, const ws_re
         snprintf(out->why, sizeof out->why, "ptxas not found (on PATH, $CUDA_HOME/bin or "
                  "/usr/local/cuda/bin)");
     } else if ((rq->ptx_path || rq->ptx_text) &&
-               from_ptxas(ptxas, ws_kernel_function(k)->name, major, minor, rq, out)) {
+               from_ptxas(ptxas, ws_kernel_name(k), major, minor, rq, out)) {
         out->source = WS_REGS_PTXAS;
         out->have_ptxas_smem = true;
         return;

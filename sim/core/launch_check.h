@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "gpu_config.h"
+#include "../base/gpu_config.h"
 #include "sim.h"
 
 /* ws_launch_limits.max_dynamic_smem: CUDA's default limit, or the opt-in

@@ -69,6 +69,7 @@ static bool name_functions(ws_program *p)
     for (int32_t i = 0; i < p->nfuncs; i++) {
         char name[PTX_DEMANGLED_MAX];
         const char *mangled = p->funcs[i].f->name;
+        p->funcs[i].name = mangled;
         p->funcs[i].shown = strdup(ptx_demangle(mangled, name, sizeof name, NULL, 0) ? name : mangled);
         if (!p->funcs[i].shown) return false;
     }
@@ -92,6 +93,7 @@ ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err)
         return NULL;
     }
     p->m = m;
+    p->target = m->target;
     p->mem = mem;
     if (!place_globals(p, err) || !ws_decode_module(p, err) || !name_functions(p) ||
         !layout_params(p)) {
@@ -140,6 +142,11 @@ const ws_kernel *ws_program_kernel(const ws_program *p, const char *name)
 const ptx_function *ws_kernel_function(const ws_kernel *k)
 {
     return k->p->funcs[k->func].f;
+}
+
+const char *ws_kernel_name(const ws_kernel *k)
+{
+    return k->p->funcs[k->func].name;
 }
 
 ws_param_layout ws_kernel_params(const ws_kernel *k)

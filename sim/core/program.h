@@ -13,7 +13,8 @@ typedef struct ptx_srcloc ptx_srcloc;
 typedef struct ws_func {
     const ptx_function *f;  /* loading only: the executor reads what decode copied out */
     bool is_entry;          /* a kernel (.entry), not a .func */
-    char *shown;            /* its name as messages show it: demangled where ptx_demangle can, else f->name */
+    const char *name;       /* its name in the PTX (mangled) */
+    char *shown;            /* its name as messages show it: demangled where ptx_demangle can, else name */
     int32_t start, end;
     int32_t reg_base;
     uint32_t tparam_off;    /* its params and rets in the thread param frame */
@@ -57,7 +58,8 @@ struct ws_kernel {
 bool ws_kernel_layout_params(ws_kernel *k, const ptx_function *f);
 
 struct ws_program {
-    const ptx_module *m;
+    const ptx_module *m;    /* loading only, as ws_func.f */
+    const char *target;     /* the module's .target ("sm_90a") */
     ws_devmem *mem;
     ws_insn *code; int32_t ncode;
     ws_opnd *vec; int32_t nvec;             /* elements of vector operands */

@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "../base/dims.h"
+#include "../base/error.h"
+#include "../base/stats.h"
 #include "../mem/device_memory.h"
 #include "texture.h"
 
@@ -14,32 +17,6 @@
  * reads them, nothing after loading does. */
 typedef struct ptx_module ptx_module;
 typedef struct ptx_function ptx_function;
-
-typedef struct ws_dim3 { uint32_t x, y, z; } ws_dim3;
-
-/* What went wrong, formatted for the user: a load error names the PTX
- * file:line:col; a kernel fault names kernel, block, thread, PC and source
- * line, in the manner of compute-sanitizer. */
-typedef enum ws_error_kind {
-#define X(kind, cuda_code, cuda_name) kind,
-#include "error_kinds.def"
-#undef X
-} ws_error_kind;
-
-typedef struct ws_error {
-    char msg[1024];
-    ws_error_kind kind;     /* what the runtime reports (error_kinds.def maps it) */
-} ws_error;
-
-/* The CUDA runtime error a kind is reported as (error_kinds.def): its
- * cudaError value and its name ("cudaErrorInvalidConfiguration"). */
-int ws_error_cuda_code(ws_error_kind kind);
-const char *ws_error_cuda_name(ws_error_kind kind);
-/* The launch was refused by its limits (launch_check.h): nothing ran. */
-bool ws_error_launch_refused(ws_error_kind kind);
-
-/* Sets e's message (printf-style) and kind. */
-void ws_error_set(ws_error *e, ws_error_kind kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 typedef struct ws_program ws_program;   /* a module decoded and placed in device memory */
 typedef struct ws_kernel ws_kernel;     /* one decoded .entry */
@@ -53,6 +30,8 @@ void ws_program_free(ws_program *p);
 /* The kernel named name (mangled or demangled), or NULL. */
 const ws_kernel *ws_program_kernel(const ws_program *p, const char *name);
 const ptx_function *ws_kernel_function(const ws_kernel *k);
+/* The kernel's name as the PTX spells it (mangled). */
+const char *ws_kernel_name(const ws_kernel *k);
 
 /* A kernel's parameter buffer as laid out once when the program loaded:
  * parameter i at offset[i], size[i] bytes; total bytes in all.  Valid as
@@ -83,34 +62,6 @@ uint64_t ws_program_symbol(const ws_program *p, const char *name, uint64_t *size
 /* About 5 seconds of functional simulation of one spinning warp; far more
  * than any course kernel issues between two stores (docs/FAULTS.md). */
 #define WS_DEFAULT_PROGRESS_LIMIT (UINT64_C(1) << 24)
-
-/* The stall reasons a timed launch tells apart (ws_stall, timing.h). */
-#define WS_PC_STALL_KINDS 11
-
-/* Counters of one instruction (pc) of a program, added to by every launch
- * that is given them (ws_launch.pc_counts): what sim/trace/lines.h sums
- * per source line.  Same meanings as ws_launch_stats's. */
-typedef struct ws_pc_counts {
-    uint64_t warp_insts, thread_insts;
-    uint64_t branches, divergent_branches;
-    uint64_t shared_requests[3], shared_wavefronts[3], shared_bank_conflicts[3];   /* ld, st, atom */
-    uint64_t global_requests[3], global_sectors[3];                                  /* ld, st, atom */
-    /* Sectors the global requests would take were each request's lanes
-     * to touch consecutive, 32 B aligned bytes: ceil(lanes * size / 32). */
-    uint64_t global_ideal_sectors[3];
-    /* Address step from one lane to the next in the first global access
-     * with two lanes or more (between its two lowest lanes; stride_known):
-     * explains a poor sectors per request. */
-    int64_t lane_stride;
-    uint32_t stride_known, access_size;
-    uint64_t stall[WS_PC_STALL_KINDS];  /* warp-cycles a warp stood at this pc, per ws_stall */
-    /* Timed only: sectors of this pc's global and local accesses looked up
-     * in L1 (loads) and at L2 (L1 misses, stores, atomics), and how many
-     * hit; as ws_timing_stats's l1_ and l2_ counters, per pc. */
-    uint64_t l1_sectors, l1_hit_sectors, l2_sectors, l2_hit_sectors;
-} ws_pc_counts;
-
-enum { WS_ACC_LD, WS_ACC_ST, WS_ACC_ATOM };
 
 /* Instructions in p's code: the size of a ws_pc_counts array for it. */
 uint32_t ws_program_code_size(const ws_program *p);
@@ -157,40 +108,6 @@ typedef struct ws_launch {
 } ws_launch;
 
 enum { WS_CHECK_RACE = 1u << 0, WS_CHECK_SYNC = 1u << 1, WS_CHECK_INIT = 1u << 2 };
-
-/* Memory counters of one kind of access (loads, stores or atomics). */
-typedef struct ws_shared_counts {
-    uint64_t requests;          /* warp-level instructions that accessed shared memory */
-    uint64_t wavefronts, bank_conflicts;
-} ws_shared_counts;
-
-typedef struct ws_global_counts {
-    uint64_t requests, sectors, lines;  /* lines: 128 B, the course's "transactions" */
-} ws_global_counts;
-
-typedef struct ws_launch_stats {
-    uint64_t warp_insts;        /* warp-level instructions issued (smsp__inst_executed.sum) */
-    uint64_t thread_insts;      /* sum of active lanes over those (smsp__thread_inst_executed.sum) */
-    uint64_t branches, divergent_branches;
-    uint64_t blocks, warps;
-    /* Shared memory (ld/st/atom/red .shared and generic addresses that fall
-     * in shared memory), by the bank rule of sim/mem/shared_banks.h:
-     * l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st,atom}.sum and
-     * l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st,atom}.sum.
-     * atom counts atom and red. */
-    ws_shared_counts shared_ld, shared_st, shared_atom;
-    /* Global memory (.global and generic addresses that fall there), by the
-     * rule of sim/mem/coalescer.h: l1tex__t_requests_pipe_lsu_mem_global_op_*
-     * and l1tex__t_sectors_pipe_lsu_mem_global_op_*, plus 128 B lines. */
-    ws_global_counts global_ld, global_st, global_atom;
-    /* ld.const: requests, and distinct addresses summed over them (the
-     * constant cache serves one address at a time, broadcast to the lanes
-     * that read it). */
-    uint64_t const_requests, const_addresses;
-    /* Warp-synchronous operations that executed without every lane of
-     * their membermask (undefined in the PTX ISA; docs/SEMANTICS.md). */
-    uint64_t warpsync_partial;
-} ws_launch_stats;
 
 /* Runs the kernel to completion.  Returns true on success; on a fault
  * returns false with the fault described in *err (memory written before the

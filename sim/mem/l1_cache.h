@@ -7,7 +7,7 @@
 #ifndef WARPSIM_L1_CACHE_H
 #define WARPSIM_L1_CACHE_H
 
-#include "../core/gpu_config.h"
+#include "../base/gpu_config.h"
 #include "sector_cache.h"
 
 typedef struct ws_l1_cache {

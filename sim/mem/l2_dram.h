@@ -25,7 +25,7 @@
 #ifndef WARPSIM_L2_DRAM_H
 #define WARPSIM_L2_DRAM_H
 
-#include "../core/gpu_config.h"
+#include "../base/gpu_config.h"
 #include "sector_cache.h"
 
 typedef struct ws_l2_dram {

@@ -23,7 +23,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../core/gpu_config.h"
+#include "../base/gpu_config.h"
 
 typedef enum ws_occ_rule { WS_OCC_HARDWARE, WS_OCC_TEXTBOOK } ws_occ_rule;
 

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "../core/gpu_config.h"
+#include "../base/gpu_config.h"
 #include "../core/sim.h"
 #include "../core/timing.h"
 #include "issue_timeline.h"

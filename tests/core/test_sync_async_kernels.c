@@ -4,7 +4,7 @@
  * (a100 and h100), against CPU computations of what each kernel writes. */
 #include "core_util.h"
 
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 #include "sim/core/timing.h"
 #include "sync_async_refs.h"
 

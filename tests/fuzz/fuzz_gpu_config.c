@@ -1,11 +1,11 @@
-/* Fuzz target: the GPU config loader (sim/core/gpu_config.h) on any INI
+/* Fuzz target: the GPU config loader (sim/base/gpu_config.h) on any INI
  * text, as `warpsim run --gpu FILE.ini` reads it.  Missing, malformed or
  * absurd values must give an error naming the line and key, never a crash
  * or a config that later divides by zero. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

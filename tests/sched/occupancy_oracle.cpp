@@ -10,7 +10,7 @@
 #include <cstring>
 
 extern "C" {
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 #include "sim/sched/occupancy.h"
 }
 

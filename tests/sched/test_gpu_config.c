@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 
 /* Per-SM limits from docs/hardware.md. */
 typedef struct expect {

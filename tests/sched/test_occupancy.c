@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 #include "sim/sched/occupancy.h"
 #include "sim/sched/occupancy_report.h"
 

@@ -4,7 +4,7 @@
 #define WARPSIM_TEST_TIMING_UTIL_H
 
 #include "../core/core_util.h"
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 #include "sim/core/timing.h"
 
 #define PTX_HEAD ".version 7.0\n.target sm_80\n.address_size 64\n"

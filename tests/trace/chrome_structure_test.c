@@ -11,7 +11,7 @@
 
 #include "../core/core_util.h"
 #include "chrome_check.h"
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 #include "sim/core/timing.h"
 #include "sim/trace/trace.h"
 

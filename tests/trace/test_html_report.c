@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../core/core_util.h"
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 #include "sim/trace/html_report.h"
 #include "sim/trace/html_util.h"
 #include "sim/trace/issue_timeline.h"

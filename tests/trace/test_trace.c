@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../core/core_util.h"
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 #include "sim/core/timing.h"
 #include "sim/trace/trace.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sim/core/gpu_config.h"
+#include "sim/base/gpu_config.h"
 
 /* The value of name in the plain section (before "# under ncu") or the
  * one under ncu of the results file; fails when absent. */

@@ -1,8 +1,8 @@
-/* Filling a ws_error (sim.h). */
+/* Filling a ws_error (error.h). */
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "sim.h"
+#include "error.h"
 
 void ws_error_set(ws_error *e, ws_error_kind kind, const char *fmt, ...)
 {
