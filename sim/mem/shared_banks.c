@@ -8,20 +8,26 @@
  * aligned) at most. */
 #define PART_WORDS 96
 
-/* The common cases in one sweep: every lane on the first lane's word or
- * alone in its bank (broadcast, conflict-free strides).  Returns false
- * when a bank holds two words or a lane spans two words. */
+/* The conflict-free case in one sweep: no bank of the part holds two
+ * distinct words (broadcast, conflict-free strides, lanes that share words,
+ * 8- and 16-byte lanes side by side).  Then the part is one pass touching
+ * the banks of its words, which *banks gets.  Returns false when a bank
+ * holds two words: the general rule below then counts the passes. */
 static bool one_pass(const uint64_t *addr, uint32_t pm, uint32_t size, uint32_t *banks)
 {
-    uint64_t first = addr[__builtin_ctz(pm)] / WS_SMEM_BANK_BYTES;
-    uint32_t seen = UINT32_C(1) << (first % WS_SMEM_BANKS);
+    uint64_t word_of[WS_SMEM_BANKS] = {0};     /* bank -> its word, where seen has the bank */
+    uint32_t seen = 0;
     for (; pm; pm &= pm - 1) {
-        uint64_t a = addr[__builtin_ctz(pm)], word = a / WS_SMEM_BANK_BYTES;
-        if ((a + size - 1) / WS_SMEM_BANK_BYTES != word) return false;
-        if (word == first) continue;
-        uint32_t bit = UINT32_C(1) << (word % WS_SMEM_BANKS);
-        if (seen & bit) return false;
-        seen |= bit;
+        uint64_t a = addr[__builtin_ctz(pm)], last = (a + size - 1) / WS_SMEM_BANK_BYTES;
+        for (uint64_t word = a / WS_SMEM_BANK_BYTES; word <= last; word++) {
+            uint32_t bank = (uint32_t)(word % WS_SMEM_BANKS), bit = UINT32_C(1) << bank;
+            if (seen & bit) {
+                if (word_of[bank] != word) return false;
+                continue;
+            }
+            seen |= bit;
+            word_of[bank] = word;
+        }
     }
     *banks = seen;
     return true;
@@ -53,7 +59,7 @@ void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, 
     for (uint32_t p = 0; p < parts; p++) {
         uint32_t pm = (mask >> (p * lanes)) & part_mask;
         if (!pm) continue;
-        if (size <= 4 && one_pass(addr + p * lanes, pm, size, &out->pass_banks[out->wavefronts])) {
+        if (one_pass(addr + p * lanes, pm, size, &out->pass_banks[out->wavefronts])) {
             out->wavefronts++;
             if (out->degree < 1) out->degree = 1;
             used++;
