@@ -284,7 +284,7 @@ typedef struct warp_bytes {
     size_t per_lane;
 } warp_bytes;
 
-static uint8_t *lane_bytes(const warp_bytes *wb, const uint64_t *addr, int lane)
+static inline uint8_t *lane_bytes(const warp_bytes *wb, const uint64_t *addr, int lane)
 {
     return wb->host + (size_t)lane * wb->per_lane + (size_t)(addr[lane] - wb->origin);
 }
@@ -305,11 +305,20 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
     if (x->checks && (x->l->checks & (WS_CHECK_RACE | WS_CHECK_INIT))) return false;
     if (size & (size - 1)) return false;
     uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
-    FOR_LANES(mask, lane) {
-        uint64_t a = addr[lane];
-        lo = a < lo ? a : lo;
-        hi = a > hi ? a : hi;
-        bits |= a;
+    if (mask == UINT32_MAX) {       /* a full warp: a loop the compiler can unroll */
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+            uint64_t a = addr[lane];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
+    } else {
+        FOR_LANES(mask, lane) {
+            uint64_t a = addr[lane];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
     }
     if (bits & (size - 1)) return false;        /* a lane misaligned */
     uint64_t origin = 0, ohi;
@@ -365,11 +374,14 @@ static void warp_addrs(const ws_exec *x, const ws_warp *w, const ws_opnd *a, uin
         return;
     }
     const uint64_t *r = w->regs[a->reg];
-    FOR_LANES(mask, lane) out[lane] = r[lane] + base;
+    if (mask == UINT32_MAX)
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) out[lane] = r[lane] + base;
+    else
+        FOR_LANES(mask, lane) out[lane] = r[lane] + base;
 }
 
 /* n bytes little-endian (the host's order where it is little-endian). */
-static uint64_t load_le(const uint8_t *p, uint32_t n)
+static inline uint64_t load_le(const uint8_t *p, uint32_t n)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     switch (n) {
@@ -383,7 +395,7 @@ static uint64_t load_le(const uint8_t *p, uint32_t n)
     return le_get(p, n);
 }
 
-static void store_le(uint8_t *p, uint64_t v, uint32_t n)
+static inline void store_le(uint8_t *p, uint64_t v, uint32_t n)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     switch (n) {
@@ -395,6 +407,38 @@ static void store_le(uint8_t *p, uint64_t v, uint32_t n)
     }
 #endif
     le_put(p, v, n);
+}
+
+/* Element at offset off of each lane's bytes into row, sign-extended
+ * (sext: from es bytes) and cut to the register's width (keep).  A loop
+ * per width, so that each copies a constant number of bytes. */
+static void load_row(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs, uint32_t mask,
+                     uint32_t off, uint32_t es, bool sext, uint64_t keep)
+{
+    uint64_t sign = es < 8 ? UINT64_C(1) << (8 * es - 1) : 0, ext = es < 8 ? ~UINT64_C(0) << (8 * es) : 0;
+#define LOAD_LANES(n) FOR_LANES(mask, lane) { \
+        uint64_t raw = load_le(lane_bytes(wb, addrs, lane) + off, n); \
+        row[lane] = (sext && (raw & sign) ? raw | ext : raw) & keep; }
+    switch (es) {
+    case 1: LOAD_LANES(1); break;
+    case 2: LOAD_LANES(2); break;
+    case 4: LOAD_LANES(4); break;
+    default: LOAD_LANES(8); break;
+    }
+#undef LOAD_LANES
+}
+
+static void store_row(const uint64_t *row, const warp_bytes *wb, const uint64_t *addrs, uint32_t mask,
+                      uint32_t off, uint32_t es)
+{
+#define STORE_LANES(n) FOR_LANES(mask, lane) store_le(lane_bytes(wb, addrs, lane) + off, row[lane], n)
+    switch (es) {
+    case 1: STORE_LANES(1); break;
+    case 2: STORE_LANES(2); break;
+    case 4: STORE_LANES(4); break;
+    default: STORE_LANES(8); break;
+    }
+#undef STORE_LANES
 }
 
 static bool plain_width(uint32_t es) { return es == 1 || es == 2 || es == 4 || es == 8; }
@@ -415,14 +459,9 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
         bool sext = ptx_type_is_signed(t) && es < 8;
         for (uint32_t k = 0; k < nv; k++) {
             if (el[k].kind != WS_OK_REG) continue;
-            uint64_t *row = w->regs[el[k].reg];
             uint32_t rw = x->p->reg_width[el[k].reg];
             uint64_t keep = rw >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * rw)) - 1;
-            FOR_LANES(mask, lane) {
-                uint64_t raw = load_le(lane_bytes(&wb, addrs, lane) + k * es, es);
-                if (sext && (raw >> (8 * es - 1)) & 1) raw |= ~UINT64_C(0) << (8 * es);
-                row[lane] = raw & keep;
-            }
+            load_row(w->regs[el[k].reg], &wb, addrs, mask, k * es, es, sext, keep);
         }
     } else {
         FOR_LANES(mask, lane) {
@@ -457,9 +496,10 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
          * last lane on an address wins as it does lane by lane */
         for (uint32_t k = 0; k < nv; k++) {
             const ws_opnd *o = &el[k];
-            const uint64_t *row = o->kind == WS_OK_REG && !o->neg ? w->regs[o->reg] : NULL;
-            FOR_LANES(mask, lane)
-                store_le(lane_bytes(&wb, addrs, lane) + k * es, row ? row[lane] : ws_opnd_lane(x, b, w, o, lane), es);
+            uint64_t scratch[WS_WARP_SIZE];
+            const uint64_t *row = o->kind == WS_OK_REG && !o->neg ? w->regs[o->reg] : scratch;
+            if (row == scratch) FOR_LANES(mask, lane) scratch[lane] = ws_opnd_lane(x, b, w, o, lane);
+            store_row(row, &wb, addrs, mask, k * es, es);
         }
     } else {
         FOR_LANES(mask, lane) {
