@@ -17,8 +17,12 @@ static const char *space_name(int s)
     }
 }
 
-bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, uint8_t space,
-                   uint64_t addr, void *buf, uint32_t size, bool write, const char *what)
+/* What an access does, as fault messages name it. */
+typedef enum mem_what { WHAT_READ, WHAT_WRITE, WHAT_ATOMIC } mem_what;
+static const char *const what_name[] = {"read", "write", "atomic"};
+
+static bool mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, uint8_t space,
+                       uint64_t addr, void *buf, uint32_t size, bool write, mem_what what)
 {
     uint64_t off = addr;
     int s = space;
@@ -36,7 +40,7 @@ bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, ui
     case WS_SP_GLOBAL:
         if (write ? ws_devmem_write(p->mem, off, buf, size) : ws_devmem_read(p->mem, off, buf, size)) {
             /* initcheck: the read half of an atomic is not a use of the value */
-            if (!write && x->checks && (x->l->checks & WS_CHECK_INIT) && !(what && !strcmp(what, "atomic")))
+            if (!write && x->checks && (x->l->checks & WS_CHECK_INIT) && what != WHAT_ATOMIC)
                 ws_init_global_read(x, b, w, lane, pc, off, size);
             return true;
         }
@@ -64,17 +68,17 @@ bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, ui
     if (host) {
         /* racecheck: atomics do not race with one another */
         if (s == WS_SP_SHARED && x->checks && (x->l->checks & WS_CHECK_RACE) &&
-            !(what && !strcmp(what, "atomic")))
+            what != WHAT_ATOMIC)
             ws_race_access(x, b, w, pc, off, size, write);
         if (s == WS_SP_SHARED && x->checks && (x->l->checks & WS_CHECK_INIT) &&
-            (write || !(what && !strcmp(what, "atomic"))))
+            (write || what != WHAT_ATOMIC))
             ws_init_shared(x, b, w, lane, pc, off, size, write);
         if (write) memcpy(host, buf, size);
         else memcpy(buf, host, size);
         return true;
     }
     ws_fault(x, b, w, lane, pc, "Invalid %s %s of size %u at 0x%llx", space_name(s),
-             what ? what : write ? "write" : "read", size, (unsigned long long)addr);
+             what_name[what], size, (unsigned long long)addr);
     x->err->kind = WS_ERR_ILLEGAL_ADDRESS;
     /* Where the address lies: past an allocation's end, in freed memory... */
     size_t n = strlen(x->err->msg);
@@ -88,6 +92,14 @@ bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, ui
     return false;
 }
 
+bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, uint8_t space,
+                   uint64_t addr, void *buf, uint32_t size, bool write, const char *what)
+{
+    mem_what wh = what && !strcmp(what, "atomic") ? WHAT_ATOMIC :
+                  what ? (!strcmp(what, "write") ? WHAT_WRITE : WHAT_READ) : write ? WHAT_WRITE : WHAT_READ;
+    return mem_access(x, b, w, lane, pc, space, addr, buf, size, write, wh);
+}
+
 static uint64_t lane_addr(const ws_exec *x, const ws_warp *w, const ws_opnd *a, int lane)
 {
     uint64_t v = a->imm;
@@ -97,7 +109,7 @@ static uint64_t lane_addr(const ws_exec *x, const ws_warp *w, const ws_opnd *a, 
 }
 
 static bool check_align(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc,
-                        uint8_t space, uint64_t addr, uint32_t size, const char *what)
+                        uint8_t space, uint64_t addr, uint32_t size, mem_what what)
 {
     if (size <= 1 || addr % size == 0) return true;
     uint64_t off;
@@ -107,7 +119,7 @@ static bool check_align(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t p
         s = g == WS_GEN_SHARED ? WS_SP_SHARED : g == WS_GEN_LOCAL ? WS_SP_LOCAL : WS_SP_GLOBAL;
     }
     ws_fault(x, b, w, lane, pc, "Misaligned %s %s of size %u at 0x%llx (address not a multiple of %u)",
-             space_name(s), what, size, (unsigned long long)addr, size);
+             space_name(s), what_name[what], size, (unsigned long long)addr, size);
     x->err->kind = WS_ERR_MISALIGNED;
     return false;
 }
@@ -132,6 +144,13 @@ static void record(ws_step_info *info, uint8_t space, uint32_t size, bool store)
     info->size = size;
     info->store = store;
     info->naccess = 1;
+    info->resolved.valid = false;
+}
+
+const ws_mem_resolved *ws_step_resolved(const struct ws_step_info *info, const struct ws_insn *in)
+{
+    bool mine = in->cls == WS_I_LD || in->cls == WS_I_ST || in->cls == WS_I_ATOM;     /* they call record() */
+    return mine && info->mem && info->resolved.valid ? &info->resolved : NULL;
 }
 
 /* ---- memory statistics ------------------------------------------------- */
@@ -177,8 +196,11 @@ static void account_pc(ws_pc_counts *c, int op, const ws_bank_access *b, const w
     }
 }
 
+/* Splits one warp-level access by space and applies the bank and
+ * coalescing rules for the counters; the results go to res when given (the
+ * step's resolved access, mem_access.h). */
 static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
-                    const uint64_t addr[WS_WARP_SIZE], uint32_t size, int op)
+                    const uint64_t addr[WS_WARP_SIZE], uint32_t size, int op, ws_mem_resolved *res)
 {
     ws_pc_counts *pcc = x->l->pc_counts ? &x->l->pc_counts[pc] : NULL;
     ws_launch_stats *s = x->stats;
@@ -211,24 +233,30 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
         break;
     default: return;
     }
+    ws_mem_resolved own, *r = res ? res : &own;
+    r->load = op == ACC_LD;
+    r->size = size;
+    r->smask = smask;
+    r->gmask = gmask;
     if (smask) {
-        ws_bank_access b;
-        ws_bank_access_eval(saddr, smask, size, op == ACC_LD, &b);
+        const ws_bank_access *b = &r->banks;
+        ws_bank_access_eval(saddr, smask, size, op == ACC_LD, &r->banks);
         ws_shared_counts *c = op == ACC_LD ? &s->shared_ld : op == ACC_ST ? &s->shared_st : &s->shared_atom;
         c->requests++;
-        c->wavefronts += b.wavefronts;
-        c->bank_conflicts += b.conflicts;
-        if (pcc) account_pc(pcc, op, &b, NULL, NULL, 0, 0);
+        c->wavefronts += b->wavefronts;
+        c->bank_conflicts += b->conflicts;
+        if (pcc) account_pc(pcc, op, b, NULL, NULL, 0, 0);
     }
     if (gmask) {
-        ws_coalesce co;
-        ws_coalesce_eval(addr, gmask, size, &co);
+        const ws_coalesce *co = &r->coalesce;
+        ws_coalesce_eval(addr, gmask, size, &r->coalesce);
         ws_global_counts *c = op == ACC_LD ? &s->global_ld : op == ACC_ST ? &s->global_st : &s->global_atom;
-        c->requests += co.requests;
-        c->sectors += co.sectors;
-        c->lines += co.lines;
-        if (pcc) account_pc(pcc, op, NULL, &co, addr, gmask, size);
+        c->requests += co->requests;
+        c->sectors += co->sectors;
+        c->lines += co->lines;
+        if (pcc) account_pc(pcc, op, NULL, co, addr, gmask, size);
     }
+    r->valid = true;
 }
 
 /* The value a loaded element gets in its register: sign- or zero-extended
@@ -240,6 +268,181 @@ static uint64_t extend(uint64_t raw, ptx_type t, uint32_t es, uint32_t rw)
     return rw >= 8 ? raw : raw & ((UINT64_C(1) << (8 * rw)) - 1);
 }
 
+/* ---- the warp at once ----------------------------------------------------
+ * ld, st and atom first compute every lane's address, then resolve the
+ * access for the whole warp (warp_bytes_of) and move each lane's bytes
+ * straight between memory and registers.  Whenever some lane needs more
+ * (a fault to report, a --racecheck or --initcheck to run, bytes in
+ * several allocations or pages) the lanes go one by one through
+ * mem_access instead, which gives the same result and the exact message. */
+
+/* Lane l's bytes of a resolved access are at host + l * per_lane +
+ * (addr[l] - origin). */
+typedef struct warp_bytes {
+    uint8_t *host;
+    uint64_t origin;
+    size_t per_lane;
+} warp_bytes;
+
+static inline uint8_t *lane_bytes(const warp_bytes *wb, const uint64_t *addr, int lane)
+{
+    return wb->host + (size_t)lane * wb->per_lane + (size_t)(addr[lane] - wb->origin);
+}
+
+/* Whether size bytes at every offset up to hi fit in n bytes (as
+ * mem_access checks each lane). */
+static bool fits(uint64_t hi, uint32_t size, uint64_t n)
+{
+    return hi <= n && size <= n - hi;
+}
+
+/* Whether every lane of mask can be served from one host range, and
+ * where (see warp_bytes): addresses aligned, one space, inside it, and for
+ * global memory one allocation and one written page. */
+static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t space, const uint64_t *addr,
+                          uint32_t mask, uint32_t size, bool write, warp_bytes *out)
+{
+    if (x->checks && (x->l->checks & (WS_CHECK_RACE | WS_CHECK_INIT))) return false;
+    if (size & (size - 1)) return false;
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
+    if (mask == UINT32_MAX) {       /* a full warp: a loop the compiler can unroll */
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+            uint64_t a = addr[lane];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
+    } else {
+        FOR_LANES(mask, lane) {
+            uint64_t a = addr[lane];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
+    }
+    if (bits & (size - 1)) return false;        /* a lane misaligned */
+    uint64_t origin = 0, ohi;
+    if (space == WS_SP_GENERIC) {
+        uint64_t off;
+        ws_generic_space g = ws_generic_classify(lo, &off);
+        if (ws_generic_classify(hi, &off) != g) return false;
+        if (g == WS_GEN_SHARED) space = WS_SP_SHARED, origin = WS_SHARED_WINDOW;
+        else if (g == WS_GEN_LOCAL) space = WS_SP_LOCAL, origin = WS_LOCAL_WINDOW;
+        else if (lo >= WS_GLOBAL_BASE) space = WS_SP_GLOBAL;   /* above both windows */
+        else return false;
+    }
+    ohi = hi - origin;
+    const ws_program *p = x->p;
+    size_t frame = (size_t)w->index * WS_WARP_SIZE;     /* the warp's first thread's frame */
+    switch (space) {
+    case WS_SP_GLOBAL: {
+        if (hi - lo >= ((uint64_t)1 << 20)) return false;
+        uint8_t *h = ws_devmem_span(p->mem, lo, hi - lo + size, write);
+        if (!h) return false;
+        *out = (warp_bytes){.host = h, .origin = lo, .per_lane = 0};
+        return true;
+    }
+    case WS_SP_SHARED:
+        if (!fits(ohi, size, b->shared_size)) return false;
+        *out = (warp_bytes){.host = b->shared, .origin = origin, .per_lane = 0};
+        return true;
+    case WS_SP_LOCAL:
+        if (!fits(ohi, size, p->local_size)) return false;
+        *out = (warp_bytes){.host = b->local + frame * p->local_size, .origin = origin,
+                            .per_lane = p->local_size};
+        return true;
+    case WS_SP_PARAM:
+        if (hi < WS_TPARAM_BASE) {
+            if (write || !fits(hi, size, x->l->params_size)) return false;
+            *out = (warp_bytes){.host = (uint8_t *)x->l->params, .origin = 0, .per_lane = 0};
+            return true;
+        }
+        if (lo < WS_TPARAM_BASE || !fits(hi - WS_TPARAM_BASE, size, p->tparam_size))
+            return false;
+        *out = (warp_bytes){.host = b->tparam + frame * p->tparam_size, .origin = WS_TPARAM_BASE,
+                            .per_lane = p->tparam_size};
+        return true;
+    }
+    return false;
+}
+
+static void warp_addrs(const ws_exec *x, const ws_warp *w, const ws_opnd *a, uint32_t mask, uint64_t *out)
+{
+    uint64_t base = a->imm + (a->sym >= 0 ? x->k->shared_off[a->sym] : 0);
+    if (a->reg < 0) {
+        FOR_LANES(mask, lane) out[lane] = base;
+        return;
+    }
+    const uint64_t *r = w->regs[a->reg];
+    if (mask == UINT32_MAX)
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) out[lane] = r[lane] + base;
+    else
+        FOR_LANES(mask, lane) out[lane] = r[lane] + base;
+}
+
+/* n bytes little-endian (the host's order where it is little-endian). */
+static inline uint64_t load_le(const uint8_t *p, uint32_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    switch (n) {
+    case 1: return *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case 8: { uint64_t v; memcpy(&v, p, 8); return v; }
+    default: break;
+    }
+#endif
+    return le_get(p, n);
+}
+
+static inline void store_le(uint8_t *p, uint64_t v, uint32_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    switch (n) {
+    case 1: *p = (uint8_t)v; return;
+    case 2: { uint16_t u = (uint16_t)v; memcpy(p, &u, 2); return; }
+    case 4: { uint32_t u = (uint32_t)v; memcpy(p, &u, 4); return; }
+    case 8: memcpy(p, &v, 8); return;
+    default: break;
+    }
+#endif
+    le_put(p, v, n);
+}
+
+/* Element at offset off of each lane's bytes into row, sign-extended
+ * (sext: from es bytes) and cut to the register's width (keep).  A loop
+ * per width, so that each copies a constant number of bytes. */
+static void load_row(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs, uint32_t mask,
+                     uint32_t off, uint32_t es, bool sext, uint64_t keep)
+{
+    uint64_t sign = es < 8 ? UINT64_C(1) << (8 * es - 1) : 0, ext = es < 8 ? ~UINT64_C(0) << (8 * es) : 0;
+#define LOAD_LANES(n) FOR_LANES(mask, lane) { \
+        uint64_t raw = load_le(lane_bytes(wb, addrs, lane) + off, n); \
+        row[lane] = (sext && (raw & sign) ? raw | ext : raw) & keep; }
+    switch (es) {
+    case 1: LOAD_LANES(1); break;
+    case 2: LOAD_LANES(2); break;
+    case 4: LOAD_LANES(4); break;
+    default: LOAD_LANES(8); break;
+    }
+#undef LOAD_LANES
+}
+
+static void store_row(const uint64_t *row, const warp_bytes *wb, const uint64_t *addrs, uint32_t mask,
+                      uint32_t off, uint32_t es)
+{
+#define STORE_LANES(n) FOR_LANES(mask, lane) store_le(lane_bytes(wb, addrs, lane) + off, row[lane], n)
+    switch (es) {
+    case 1: STORE_LANES(1); break;
+    case 2: STORE_LANES(2); break;
+    case 4: STORE_LANES(4); break;
+    default: STORE_LANES(8); break;
+    }
+#undef STORE_LANES
+}
+
+static bool plain_width(uint32_t es) { return es == 1 || es == 2 || es == 4 || es == 8; }
+
 bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                 uint32_t mask, ws_step_info *info)
 {
@@ -250,18 +453,29 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     if (d->kind == WS_OK_VEC) nv = d->nelems;
     record(info, in->space, total, false);
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
-    FOR_LANES(mask, lane) {
-        uint8_t buf[64];
-        uint64_t addr = lane_addr(x, w, a, lane);
-        addrs[lane] = addr;
-        if (!check_align(x, b, w, lane, pc, in->space, addr, total, "read")) return false;
-        if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, total, false, "read")) return false;
-        for (uint32_t k = 0; k < nv; k++)
-            if (el[k].kind == WS_OK_REG)
-                w->regs[el[k].reg][lane] = extend(le_get(buf + k * es, es), t, es,
-                                                  x->p->reg_width[el[k].reg]);
+    warp_addrs(x, w, a, mask, addrs);
+    warp_bytes wb;
+    if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, false, &wb)) {
+        bool sext = ptx_type_is_signed(t) && es < 8;
+        for (uint32_t k = 0; k < nv; k++) {
+            if (el[k].kind != WS_OK_REG) continue;
+            uint32_t rw = x->p->reg_width[el[k].reg];
+            uint64_t keep = rw >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * rw)) - 1;
+            load_row(w->regs[el[k].reg], &wb, addrs, mask, k * es, es, sext, keep);
+        }
+    } else {
+        FOR_LANES(mask, lane) {
+            uint8_t buf[64];
+            uint64_t addr = addrs[lane];
+            if (!check_align(x, b, w, lane, pc, in->space, addr, total, WHAT_READ)) return false;
+            if (!mem_access(x, b, w, lane, pc, in->space, addr, buf, total, false, WHAT_READ)) return false;
+            for (uint32_t k = 0; k < nv; k++)
+                if (el[k].kind == WS_OK_REG)
+                    w->regs[el[k].reg][lane] = extend(le_get(buf + k * es, es), t, es,
+                                                      x->p->reg_width[el[k].reg]);
+        }
     }
-    account(x, in, pc, mask, addrs, total, ACC_LD);
+    account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL);
     return true;
 }
 
@@ -274,17 +488,31 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     if (v->kind == WS_OK_VEC) nv = v->nelems;
     record(info, in->space, total, true);
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
-    FOR_LANES(mask, lane) {
-        uint8_t buf[64];
-        uint64_t addr = lane_addr(x, w, a, lane);
-        addrs[lane] = addr;
-        if (!check_align(x, b, w, lane, pc, in->space, addr, total, "write")) return false;
-        for (uint32_t k = 0; k < nv; k++)
-            le_put(buf + k * es, ws_opnd_lane(x, b, w, &el[k], lane), es);
-        if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, total, true, "write")) return false;
+    warp_addrs(x, w, a, mask, addrs);
+    warp_bytes wb;
+    if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, true, &wb)) {
+        /* element by element: lanes' vectors are aligned to their whole
+         * size, so two lanes' vectors coincide or do not overlap, and the
+         * last lane on an address wins as it does lane by lane */
+        for (uint32_t k = 0; k < nv; k++) {
+            const ws_opnd *o = &el[k];
+            uint64_t scratch[WS_WARP_SIZE];
+            const uint64_t *row = o->kind == WS_OK_REG && !o->neg ? w->regs[o->reg] : scratch;
+            if (row == scratch) FOR_LANES(mask, lane) scratch[lane] = ws_opnd_lane(x, b, w, o, lane);
+            store_row(row, &wb, addrs, mask, k * es, es);
+        }
+    } else {
+        FOR_LANES(mask, lane) {
+            uint8_t buf[64];
+            uint64_t addr = addrs[lane];
+            if (!check_align(x, b, w, lane, pc, in->space, addr, total, WHAT_WRITE)) return false;
+            for (uint32_t k = 0; k < nv; k++)
+                le_put(buf + k * es, ws_opnd_lane(x, b, w, &el[k], lane), es);
+            if (!mem_access(x, b, w, lane, pc, in->space, addr, buf, total, true, WHAT_WRITE)) return false;
+        }
     }
     if (mask) ws_progress(x, w);
-    account(x, in, pc, mask, addrs, total, ACC_ST);
+    account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL);
     return true;
 }
 
@@ -298,23 +526,28 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     uint32_t size = ptx_type_size(in->m.types[0]);
     record(info, in->space, size, true);
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
+    warp_addrs(x, w, a, mask, addrs);
+    warp_bytes wb;
+    bool whole = mask && plain_width(size) && warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, &wb);
     /* Lanes in lane order: the serialization the hardware's per-address
      * ordering would produce for a warp. */
     FOR_LANES(mask, lane) {
-        uint8_t buf[8];
-        uint64_t addr = lane_addr(x, w, a, lane);
-        addrs[lane] = addr;
-        if (!check_align(x, b, w, lane, pc, in->space, addr, size, "atomic")) return false;
-        if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, size, false, "atomic")) return false;
-        uint64_t old = le_get(buf, size);
+        uint8_t buf[8], *p = whole ? lane_bytes(&wb, addrs, lane) : buf;
+        uint64_t addr = addrs[lane];
+        if (!whole) {
+            if (!check_align(x, b, w, lane, pc, in->space, addr, size, WHAT_ATOMIC)) return false;
+            if (!mem_access(x, b, w, lane, pc, in->space, addr, buf, size, false, WHAT_ATOMIC)) return false;
+        }
+        uint64_t old = load_le(p, size);
         uint64_t nv = ws_atom_apply(&in->m, old, ws_opnd_lane(x, b, w, bo, lane),
                                     co ? ws_opnd_lane(x, b, w, co, lane) : 0);
-        le_put(buf, nv, size);
+        store_le(p, nv, size);
         if (nv != old) ws_progress(x, w);     /* a failing compare-and-swap is no progress */
-        if (!ws_mem_access(x, b, w, lane, pc, in->space, addr, buf, size, true, "atomic")) return false;
+        if (!whole && !mem_access(x, b, w, lane, pc, in->space, addr, buf, size, true, WHAT_ATOMIC))
+            return false;
         if (d && d->kind == WS_OK_REG) w->regs[d->reg][lane] = old;
     }
-    account(x, in, pc, mask, addrs, size, ACC_ATOM);
+    account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL);
     return true;
 }
 
@@ -343,7 +576,7 @@ typedef struct wmma_ctx {
 static bool wmma_rd(void *ctx, uint64_t addr, void *dst, uint32_t size)
 {
     wmma_ctx *c = ctx;
-    return ws_mem_access(c->x, c->b, c->w, c->lane, c->pc, c->space, addr, dst, size, false, "read");
+    return mem_access(c->x, c->b, c->w, c->lane, c->pc, c->space, addr, dst, size, false, WHAT_READ);
 }
 
 static bool wmma_wr(void *ctx, uint64_t addr, const void *src, uint32_t size)
@@ -352,7 +585,7 @@ static bool wmma_wr(void *ctx, uint64_t addr, const void *src, uint32_t size)
     uint8_t buf[16];
     if (size > sizeof buf) return false;
     memcpy(buf, src, size);
-    return ws_mem_access(c->x, c->b, c->w, c->lane, c->pc, c->space, addr, buf, size, true, "write");
+    return mem_access(c->x, c->b, c->w, c->lane, c->pc, c->space, addr, buf, size, true, WHAT_WRITE);
 }
 
 static int frag_rows(const ws_exec *x, ws_warp *w, const ws_opnd *v, uint64_t **rows)
@@ -384,7 +617,7 @@ static void wmma_account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mas
     for (int k = 0; k < n; k++) {
         uint64_t *addr = info ? info->addr + k * WS_WARP_SIZE : own;
         FOR_LANES(mask, lane) addr[lane] = base + off[k * WS_WARP_SIZE + lane];
-        account(x, in, pc, mask, addr, size, store ? ACC_ST : ACC_LD);
+        account(x, in, pc, mask, addr, size, store ? ACC_ST : ACC_LD, NULL);
     }
 }
 
@@ -451,17 +684,17 @@ bool ws_exec_cp_async(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
         }
         saddr[lane] = lane_addr(x, w, dst, lane);
         gaddr[lane] = lane_addr(x, w, src, lane);
-        if (!check_align(x, b, w, lane, pc, WS_SP_SHARED, saddr[lane], size, "write")) return false;
-        if (!check_align(x, b, w, lane, pc, WS_SP_GLOBAL, gaddr[lane], size, "read")) return false;
-        if (n && !ws_mem_access(x, b, w, lane, pc, WS_SP_GLOBAL, gaddr[lane], buf, (uint32_t)n, false, "read"))
+        if (!check_align(x, b, w, lane, pc, WS_SP_SHARED, saddr[lane], size, WHAT_WRITE)) return false;
+        if (!check_align(x, b, w, lane, pc, WS_SP_GLOBAL, gaddr[lane], size, WHAT_READ)) return false;
+        if (n && !mem_access(x, b, w, lane, pc, WS_SP_GLOBAL, gaddr[lane], buf, (uint32_t)n, false, WHAT_READ))
             return false;
-        if (!ws_mem_access(x, b, w, lane, pc, WS_SP_SHARED, saddr[lane], buf, size, true, "write"))
+        if (!mem_access(x, b, w, lane, pc, WS_SP_SHARED, saddr[lane], buf, size, true, WHAT_WRITE))
             return false;
         if (n) read_mask |= UINT32_C(1) << lane;
     }
     ws_insn as_global = *in;
     as_global.space = WS_SP_GLOBAL;
-    account(x, &as_global, pc, read_mask, gaddr, size, ACC_LD);
-    account(x, in, pc, mask, saddr, size, ACC_ST);
+    account(x, &as_global, pc, read_mask, gaddr, size, ACC_LD, NULL);
+    account(x, in, pc, mask, saddr, size, ACC_ST, NULL);
     return true;
 }

@@ -46,12 +46,12 @@ static uint32_t distinct(const uint64_t *addr, uint32_t mask)
  * gives it.  An atomic is charged the same: 32 lanes adding to one word
  * are one wavefront, as the H200 counts them
  * (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom), not 32 passes. */
-static uint64_t shared_access(ws_tsim *s, ws_sm *sm, const uint64_t *off, uint32_t mask,
-                              uint32_t size, bool load, uint64_t now)
+static uint64_t shared_access(ws_tsim *s, ws_sm *sm, const ws_mem_resolved *res, const uint64_t *off,
+                              uint32_t mask, uint32_t size, bool load, uint64_t now)
 {
-    ws_bank_access b;
-    ws_bank_access_eval(off, mask, size, load, &b);
-    uint32_t passes = b.wavefronts ? b.wavefronts : 1;
+    ws_bank_access own;
+    const ws_bank_access *b = ws_resolved_banks(res, off, mask, size, load, &own);
+    uint32_t passes = b->wavefronts ? b->wavefronts : 1;
     uint64_t start = l1_stage(s, sm, now, passes);
     return start + passes - 1 + s->lat_shared;
 }
@@ -100,17 +100,18 @@ static ws_l1_policy l1_policy(const ws_insn *in)
     }
 }
 
-static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const uint64_t *addr,
-                              uint32_t mask, uint32_t size, int op, ws_l1_policy policy, uint64_t now)
+static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_mem_resolved *res,
+                              const uint64_t *addr, uint32_t mask, uint32_t size, int op,
+                              ws_l1_policy policy, uint64_t now)
 {
-    ws_coalesce co;
-    ws_coalesce_eval(addr, mask, size, &co);
-    if (co.sectors == 0) return now + 1;
-    uint32_t serial[WS_COALESCE_MAX_SECTORS], wavefronts = co.lines ? co.lines : 1;
-    if (op == WS_I_ATOM) wavefronts = atomic_serials(addr, mask, &co, serial);
+    ws_coalesce own;
+    const ws_coalesce *co = ws_resolved_coalesce(res, addr, mask, size, &own);
+    if (co->sectors == 0) return now + 1;
+    uint32_t serial[WS_COALESCE_MAX_SECTORS], wavefronts = co->lines ? co->lines : 1;
+    if (op == WS_I_ATOM) wavefronts = atomic_serials(addr, mask, co, serial);
     uint64_t start = l1_stage(s, sm, now, wavefronts), ready = start;
-    for (uint32_t i = 0; i < co.sectors; i++) {
-        uint64_t sec = co.sector[i], r;
+    for (uint32_t i = 0; i < co->sectors; i++) {
+        uint64_t sec = co->sector[i], r;
         if (op == WS_I_LD) {
             if (!ws_l1_load(&sm->l1, sec, start, policy, &r)) {
                 r = ws_l2_read(&s->l2, sec, start);
@@ -132,7 +133,8 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const uint6
 /* One warp-wide access (addr[lane] for the lanes in mask) of a memory
  * instruction: the cycle its data is ready. */
 static uint64_t one_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_insn *in,
-                           const ws_step_info *info, const uint64_t *addr, uint64_t now, uint8_t *kind)
+                           const ws_step_info *info, const ws_mem_resolved *res, const uint64_t *addr,
+                           uint64_t now, uint8_t *kind)
 {
     /* split the lanes by the space their address falls in */
     uint64_t off[WS_WARP_SIZE], gaddr[WS_WARP_SIZE];
@@ -160,12 +162,12 @@ static uint64_t one_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_insn 
     int op = in->cls == WS_I_ATOM ? WS_I_ATOM : info->store ? WS_I_ST : WS_I_LD;
     uint64_t ready = now + 1;
     if (smask) {
-        uint64_t r = shared_access(s, sm, off, smask, info->size, op == WS_I_LD, now);
+        uint64_t r = shared_access(s, sm, res, off, smask, info->size, op == WS_I_LD, now);
         sw->mem_done = max64(sw->mem_done, r);
         ready = max64(ready, r);
     }
     if (gmask) {
-        ready = max64(ready, global_access(s, sm, sw, gaddr, gmask, info->size, op, l1_policy(in), now));
+        ready = max64(ready, global_access(s, sm, sw, res, gaddr, gmask, info->size, op, l1_policy(in), now));
         *kind = WS_STALL_LONG_SCOREBOARD;
     }
     return ready;
@@ -189,8 +191,10 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
      * through the L1 data stage; the registers are ready with the last */
     uint64_t ready = now + 1;
     uint64_t l1_lookups = sm->l1.lookups, l1_hits = sm->l1.hits, l2_lookups = s->l2.lookups, l2_hits = s->l2.hits;
+    const ws_mem_resolved *res = ws_step_resolved(info, in);     /* the first access's, from the executor */
     for (uint32_t k = 0; k < info->naccess; k++)
-        ready = max64(ready, one_access(s, sm, sw, in, info, info->addr + (size_t)k * WS_WARP_SIZE, now, kind));
+        ready = max64(ready, one_access(s, sm, sw, in, info, k == 0 ? res : NULL,
+                                        info->addr + (size_t)k * WS_WARP_SIZE, now, kind));
     /* the caches' counters moved by this instruction alone: its pc's share */
     ws_pc_counts *pcc = s->x.l && s->x.l->pc_counts && sw->stall_pc >= 0 ? &s->x.l->pc_counts[sw->stall_pc] : NULL;
     if (pcc) {

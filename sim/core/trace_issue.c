@@ -10,7 +10,8 @@
 
 /* Adds one warp-wide access of info (addresses acc) to a trace event:
  * bank passes in shared memory, sectors and lines in global or local. */
-static void trace_access(const ws_step_info *info, const uint64_t *acc, ws_trace_event *e)
+static void trace_access(const ws_step_info *info, const ws_mem_resolved *res, const uint64_t *acc,
+                         ws_trace_event *e)
 {
     uint64_t addr[WS_WARP_SIZE] = {0};
     int space = info->space;
@@ -28,19 +29,20 @@ static void trace_access(const ws_step_info *info, const uint64_t *acc, ws_trace
         }
     }
     if (space == WS_SP_SHARED) {
-        ws_bank_access ba;
-        ws_bank_access_eval(addr, info->mask, info->size, !info->store, &ba);
+        ws_bank_access own;
+        const ws_bank_access *ba = ws_resolved_banks(res, addr, info->mask, info->size, !info->store, &own);
         e->mem = WS_TRACE_MEM_SHARED;
-        for (uint32_t i = 0; i < ba.wavefronts && e->wavefronts + i < 32; i++)
-            e->pass_banks[e->wavefronts + i] = ba.pass_banks[i];
-        e->wavefronts += ba.wavefronts;
-        if (ba.degree > e->degree) e->degree = ba.degree;
+        for (uint32_t i = 0; i < ba->wavefronts && e->wavefronts + i < 32; i++)
+            e->pass_banks[e->wavefronts + i] = ba->pass_banks[i];
+        e->wavefronts += ba->wavefronts;
+        if (ba->degree > e->degree) e->degree = ba->degree;
     } else if (space == WS_SP_GLOBAL || space == WS_SP_LOCAL) {
-        ws_coalesce co;
-        ws_coalesce_eval(addr, info->mask, info->size, &co);
+        ws_coalesce own;     /* local lanes are never resolved as global: res cannot match them */
+        const ws_coalesce *co = ws_resolved_coalesce(space == WS_SP_GLOBAL ? res : NULL, addr, info->mask,
+                                                     info->size, &own);
         e->mem = space == WS_SP_GLOBAL ? WS_TRACE_MEM_GLOBAL : WS_TRACE_MEM_LOCAL;
-        e->sectors += co.sectors;
-        e->lines += co.lines;
+        e->sectors += co->sectors;
+        e->lines += co->lines;
     } else {
         e->mem = WS_TRACE_MEM_OTHER;
     }
@@ -77,8 +79,9 @@ void ws_trace_warp_issue(struct ws_trace *t, const ws_exec *x, const ws_block *b
     }
     if (info->mem && info->mask && info->space != WS_SP_PARAM) {
         e.store = info->store;
+        const ws_mem_resolved *res = ws_step_resolved(info, in);     /* the first access's, from the executor */
         for (uint32_t k = 0; k < info->naccess; k++)
-            trace_access(info, info->addr + (size_t)k * WS_WARP_SIZE, &e);
+            trace_access(info, k == 0 ? res : NULL, info->addr + (size_t)k * WS_WARP_SIZE, &e);
     }
     ws_trace_issue(t, &e);
 }

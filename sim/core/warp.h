@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include "alu.h"
 #include "checks.h"
+#include "mem_access.h"
 #include "program.h"
 #include "simt_stack.h"
 
@@ -130,6 +131,7 @@ typedef struct ws_step_info {
     /* access k of lane l at addr[k * WS_WARP_SIZE + l] (so addr[l] is the
      * first access's) */
     uint64_t addr[WS_STEP_MAX_ACCESSES * WS_WARP_SIZE];
+    ws_mem_resolved resolved;   /* the first access's banks and sectors (mem_access.h) */
 } ws_step_info;
 
 /* The pc the warp's running group issues next, or -1 when it has none

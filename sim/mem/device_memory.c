@@ -471,6 +471,17 @@ bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
     return true;
 }
 
+uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
+{
+    if (size == 0 || (write && m->track_init) || !alloc_find(m, addr, size))
+        return NULL;
+    uint64_t key = addr >> WS_PAGE_SHIFT;
+    if ((addr + size - 1) >> WS_PAGE_SHIFT != key)
+        return NULL;
+    uint8_t *p = page_cached(m, key);
+    return p ? p + (addr & (WS_PAGE_SIZE - 1)) : NULL;
+}
+
 /* Writes n bytes inside one page: from src, or the byte fill when src is
  * NULL.  Zeros written to an absent page leave it absent. */
 static bool page_write(ws_devmem *m, uint64_t addr, const uint8_t *src, uint8_t fill, uint64_t n)

@@ -41,6 +41,14 @@ bool ws_devmem_valid(const ws_devmem *m, uint64_t addr, uint64_t size);
  * range is not inside one live allocation. */
 bool ws_devmem_write(ws_devmem *m, uint64_t addr, const void *src, uint64_t size);
 bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size);
+/* The host bytes of [addr, addr + size) when the range lies in one
+ * allocation and one backing page that exists, for a caller that moves a
+ * whole warp's bytes at once (exec_mem.c); valid until the next
+ * allocation or free.  NULL otherwise (the page was never written,
+ * the range crosses a page or leaves the allocation, or a write while
+ * initcheck tracks written bytes): the caller then goes byte-wise through
+ * ws_devmem_read and ws_devmem_write, which give the same result. */
+uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write);
 bool ws_devmem_fill(ws_devmem *m, uint64_t addr, uint8_t byte, uint64_t size);
 
 /* initcheck: from ws_devmem_track_init on, the memory remembers which

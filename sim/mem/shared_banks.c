@@ -2,27 +2,55 @@
 #include "shared_banks.h"
 
 #include <stdbool.h>
-#include <string.h>
 
 /* Words one part can touch: 32 lanes x 3 words (a paired 8-byte load, not
  * aligned) at most. */
 #define PART_WORDS 96
 
-/* The common cases in one sweep: every lane on the first lane's word or
- * alone in its bank (broadcast, conflict-free strides).  Returns false
- * when a bank holds two words or a lane spans two words. */
+/* The conflict-free case in one sweep: no bank of the part holds two
+ * distinct words (broadcast, conflict-free strides, lanes that share words,
+ * 8- and 16-byte lanes side by side).  Then the part is one pass touching
+ * the banks of its words, which *banks gets.  Returns false when a bank
+ * holds two words: the general rule below then counts the passes. */
 static bool one_pass(const uint64_t *addr, uint32_t pm, uint32_t size, uint32_t *banks)
 {
-    uint64_t first = addr[__builtin_ctz(pm)] / WS_SMEM_BANK_BYTES;
-    uint32_t seen = UINT32_C(1) << (first % WS_SMEM_BANKS);
+    uint64_t word_of[WS_SMEM_BANKS];    /* bank -> its word; read only where seen has the bank */
+    uint32_t seen = 0;
     for (; pm; pm &= pm - 1) {
-        uint64_t a = addr[__builtin_ctz(pm)], word = a / WS_SMEM_BANK_BYTES;
-        if ((a + size - 1) / WS_SMEM_BANK_BYTES != word) return false;
-        if (word == first) continue;
-        uint32_t bit = UINT32_C(1) << (word % WS_SMEM_BANKS);
-        if (seen & bit) return false;
-        seen |= bit;
+        uint64_t a = addr[__builtin_ctz(pm)], last = (a + size - 1) / WS_SMEM_BANK_BYTES;
+        for (uint64_t word = a / WS_SMEM_BANK_BYTES; word <= last; word++) {
+            uint32_t bank = (uint32_t)(word % WS_SMEM_BANKS), bit = UINT32_C(1) << bank;
+            if (!(seen & bit)) {
+                seen |= bit;
+                word_of[bank] = word;
+            } else if (word_of[bank] != word) {
+                return false;
+            }
+        }
     }
+    *banks = seen;
+    return true;
+}
+
+/* one_pass for the most common accesses, lanes of at most 4 bytes each
+ * inside one word, in one sweep without a branch per lane: each lane
+ * compares its word with the one its bank already holds, if any. */
+static bool one_pass_words(const uint64_t *addr, uint32_t pm, uint32_t size, uint32_t *banks)
+{
+    uint64_t word_of[WS_SMEM_BANKS];    /* read only at banks written before */
+    uint64_t across = 0, differ = 0;
+    uint32_t seen = 0;
+    for (uint32_t m = pm; m; m &= m - 1) {
+        uint64_t a = addr[__builtin_ctz(m)], word = a / WS_SMEM_BANK_BYTES;
+        uint32_t bank = (uint32_t)(word % WS_SMEM_BANKS), bit = UINT32_C(1) << bank;
+        uint64_t held = seen & bit ? word_of[bank] : word;
+        differ |= held ^ word;
+        word_of[bank] = word;
+        seen |= bit;
+        across |= a % WS_SMEM_BANK_BYTES + size > WS_SMEM_BANK_BYTES;
+    }
+    if (across) return one_pass(addr, pm, size, banks);
+    if (differ) return false;
     *banks = seen;
     return true;
 }
@@ -40,7 +68,7 @@ static bool pairs_share(const uint64_t *addr, uint32_t mask, uint32_t dist)
 void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, bool load,
                          ws_bank_access *out)
 {
-    memset(out, 0, sizeof *out);
+    out->wavefronts = out->conflicts = out->degree = 0;     /* pass_banks: filled as passes are made */
     if (size == 0) size = 1;
     if (size > 16) size = 16;
     uint32_t parts = size <= 4 ? 1 : size <= 8 ? 2 : 4;
@@ -53,7 +81,9 @@ void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, 
     for (uint32_t p = 0; p < parts; p++) {
         uint32_t pm = (mask >> (p * lanes)) & part_mask;
         if (!pm) continue;
-        if (size <= 4 && one_pass(addr + p * lanes, pm, size, &out->pass_banks[out->wavefronts])) {
+        uint32_t *banks = &out->pass_banks[out->wavefronts];
+        if (size <= WS_SMEM_BANK_BYTES ? one_pass_words(addr + p * lanes, pm, size, banks)
+                                       : one_pass(addr + p * lanes, pm, size, banks)) {
             out->wavefronts++;
             if (out->degree < 1) out->degree = 1;
             used++;
@@ -78,6 +108,7 @@ void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, 
         for (uint32_t i = 0; i < n; i++) {
             if (i > 0 && w[i] == w[i - 1]) continue;    /* the same word: one access serves all */
             uint32_t bank = (uint32_t)(w[i] % WS_SMEM_BANKS);
+            if (count[bank] == passes) out->pass_banks[base + passes] = 0;     /* a new pass */
             out->pass_banks[base + count[bank]] |= UINT32_C(1) << bank;
             if (++count[bank] > passes) passes = count[bank];
         }

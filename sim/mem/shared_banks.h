@@ -54,7 +54,7 @@ typedef struct ws_bank_access {
     uint32_t parts;         /* 1, 2 or 4 for widths up to 4, 8, 16 bytes (halved for paired loads) */
     /* For a bank trace: bit b of pass_banks[i] is set when wavefront i
      * (parts in lane order, passes within a part in order) reads or
-     * writes bank b. */
+     * writes bank b.  Entries from wavefronts on are not set. */
     uint32_t pass_banks[WS_SMEM_MAX_WAVEFRONTS];
 } ws_bank_access;
 

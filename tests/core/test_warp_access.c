@@ -1,0 +1,195 @@
+/* Loads, stores and atomics of a whole warp at the edges of the executor's
+ * one-range path (exec_mem.c): accesses across a backing page, into
+ * never-written pages, through generic addresses into shared, local and
+ * global memory, sign-extended narrow loads, lanes on one address, and
+ * warps where several lanes fault (the first in lane order is reported,
+ * and the lanes before it have stored).  Expected values are computed here
+ * on the CPU from the kernels' PTX. */
+#include "core_util.h"
+
+#define HDR ".version 9.0\n.target sm_80\n.address_size 64\n"
+#define PAGE 65536u
+
+static const char ptx[] = HDR
+    ".visible .entry bytes(.param .u64 p0, .param .u64 p1)\n{\n"
+    " .reg .b32 %r<4>;\n .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [p0];\n ld.param.u64 %rd2, [p1];\n"
+    " mov.u32 %r1, %tid.x;\n cvt.u64.u32 %rd3, %r1;\n add.s64 %rd4, %rd1, %rd3;\n"
+    " ld.global.s8 %r2, [%rd4];\n ld.global.u8 %r3, [%rd4];\n"
+    " mul.wide.u32 %rd5, %r1, 8;\n add.s64 %rd6, %rd2, %rd5;\n"
+    " st.global.v2.u32 [%rd6], {%r2, %r3};\n ret;\n}\n"
+
+    ".visible .entry pages(.param .u64 p0, .param .u64 p1)\n{\n"
+    " .reg .b32 %r<6>;\n .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [p0];\n ld.param.u64 %rd2, [p1];\n"
+    " mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd3, %r1, 8;\n add.s64 %rd4, %rd1, %rd3;\n"
+    " ld.global.v2.u32 {%r2, %r3}, [%rd4];\n add.s64 %rd5, %rd2, %rd3;\n"
+    " st.global.v2.u32 [%rd5], {%r3, %r2};\n ret;\n}\n"
+
+    ".visible .entry gen(.param .u64 p0)\n{\n"
+    " .reg .b32 %r<8>;\n .reg .b64 %rd<12>;\n"
+    " .shared .align 4 .b8 sh[256];\n .local .align 4 .b8 loc[16];\n"
+    " ld.param.u64 %rd1, [p0];\n"
+    " mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd2, %r1, 4;\n"
+    " mov.u64 %rd3, sh;\n cvta.shared.u64 %rd4, %rd3;\n add.s64 %rd5, %rd4, %rd2;\n"
+    " mul.lo.u32 %r2, %r1, 3;\n st.u32 [%rd5], %r2;\n bar.sync 0;\n"
+    " add.u32 %r3, %r1, 1;\n and.b32 %r3, %r3, 63;\n mul.wide.u32 %rd6, %r3, 4;\n"
+    " add.s64 %rd7, %rd4, %rd6;\n ld.u32 %r4, [%rd7];\n"
+    " mov.u64 %rd8, loc;\n cvta.local.u64 %rd9, %rd8;\n add.u32 %r6, %r4, %r1;\n"
+    " st.u32 [%rd9+4], %r6;\n ld.u32 %r5, [%rd9+4];\n"
+    " add.s64 %rd10, %rd1, %rd2;\n st.u32 [%rd10], %r5;\n ret;\n}\n"
+
+    ".visible .entry same(.param .u64 p0)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<6>;\n .reg .b64 %rd<4>;\n"
+    " .shared .align 4 .b32 cnt;\n"
+    " ld.param.u64 %rd1, [p0];\n mov.u32 %r1, %tid.x;\n add.u32 %r2, %r1, 100;\n"
+    " st.global.v2.u32 [%rd1], {%r1, %r2};\n"
+    " setp.eq.u32 %p1, %r1, 0;\n @%p1 st.shared.u32 [cnt], 0;\n bar.sync 0;\n"
+    " atom.shared.add.u32 %r3, [cnt], 1;\n bar.sync 0;\n"
+    " ld.shared.u32 %r4, [cnt];\n st.global.u32 [%rd1+8], %r4;\n"
+    " mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.u32 [%rd3+16], %r3;\n ret;\n}\n"
+
+    ".visible .entry sel(.param .u64 p0, .param .u64 p1)\n{\n"
+    " .reg .b32 %r<4>;\n .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [p0];\n ld.param.u64 %rd2, [p1];\n"
+    " mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd3, %r1, 8;\n add.s64 %rd4, %rd1, %rd3;\n"
+    " ld.global.u64 %rd5, [%rd4];\n add.s64 %rd6, %rd2, %rd5;\n add.u32 %r2, %r1, 1000;\n"
+    " st.global.u32 [%rd6], %r2;\n ld.global.u32 %r3, [%rd6];\n ret;\n}\n";
+
+static void load(tctx *t)
+{
+    if (!t_load(t, ptx, "warp_access.ptx")) fail_msg("%s", t->err.msg);
+}
+
+static void test_narrow_signed_loads(void **state)
+{
+    (void)state;
+    tctx t;
+    load(&t);
+    uint8_t src[64];
+    for (int i = 0; i < 64; i++) src[i] = (uint8_t)(i * 37 + 101);
+    uint64_t s = t_alloc(&t, src, sizeof src), d = t_alloc(&t, NULL, 64 * 8);
+    t_p64(&t, s); t_p64(&t, d);
+    if (!t_run(&t, "bytes", D3(1, 1, 1), D3(64, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+    uint32_t out[128];
+    assert_true(ws_devmem_read(t.mem, d, out, sizeof out));
+    for (int i = 0; i < 64; i++) {
+        assert_int_equal(out[2 * i], (uint32_t)(int32_t)(int8_t)src[i]);
+        assert_int_equal(out[2 * i + 1], src[i]);
+    }
+    t_free(&t);
+}
+
+/* A warp's 256 bytes across the boundary of two backing pages, and into a
+ * page never written (zeros); the destination pages are created by the
+ * stores. */
+static void test_across_pages(void **state)
+{
+    (void)state;
+    tctx t;
+    load(&t);
+    uint64_t s = t_alloc(&t, NULL, 3 * PAGE), d = t_alloc(&t, NULL, 64 * 8);
+    assert_int_equal(s % PAGE, 0);      /* the offsets below are page offsets */
+    uint32_t *pat = malloc(PAGE + 256);
+    assert_non_null(pat);
+    for (uint32_t i = 0; i < (PAGE + 256) / 4; i++) pat[i] = i * 2654435761u + 7;
+    assert_true(ws_devmem_write(t.mem, s, pat, PAGE + 256));
+    static const uint32_t starts[] = {PAGE - 128, 2 * PAGE - 64};
+    for (int run = 0; run < 2; run++) {
+        t.nparams = 0;
+        t_p64(&t, s + starts[run]); t_p64(&t, d);
+        if (!t_run(&t, "pages", D3(1, 1, 1), D3(64, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+        uint32_t out[128];
+        assert_true(ws_devmem_read(t.mem, d, out, sizeof out));
+        for (uint32_t i = 0; i < 128; i++) {
+            uint32_t word = starts[run] / 4 + (i ^ 1);      /* the pair swapped */
+            uint32_t want = word < (PAGE + 256) / 4 ? pat[word] : 0;
+            if (out[i] != want) fail_msg("start %u word %u: %u, want %u", starts[run], i, out[i], want);
+        }
+    }
+    free(pat);
+    t_free(&t);
+}
+
+static void test_generic_spaces(void **state)
+{
+    (void)state;
+    tctx t;
+    load(&t);
+    uint64_t d = t_alloc(&t, NULL, 64 * 4);
+    t_p64(&t, d);
+    if (!t_run(&t, "gen", D3(1, 1, 1), D3(64, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+    uint32_t out[64];
+    assert_true(ws_devmem_read(t.mem, d, out, sizeof out));
+    for (uint32_t i = 0; i < 64; i++) assert_int_equal(out[i], 3 * ((i + 1) % 64) + i);
+    t_free(&t);
+}
+
+/* Lanes on one address: the last lane's store stays; an atomic serializes
+ * the lanes in lane order. */
+static void test_one_address(void **state)
+{
+    (void)state;
+    tctx t;
+    load(&t);
+    uint64_t d = t_alloc(&t, NULL, 48 * 4);
+    t_p64(&t, d);
+    if (!t_run(&t, "same", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+    uint32_t out[48];
+    assert_true(ws_devmem_read(t.mem, d, out, sizeof out));
+    assert_int_equal(out[2], 32);
+    for (uint32_t i = 0; i < 32; i++) assert_int_equal(out[4 + i], i);
+    /* the vector store's two words are lane 31's */
+    assert_int_equal(out[0], 31);
+    assert_int_equal(out[1], 131);
+    t_free(&t);
+}
+
+/* Lane l stores at buf + off[l]: the first faulting lane in lane order is
+ * reported, with the message it gets alone, and the lanes before it have
+ * stored. */
+static void expect_first_fault(const uint64_t bad[2][2], const char *what, int lane, uint64_t at,
+                               ws_error_kind kind)
+{
+    tctx t;
+    load(&t);
+    uint64_t off[32];
+    for (int i = 0; i < 32; i++) off[i] = 4 * (uint64_t)i;
+    for (int k = 0; k < 2; k++) off[bad[k][0]] = bad[k][1];
+    uint64_t table = t_alloc(&t, off, sizeof off), buf = t_alloc(&t, NULL, 128);
+    t_p64(&t, table); t_p64(&t, buf);
+    assert_false(t_run(&t, "sel", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0));
+    char want[200], thread[64];
+    snprintf(want, sizeof want, "%s __global__ write of size 4 at 0x%llx", what,
+             (unsigned long long)(buf + at));
+    snprintf(thread, sizeof thread, "by thread (%d,0,0) in block (0,0,0)", lane);
+    if (!strstr(t.err.msg, want) || !strstr(t.err.msg, thread))
+        fail_msg("got: %s\nwant: %s ... %s", t.err.msg, want, thread);
+    assert_int_equal(t.err.kind, kind);
+    uint32_t mem[32];
+    assert_true(ws_devmem_read(t.mem, buf, mem, sizeof mem));
+    for (int i = 0; i < 32; i++) assert_int_equal(mem[i], i < lane ? 1000u + (uint32_t)i : 0u);
+    t_free(&t);
+}
+
+static void test_first_fault_in_lane_order(void **state)
+{
+    (void)state;
+    const uint64_t oob_first[2][2] = {{3, 4096}, {5, 22}};
+    expect_first_fault(oob_first, "Invalid", 3, 4096, WS_ERR_ILLEGAL_ADDRESS);
+    const uint64_t misaligned_first[2][2] = {{2, 9}, {7, 8192}};
+    expect_first_fault(misaligned_first, "Misaligned", 2, 9, WS_ERR_MISALIGNED);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_narrow_signed_loads),
+        cmocka_unit_test(test_across_pages),
+        cmocka_unit_test(test_generic_spaces),
+        cmocka_unit_test(test_one_address),
+        cmocka_unit_test(test_first_fault_in_lane_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
