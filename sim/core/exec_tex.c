@@ -59,6 +59,8 @@ bool ws_exec_tex(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t
         info->store = false;
         info->space = WS_SP_GLOBAL;
         info->size = size;
+        info->naccess = 1;              /* one warp-wide fetch, timed as a global load */
+        info->resolved.valid = false;   /* its sectors are the LSU's to work out */
     }
     return true;
 }
