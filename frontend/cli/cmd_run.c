@@ -358,9 +358,9 @@ static int run(run_state *s)
             return rc;
     for (int i = 0; i < o->nprints; i++)
         print_buffer(s, &o->prints[i]);
-    ws_summary_info info = {shown, o->grid, o->block, o->smem,
-                            o->functional ? NULL : gpu_name, o->functional ? NULL : &ts,
-                            ws_program_sass_source(s->prog)};
+    ws_summary_info info = {.kernel = shown, .grid = o->grid, .block = o->block, .dynamic_smem = o->smem,
+                            .gpu = o->functional ? NULL : gpu_name, .timing = o->functional ? NULL : &ts,
+                            .sass = ws_program_sass_source(s->prog), .launch_no = 0, .reused_from = 0};
     ws_summary_write(stderr, (ws_summary_mode)o->summary, o->json, &info, &st);
     if (s->report &&
         !ws_html_report_add(s->report, &(ws_html_launch){.info = &info, .stats = &st,
