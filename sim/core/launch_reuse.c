@@ -15,6 +15,10 @@
 /* What the cache keeps at most: the oldest records go first. */
 #define MAX_RECORDS 16
 #define MAX_BYTES (UINT64_C(1) << 30)
+/* Pages a recorded launch may touch (256 MiB): past it the recording
+ * stops, so that the recorder's copies stay bounded; the launch is then
+ * simulated as usual and not kept. */
+#define MAX_PAGES ((size_t)1 << 16)
 
 /* A page of a record: which bytes (one bit each) and their values. */
 typedef struct rpage {
@@ -185,6 +189,7 @@ static wpage *page_get(ws_reuse_recorder *r, uint64_t number)
     size_t j = slot_of(key, r->nslots);
     while (r->slots[j].key && r->slots[j].key != key) j = (j + 1) & (r->nslots - 1);
     if (!r->slots[j].key) {
+        if (r->used == MAX_PAGES) return NULL;
         r->slots[j].key = key;
         r->used++;
     }
@@ -203,6 +208,7 @@ static bool note(ws_reuse_recorder *r, wpage *pg, uint32_t lo, uint32_t hi, bool
     return true;
 }
 
+/* Out of memory or past MAX_PAGES: failed, and nothing more is noted. */
 static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write)
 {
     ws_reuse_recorder *r = ctx;

@@ -183,6 +183,28 @@ static void test_failed_launch_not_kept(void **state)
     teardown(&f);
 }
 
+/* A launch that touches more than 256 MiB (65536 pages of 4 KiB) is not
+ * kept; one that touches exactly that is. */
+static void test_page_limit(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    char printed[16];
+    uint64_t big = ws_devmem_alloc(f.mem, (UINT64_C(65536) + 1) * 4096);
+    for (uint64_t pages = 65536; pages <= 65537; pages++) {
+        ws_reuse_clear(f.cache);
+        ws_reuse_recorder *r = ws_reuse_record_begin(f.cache, f.mem);
+        uint8_t v;
+        for (uint64_t p = 0; p < pages; p++) assert_true(ws_devmem_read(f.mem, big + p * 4096, &v, 1));
+        ws_launch_stats st = {.warp_insts = 43};
+        ws_timing_stats ts = {.cycles = 1235};
+        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0);
+        assert_int_equal(find(&f, printed), pages == 65536 ? 1 : 0);
+    }
+    teardown(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -190,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_changes_refused),
         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_failed_launch_not_kept),
+        cmocka_unit_test(test_page_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
