@@ -240,8 +240,9 @@ void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats 
             snprintf(key, sizeof key, "stall_%s", ws_stall_name((ws_stall)i));
             json_u64(out, key, t->stall[i]);
         }
+        /* numbered launches (warpsim exec's) can reuse an earlier one's timing */
         if (k->reused_from) json_u64(out, "timing_reused_from", k->reused_from);
-        else fputs(",\"timing_reused_from\":null", out);
+        else if (k->launch_no) fputs(",\"timing_reused_from\":null", out);
     }
     if (k->launch_no) json_u64(out, "launch", k->launch_no);
     fputs("}\n", out);

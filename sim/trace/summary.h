@@ -45,8 +45,9 @@ void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats 
  *   shared_{requests,wavefronts,bank_conflicts}_{ld,st,atom},
  *   global_{ld,st,atom}_{requests,sectors,lines},
  *   const_requests, const_addresses
- * (counters as in ws_launch_stats); when numbered, launch; when timed,
- * timing_reused_from (null, or the launch whose timing it reuses). */
+ * (counters as in ws_launch_stats); when numbered (warpsim exec), launch,
+ * and when also timed, timing_reused_from (null, or the launch whose
+ * timing it reuses). */
 void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats *s);
 
 /* The summary after a launch as `warpsim run` and `warpsim exec` write it:
