@@ -30,6 +30,7 @@ sizes() {
     cnn_conv) echo "5 1 1 1 5|28 2 4 3 5|70 3 8 4 7" ;;
     microbench_coalescing) echo "31|1000|1048576" ;;
     microbench_bank_conflicts) echo "1|100" ;;
+    fc_layer) echo "1 1 1 1|33 70 50 3 0|1024 784 1024 20" ;;
     *) echo "" ;;
     esac
 }

@@ -30,7 +30,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: warpsim exec [--gpu NAME] [--summary-out FILE] [--json] [--summary full|short|none]\n"
             "                    [--lines] [--lines-out FILE] [--report FILE.html] [--sass FILE]\n"
-            "                    [--functional] [--keep-ptx DIR]\n"
+            "                    [--functional] [--simulate-all] [--keep-ptx DIR]\n"
             "                    [--trace FILE [--trace-format text|json|chrome] [--trace-kernel K]\n"
             "                     [--trace-launch N] [--trace-block N] [--trace-warp N] [--trace-pc A:B]\n"
             "                     [--trace-cycles A:B] [--trace-limit N]]\n"
@@ -76,6 +76,10 @@ static void usage(FILE *out)
             "                      (made when missing), named as warpsim's messages cite it\n"
             "  --functional        compute the results without the timing model (faster;\n"
             "                      cudaEvent times then assume one instruction per cycle)\n"
+            "  --simulate-all      simulate every launch in detail; by default a launch\n"
+            "                      identical to an earlier one (same kernel, configuration,\n"
+            "                      arguments and bytes read) takes that launch's outputs and\n"
+            "                      timing, and its summary says so (docs/REUSE.md)\n"
             "  --max-warp-insts N  a launch that issues more warp instructions stops with\n"
             "                      cudaErrorLaunchTimeout; default 0, no limit (a kernel\n"
             "                      that spins stops when it makes no progress)\n"
@@ -212,6 +216,7 @@ static const struct { runarg_opt opt; const char *var; } handed[] = {
     {RUNOPT_TIMEOUT, WS_ENV_TIMEOUT},               {RUNOPT_MAX_CYCLES, WS_ENV_MAX_CYCLES},
     {RUNOPT_LEAK_CHECK, WS_ENV_LEAK_CHECK},         {RUNOPT_KEEP_PTX, WS_ENV_KEEP_PTX},
     {RUNOPT_REPORT, WS_ENV_REPORT},                 {RUNOPT_SASS, WS_ENV_SASS},
+    {RUNOPT_SIMULATE_ALL, WS_ENV_SIMULATE_ALL},
 };
 
 /* The environment the runtime reads: the options given, and nothing left

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "kernel_lookup.h"
@@ -19,6 +20,7 @@
 #include "frontend/ptx/ptx_query.h"
 #include "sim/base/gpu_config.h"
 #include "sim/core/kernel_regs.h"
+#include "sim/core/progress_line.h"
 #include "sim/core/run.h"
 #include "sim/core/sass_groups.h"
 #include "sim/core/sim.h"
@@ -338,7 +340,14 @@ static int run(run_state *s)
         if (o->functional) l.trace = ro.timing.trace;
     }
     fflush(stdout);
+    /* a long launch's progress, on a terminal only (docs/REUSE.md) */
+    ws_progress_line *progress = isatty(fileno(stderr))
+        ? ws_progress_line_create(stderr, WS_PROGRESS_SHOW_AFTER_NS, NULL, NULL) : NULL;
+    if (progress) ws_progress_line_begin(progress, shown, !o->functional);
+    l.progress = progress;
     bool ok = ws_run(s->prog, k, &l, &ro, &st, &ts, &err);
+    if (progress) ws_progress_line_end(progress);
+    ws_progress_line_free(progress);
     if (ro.timing.trace) {
         /* closed even after a fault: the events up to it are what explains it */
         ws_trace_end_launch(ro.timing.trace, o->functional ? st.warp_insts : ts.cycles);
@@ -358,9 +367,9 @@ static int run(run_state *s)
             return rc;
     for (int i = 0; i < o->nprints; i++)
         print_buffer(s, &o->prints[i]);
-    ws_summary_info info = {shown, o->grid, o->block, o->smem,
-                            o->functional ? NULL : gpu_name, o->functional ? NULL : &ts,
-                            ws_program_sass_source(s->prog)};
+    ws_summary_info info = {.kernel = shown, .grid = o->grid, .block = o->block, .dynamic_smem = o->smem,
+                            .gpu = o->functional ? NULL : gpu_name, .timing = o->functional ? NULL : &ts,
+                            .sass = ws_program_sass_source(s->prog), .launch_no = 0, .reused_from = 0};
     ws_summary_write(stderr, (ws_summary_mode)o->summary, o->json, &info, &st);
     if (s->report &&
         !ws_html_report_add(s->report, &(ws_html_launch){.info = &info, .stats = &st,

@@ -692,6 +692,7 @@ static const struct option_info {
     [RUNOPT_KEEP_PTX] = {"--keep-ptx", true, false, FOR_EXEC},
     [RUNOPT_REPORT] = {"--report", true, false, FOR_BOTH},
     [RUNOPT_SASS] = {"--sass", true, false, FOR_BOTH},
+    [RUNOPT_SIMULATE_ALL] = {"--simulate-all", false, true, FOR_EXEC},
 };
 
 static const char *const cmd_name[] = {[FOR_RUN] = "run", [FOR_EXEC] = "exec"};
@@ -837,6 +838,8 @@ static bool check_common(runarg_options *o, int cmd, char *err, size_t errsize)
     if (!check_limits(o, err, errsize)) return false;
     if (o->functional && g[RUNOPT_MAX_CYCLES])
         return fail(err, errsize, "--functional runs no timing model: --max-cycles does not apply");
+    if (o->functional && g[RUNOPT_SIMULATE_ALL])
+        return fail(err, errsize, "--functional runs no timing model: --simulate-all does not apply");
     ws_summary_mode mode = WS_SUMMARY_FULL;
     if (g[RUNOPT_SUMMARY] && !ws_summary_parse_mode(g[RUNOPT_SUMMARY], &mode))
         return fail(err, errsize, "bad --summary '%s': want full, short or none", g[RUNOPT_SUMMARY]);

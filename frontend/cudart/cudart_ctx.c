@@ -18,6 +18,8 @@
 #include "fatbin.h"
 #include "frontend/ptx/ptx_query.h"
 #include "sim/core/kernel_regs.h"
+#include "sim/core/launch_reuse.h"
+#include "sim/core/progress_line.h"
 #include "frontend/ptx/ptxas_info.h"
 #include "frontend/sass/sass_listing.h"
 #include "sim/core/sass_groups.h"
@@ -52,6 +54,15 @@ static cr_context *context_create(void)
     if (!c->mem) c->gpu_ok = false;
     c->json = env(WS_ENV_JSON) && strcmp(env(WS_ENV_JSON), "0") != 0;
     c->functional = env(WS_ENV_FUNCTIONAL) && strcmp(env(WS_ENV_FUNCTIONAL), "0") != 0;
+    /* repeated-launch reuse unless told to simulate all (docs/REUSE.md);
+     * without memory for it every launch is simulated */
+    if (!c->functional && !(env(WS_ENV_SIMULATE_ALL) && strcmp(env(WS_ENV_SIMULATE_ALL), "0") != 0))
+        c->reuse = ws_reuse_create();
+    /* a launch's progress on a terminal only: pipes and files see nothing */
+    const char *after = env(WS_ENV_PROGRESS_AFTER_MS);
+    if (isatty(fileno(stderr)))
+        c->progress = ws_progress_line_create(stderr, after ? strtoull(after, NULL, 10) * UINT64_C(1000000)
+                                                            : WS_PROGRESS_SHOW_AFTER_NS, NULL, NULL);
     cr_trace_open(c);
     c->summary = stderr;
     const char *out = env(WS_ENV_SUMMARY_OUT);
@@ -141,6 +152,8 @@ static void final_reports(cr_context *c)
 static void context_destroy(cr_context *c)
 {
     if (!c) return;
+    ws_reuse_destroy(c->reuse);
+    ws_progress_line_free(c->progress);
     ws_kernel_totals_free(c->totals);
     ws_lines_free(c->lines);
     free(c->lines_out);
@@ -428,6 +441,7 @@ int32_t cr_func_regs(cr_context *c, cr_func *f)
 
 void cr_device_reset(cr_context *c)
 {
+    ws_reuse_clear(c->reuse);     /* its records name the kernels freed here */
     for (cr_module *m = c->modules; m; m = m->next) module_unload(m);
     for (size_t i = 0; i < c->nfuncs; i++) c->funcs[i]->kernel = NULL;
     free_allocs(c);

@@ -135,6 +135,9 @@ typedef struct cr_context {
     uint64_t max_cycles;            /* simulated cycles per launch; 0 = none */
     uint32_t checks;                /* WS_CHECK_*: --racecheck, --synccheck, --initcheck */
     bool leak_check;                /* --leak-check: report what was never freed, at exit */
+    struct ws_reuse_cache *reuse;   /* timed launches for reuse (docs/REUSE.md); NULL = --simulate-all */
+    uint64_t launches;          /* launches made so far: the summary's launch numbers */
+    struct ws_progress_line *progress;  /* stderr is a terminal: each long launch's progress */
     double sim_ms;              /* simulated time so far, for events */
     bool noted_event_time, noted_regs_estimate, noted_printf_limit;
 } cr_context;

@@ -8,6 +8,7 @@
 #include "cudart_ctx.h"
 #include "fatbin.h"
 #include "frontend/ptx/ptx_demangle.h"
+#include "sim/core/progress_line.h"
 #include "sim/core/run.h"
 #include "sim/core/timing.h"
 #include "sim/trace/kernel_totals.h"
@@ -257,16 +258,23 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     if (c->trace) ws_trace_begin_launch(c->trace, name, c->trace_cycles);
     if (c->functional) l.trace = c->trace;     /* a timed launch takes it from ro.timing */
     cr_managed_sync(c, true);
-    bool ok = ws_run(f->mod->prog, f->kernel, &l, &ro, &st, &ts, &err);
+    ws_run_reuse reuse = {.cache = c->reuse, .launch_no = ++c->launches, .reused_from = 0};
+    l.progress = c->progress;
+    if (c->progress) ws_progress_line_begin(c->progress, name, !c->functional);
+    bool ok = ws_run_reusing(f->mod->prog, f->kernel, &l, &ro, &reuse, &st, &ts, &err);
+    if (c->progress) ws_progress_line_end(c->progress);
     cr_managed_sync(c, false);
     free(params);
 
     add_sim_time(c, &st, &ts);
     if (ok) {
-        if (c->totals) ws_kernel_totals_add(c->totals, name, &st, c->functional ? NULL : &ts);
-        ws_summary_info info = {name, l.grid, l.block, l.dynamic_smem,
-                                c->functional ? NULL : g->name, c->functional ? NULL : &ts,
-                                ws_program_sass_source(f->mod->prog)};
+        if (c->totals && ws_kernel_totals_add(c->totals, name, &st, c->functional ? NULL : &ts) &&
+            reuse.reused_from)
+            ws_kernel_totals_mark_reused(c->totals, name);
+        ws_summary_info info = {.kernel = name, .grid = l.grid, .block = l.block, .dynamic_smem = l.dynamic_smem,
+                                .gpu = c->functional ? NULL : g->name, .timing = c->functional ? NULL : &ts,
+                                .sass = ws_program_sass_source(f->mod->prog),
+                                .launch_no = reuse.launch_no, .reused_from = reuse.reused_from};
         if (c->report)
             ws_html_report_add(c->report, &(ws_html_launch){.info = &info, .stats = &st,
                                                             .gpu = c->functional ? NULL : g, .kernel = f->kernel,

@@ -13,6 +13,10 @@
 #define WS_ENV_LINES_OUT       "WARPSIM_LINES_OUT"        /* file for the per-line JSON lines */
 #define WS_ENV_REPORT          "WARPSIM_REPORT"           /* file for the HTML report */
 #define WS_ENV_FUNCTIONAL      "WARPSIM_FUNCTIONAL"       /* "1": no timing model */
+#define WS_ENV_SIMULATE_ALL    "WARPSIM_SIMULATE_ALL"     /* "1": no repeated-launch reuse */
+/* Milliseconds a launch runs before the progress line shows (default 1000;
+ * set by tests, not by an option) */
+#define WS_ENV_PROGRESS_AFTER_MS "WARPSIM_PROGRESS_AFTER_MS"
 #define WS_ENV_TRACE           "WARPSIM_TRACE"            /* file for the issue trace; "-" = stdout */
 #define WS_ENV_TRACE_FORMAT    "WARPSIM_TRACE_FORMAT"     /* text, json or chrome */
 /* The trace's filter and limit: the values of exec's --trace-NAME options */

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "alu.h"
+#include "progress_line.h"
 #include "warp.h"
 #include "warp_groups.h"
 #include "warp_ops.h"
@@ -297,6 +298,9 @@ static bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
      * a big GPU waiting for one that cannot start) are stopped after about
      * the limit, not hundreds of times it; thousands of warps computing
      * still need 2^16 instructions each without a store anywhere. */
+    if (x->l->progress && (n & (WS_PROGRESS_POLL_STEPS - 1)) == 0)     /* the progress line (reuse's hook) */
+        ws_progress_line_poll(x->l->progress, &(ws_progress_state){.blocks_done = x->blocks_done,
+                              .blocks_total = x->grid_blocks, .cycles = x->clock, .warp_insts = n});
     uint64_t limit = x->l->progress_limit ? x->l->progress_limit : WS_DEFAULT_PROGRESS_LIMIT;
     uint64_t resident = (x->blocks_started - x->blocks_done) * b->nwarps, share = limit / 8;
     if (resident > 64) share = limit / resident * 8 > limit / 256 ? limit / resident * 8 : limit / 256;

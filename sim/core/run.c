@@ -1,7 +1,9 @@
 /* The one launch path (run.h). */
 #include "run.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include "program.h"
 
 bool ws_run_check(const ws_kernel *k, const ws_launch *l, const ws_run_options *o, ws_error *err)
 {
@@ -12,14 +14,66 @@ bool ws_run_check(const ws_kernel *k, const ws_launch *l, const ws_run_options *
     return ws_launch_check_limits(k, l, &lim, err);
 }
 
-bool ws_run(ws_program *p, const ws_kernel *k, const ws_launch *l, const ws_run_options *o,
-            ws_launch_stats *st, ws_timing_stats *ts, ws_error *err)
+static void run_begin(ws_launch_stats *st, ws_timing_stats *ts, ws_error *err)
 {
     memset(st, 0, sizeof *st);
     memset(ts, 0, sizeof *ts);
     err->msg[0] = '\0';
     err->kind = WS_ERR_NONE;
+}
+
+bool ws_run(ws_program *p, const ws_kernel *k, const ws_launch *l, const ws_run_options *o,
+            ws_launch_stats *st, ws_timing_stats *ts, ws_error *err)
+{
+    run_begin(st, ts, err);
     if (!ws_run_check(k, l, o, err)) return false;
     if (o->functional || !o->gpu) return ws_launch_kernel(p, k, l, st, err);
     return ws_launch_timed(p, k, l, o->gpu, &o->timing, st, ts, err);
+}
+
+/* A timed launch simulated and recorded: its device printf output is
+ * captured (and passed on) so that a reuse can print it again. */
+static bool run_recorded(ws_program *p, const ws_kernel *k, const ws_launch *l, const ws_run_options *o,
+                         ws_run_reuse *r, const ws_reuse_key *key, ws_launch_stats *st,
+                         ws_timing_stats *ts, ws_error *err)
+{
+    FILE *out = l->printf_out ? l->printf_out : stdout;
+    char *printed = NULL;
+    size_t nprinted = 0;
+    FILE *capture = open_memstream(&printed, &nprinted);
+    ws_reuse_recorder *rec = capture ? ws_reuse_record_begin(r->cache, p->mem) : NULL;
+    if (!rec) {     /* out of memory: simulated, not recorded */
+        if (capture) fclose(capture);
+        free(printed);
+        return ws_launch_timed(p, k, l, o->gpu, &o->timing, st, ts, err);
+    }
+    ws_launch captured = *l;
+    captured.printf_out = capture;
+    bool ok = ws_launch_timed(p, k, &captured, o->gpu, &o->timing, st, ts, err);
+    bool closed = fclose(capture) == 0;
+    if (nprinted) fwrite(printed, 1, nprinted, out);
+    ws_reuse_record_end(rec, ok && closed, key, r->launch_no, st, ts, printed, nprinted);
+    free(printed);
+    return ok;
+}
+
+bool ws_run_reusing(ws_program *p, const ws_kernel *k, const ws_launch *l, const ws_run_options *o,
+                    ws_run_reuse *r, ws_launch_stats *st, ws_timing_stats *ts, ws_error *err)
+{
+    if (!r || !r->cache || o->functional || !o->gpu || ws_reuse_refusal(l, &o->timing))
+        return ws_run(p, k, l, o, st, ts, err);
+    run_begin(st, ts, err);
+    r->reused_from = 0;
+    if (!ws_run_check(k, l, o, err)) return false;
+    ws_reuse_key key = {.p = p, .k = k, .gpu = o->gpu, .l = l, .timing = &o->timing};
+    bool oom;
+    r->reused_from = ws_reuse_find(r->cache, p->mem, &key, l->printf_out ? l->printf_out : stdout,
+                                   st, ts, &oom);
+    if (r->reused_from) return true;
+    if (oom) {
+        ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory writing the outputs of kernel %s",
+                     p->funcs[k->func].shown);
+        return false;
+    }
+    return run_recorded(p, k, l, o, r, &key, st, ts, err);
 }

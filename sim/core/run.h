@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include "launch_check.h"
+#include "launch_reuse.h"
 #include "sim.h"
 #include "timing.h"
 
@@ -29,5 +30,20 @@ bool ws_run_check(const ws_kernel *k, const ws_launch *l, const ws_run_options *
  * faults. */
 bool ws_run(ws_program *p, const ws_kernel *k, const ws_launch *l, const ws_run_options *o,
             ws_launch_stats *st, ws_timing_stats *ts, ws_error *err);
+
+/* Repeated-launch reuse around ws_run (launch_reuse.h, docs/REUSE.md). */
+typedef struct ws_run_reuse {
+    ws_reuse_cache *cache;      /* NULL: every launch simulated */
+    uint64_t launch_no;         /* this launch's number (from 1), what a later reuse names */
+    uint64_t reused_from;       /* out: 0 = simulated, else the launch whose results it took */
+} ws_run_reuse;
+
+/* ws_run, except that a timed launch identical to one recorded in
+ * r->cache (same key, same bytes read) is not simulated: its outputs,
+ * printf output and statistics are the recorded launch's, and
+ * r->reused_from names it.  A simulated timed launch that may take part
+ * is recorded.  r NULL: ws_run. */
+bool ws_run_reusing(ws_program *p, const ws_kernel *k, const ws_launch *l, const ws_run_options *o,
+                    ws_run_reuse *r, ws_launch_stats *st, ws_timing_stats *ts, ws_error *err);
 
 #endif

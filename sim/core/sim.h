@@ -105,6 +105,9 @@ typedef struct ws_launch {
      * event per warp step, its cycle the launch's step count; NULL = none.
      * A timed launch takes its trace from ws_timing_options. */
     struct ws_trace *trace;
+    /* The progress line (progress_line.h) the launch polls every
+     * WS_PROGRESS_POLL_STEPS warp instructions; NULL = none. */
+    struct ws_progress_line *progress;
 } ws_launch;
 
 enum { WS_CHECK_RACE = 1u << 0, WS_CHECK_SYNC = 1u << 1, WS_CHECK_INIT = 1u << 2 };

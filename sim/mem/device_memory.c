@@ -68,6 +68,9 @@ struct ws_devmem {
     size_t last_alloc;      /* index into allocs, may be stale: always re-checked */
     uint64_t last_key;      /* 0 = nothing cached */
     uint8_t *last_page;     /* page of last_key, NULL if it has none */
+
+    ws_devmem_watch_fn watch;   /* ws_devmem_watch: NULL = off */
+    void *watch_ctx;
 };
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
@@ -451,10 +454,35 @@ static uint8_t *page_cached(const ws_devmem *m, uint64_t key)
     return p;
 }
 
+void ws_devmem_watch(ws_devmem *m, ws_devmem_watch_fn fn, void *ctx)
+{
+    m->watch = fn;
+    m->watch_ctx = ctx;
+}
+
+void ws_devmem_peek(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
+{
+    uint8_t *out = dst;
+    while (size) {
+        uint64_t off = addr & (WS_PAGE_SIZE - 1);
+        uint64_t n = WS_PAGE_SIZE - off < size ? WS_PAGE_SIZE - off : size;
+        const uint8_t *p = page_lookup(m, addr >> WS_PAGE_SHIFT);
+        if (p)
+            memcpy(out, p + off, n);
+        else
+            memset(out, 0, n);
+        out += n;
+        addr += n;
+        size -= n;
+    }
+}
+
 bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
 {
     if (!alloc_find(m, addr, size))
         return false;
+    if (m->watch)
+        m->watch(m->watch_ctx, addr, size, false);
     uint8_t *out = dst;
     while (size) {
         uint64_t off = addr & (WS_PAGE_SIZE - 1);
@@ -479,7 +507,17 @@ uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
     if ((addr + size - 1) >> WS_PAGE_SHIFT != key)
         return NULL;
     uint8_t *p = page_cached(m, key);
-    return p ? p + (addr & (WS_PAGE_SIZE - 1)) : NULL;
+    if (!p)
+        return NULL;
+    /* A watcher (the reuse recorder) is told the whole span as read: more
+     * bytes than the lanes read, which only makes reuse stricter.  Writes
+     * must reach it byte-exact, so they go the byte-wise way. */
+    if (m->watch) {
+        if (write)
+            return NULL;
+        m->watch(m->watch_ctx, addr, size, false);
+    }
+    return p + (addr & (WS_PAGE_SIZE - 1));
 }
 
 /* Writes n bytes inside one page: from src, or the byte fill when src is
@@ -508,6 +546,8 @@ static bool write_range(ws_devmem *m, uint64_t addr, const uint8_t *src, uint8_t
 {
     if (!alloc_find(m, addr, size))
         return false;
+    if (m->watch)
+        m->watch(m->watch_ctx, addr, size, true);
     if (m->track_init && !init_mark(m, addr, size))
         return false;
     while (size) {

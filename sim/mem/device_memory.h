@@ -46,7 +46,8 @@ bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
  * whole warp's bytes at once (exec_mem.c); valid until the next
  * allocation or free.  NULL otherwise (the page was never written,
  * the range crosses a page or leaves the allocation, or a write while
- * initcheck tracks written bytes): the caller then goes byte-wise through
+ * initcheck tracks written bytes, or a write while a watcher is set): the
+ * caller then goes byte-wise through
  * ws_devmem_read and ws_devmem_write, which give the same result. */
 uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write);
 bool ws_devmem_fill(ws_devmem *m, uint64_t addr, uint8_t byte, uint64_t size);
@@ -60,6 +61,17 @@ bool ws_devmem_fill(ws_devmem *m, uint64_t addr, uint8_t byte, uint64_t size);
 void ws_devmem_track_init(ws_devmem *m);
 bool ws_devmem_mark_init(ws_devmem *m, uint64_t addr, uint64_t size);
 bool ws_devmem_initialized(const ws_devmem *m, uint64_t addr, uint64_t size, uint64_t *first);
+
+/* Watching a launch's accesses (sim/core/launch_reuse.h): while fn is
+ * set, every successful ws_devmem_read calls fn(ctx, addr, size, false)
+ * and every ws_devmem_write or _fill, before it changes a byte, calls
+ * fn(ctx, addr, size, true).  fn NULL turns it off (the default; then it
+ * costs one test per call). */
+typedef void (*ws_devmem_watch_fn)(void *ctx, uint64_t addr, uint64_t size, bool write);
+void ws_devmem_watch(ws_devmem *m, ws_devmem_watch_fn fn, void *ctx);
+/* The bytes of [addr, addr+size) as they are, whatever allocations hold
+ * them (zero where nothing was written): no checks, not watched. */
+void ws_devmem_peek(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size);
 
 /* The live allocation holding addr: its base and size; false when none. */
 bool ws_devmem_allocation_of(const ws_devmem *m, uint64_t addr, uint64_t *base, uint64_t *size);

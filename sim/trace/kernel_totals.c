@@ -11,6 +11,7 @@ typedef struct kernel_total {
     char *name;
     bool timed;
     uint64_t launches;
+    uint64_t reused;        /* of them: timing reused from an earlier launch (docs/REUSE.md) */
     uint64_t *own;          /* per launch: the kernel's own cycles (timed) or warp instructions */
     uint64_t cap;
     uint64_t cycles, launch_cycles, warp_insts, thread_insts;
@@ -81,6 +82,12 @@ bool ws_kernel_totals_add(ws_kernel_totals *t, const char *kernel, const ws_laun
     return true;
 }
 
+void ws_kernel_totals_mark_reused(ws_kernel_totals *t, const char *kernel)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->k[i].name, kernel)) t->k[i].reused++;
+}
+
 static int by_value(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -102,8 +109,11 @@ void ws_kernel_totals_text(FILE *out, const ws_kernel_totals *t)
     for (size_t i = 0; i < t->n; i++) {
         kernel_total *k = &t->k[i];
         uint64_t med = median(k->own, k->launches);
-        fprintf(out, "  %s: %" PRIu64 " launch%s; %s per launch min %" PRIu64 " / median %" PRIu64
-                " / max %" PRIu64 "; total ", k->name, k->launches, k->launches == 1 ? "" : "es",
+        fprintf(out, "  %s: %" PRIu64 " launch%s", k->name, k->launches, k->launches == 1 ? "" : "es");
+        if (k->reused)
+            fprintf(out, " (%" PRIu64 " of them with the timing of an identical earlier launch, not "
+                    "simulated again)", k->reused);
+        fprintf(out, "; %s per launch min %" PRIu64 " / median %" PRIu64 " / max %" PRIu64 "; total ",
                 k->timed ? "the kernel's own cycles" : "warp instructions", k->own[0], med,
                 k->own[k->launches - 1]);
         if (k->timed)
@@ -126,8 +136,8 @@ void ws_kernel_totals_json(FILE *out, const ws_kernel_totals *t)
         fprintf(out, ",\"launches\":%" PRIu64 ",\"%s_min\":%" PRIu64 ",\"%s_median\":%" PRIu64
                 ",\"%s_max\":%" PRIu64, k->launches, own, k->own[0], own, med, own, k->own[k->launches - 1]);
         if (k->timed)
-            fprintf(out, ",\"cycles\":%" PRIu64 ",\"launch_cycles\":%" PRIu64 ",\"time_ns\":%.6g", k->cycles,
-                    k->launch_cycles, k->time_ns);
+            fprintf(out, ",\"cycles\":%" PRIu64 ",\"launch_cycles\":%" PRIu64 ",\"time_ns\":%.6g"
+                    ",\"launches_reused\":%" PRIu64, k->cycles, k->launch_cycles, k->time_ns, k->reused);
         fprintf(out, ",\"warp_instructions\":%" PRIu64 ",\"thread_instructions\":%" PRIu64 "}\n",
                 k->warp_insts, k->thread_insts);
     }

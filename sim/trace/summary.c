@@ -100,6 +100,8 @@ void ws_summary_short(FILE *out, const ws_summary_info *k, const ws_launch_stats
         fprintf(out, " %" PRIu64 " cycles (kernel %" PRIu64 " + launch %" PRIu64 "), %.3f us on %s,",
                 k->timing->cycles, kernel_cycles(k->timing), k->timing->launch_cycles,
                 k->timing->time_ns / 1000.0, k->gpu ? k->gpu : "?");
+    if (k->timing && k->reused_from)
+        fprintf(out, " timing reused from launch %" PRIu64 ",", k->reused_from);
     uint64_t conflicts = s->shared_ld.bank_conflicts + s->shared_st.bank_conflicts + s->shared_atom.bank_conflicts;
     uint64_t req = s->global_ld.requests + s->global_st.requests + s->global_atom.requests;
     uint64_t sec = s->global_ld.sectors + s->global_st.sectors + s->global_atom.sectors;
@@ -146,6 +148,9 @@ void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats 
     fprintf(out, "kernel %s  grid (%u,%u,%u)  block (%u,%u,%u)  dynamic smem %u B\n",
             k->kernel, k->grid.x, k->grid.y, k->grid.z, k->block.x, k->block.y, k->block.z,
             k->dynamic_smem);
+    if (k->timing && k->reused_from)
+        fprintf(out, "  timing reused from launch %" PRIu64 ": the same launch reading the same bytes, not "
+                "simulated again (outputs and counters are that launch's; docs/REUSE.md)\n", k->reused_from);
     if (k->timing) timing_text(out, k->gpu ? k->gpu : "?", k->timing);
     if (k->sass) fprintf(out, "  counters: SASS-informed (%s): memory accesses as ptxas made them\n", k->sass);
     else fprintf(out, "  counters: PTX-exact\n");
@@ -235,7 +240,11 @@ void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats 
             snprintf(key, sizeof key, "stall_%s", ws_stall_name((ws_stall)i));
             json_u64(out, key, t->stall[i]);
         }
+        /* numbered launches (warpsim exec's) can reuse an earlier one's timing */
+        if (k->reused_from) json_u64(out, "timing_reused_from", k->reused_from);
+        else if (k->launch_no) fputs(",\"timing_reused_from\":null", out);
     }
+    if (k->launch_no) json_u64(out, "launch", k->launch_no);
     fputs("}\n", out);
 }
 

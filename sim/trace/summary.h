@@ -16,6 +16,10 @@ typedef struct ws_summary_info {
     const char *gpu;            /* the config the timing model ran, or NULL */
     const ws_timing_stats *timing;  /* NULL for a functional-only run */
     const char *sass;           /* the SASS listing the memory counters follow, NULL = PTX-exact */
+    /* The launch's number in the program (from 1; 0 = not numbered), and
+     * the earlier launch whose results it took without being simulated
+     * (docs/REUSE.md; 0 = simulated). */
+    uint64_t launch_no, reused_from;
 } ws_summary_info;
 
 /* How much of the summary to print after each launch. */
@@ -41,7 +45,9 @@ void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats 
  *   shared_{requests,wavefronts,bank_conflicts}_{ld,st,atom},
  *   global_{ld,st,atom}_{requests,sectors,lines},
  *   const_requests, const_addresses
- * (counters as in ws_launch_stats). */
+ * (counters as in ws_launch_stats); when numbered (warpsim exec), launch,
+ * and when also timed, timing_reused_from (null, or the launch whose
+ * timing it reuses). */
 void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats *s);
 
 /* The summary after a launch as `warpsim run` and `warpsim exec` write it:

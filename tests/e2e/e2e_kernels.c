@@ -897,6 +897,29 @@ typedef struct test_case {
 } test_case;
 
 /* Shape-table cases take 1 + their row number as the size. */
+/* fc_layer: fcForward(X, W, bias, Y, batch, in, out), 16 x 16 tiles; size s
+ * -> batch = s, in = s + 2, out = s + 1: the tiled matmul's sum (ascending
+ * k, one fma per term, bit-exact), then the bias added. */
+static void case_fcForward(launch *L, int s)
+{
+    int B = s, I = s + 2, O = s + 1;
+    float *x = rand_floats(L, (size_t)B * I, 7), *w = rand_floats(L, (size_t)I * O, 8);
+    float *bias = rand_floats(L, (size_t)O, 9), *y = NEW(L, float, (size_t)B * O);
+    matmul_reference(x, w, y, B, O, I);
+    for (int i = 0; i < B; i++)
+        for (int j = 0; j < O; j++)
+            y[i * O + j] += bias[j];
+    set_grid(L, cdiv(O, 16), cdiv(B, 16), 1);
+    set_block(L, 16, 16, 1);
+    arg_in(L, T_F32, x, (size_t)B * I);
+    arg_in(L, T_F32, w, (size_t)I * O);
+    arg_in(L, T_F32, bias, (size_t)O);
+    expect_exact(L, arg_zero(L, T_F32, (size_t)B * O), y);
+    arg_i32(L, B);
+    arg_i32(L, I);
+    arg_i32(L, O);
+}
+
 #define ROWS4 {1, 2, 3, 4, 0}
 #define ROWS5 {1, 2, 3, 4, 5, 0}
 #define LINEAR {1, 31, 33, 1000, 1025, 0}
@@ -948,6 +971,7 @@ static const test_case cases[] = {
     {"cnn_conv", "gemmTiled", case_gemmTiled, {1, 17, 33, 0}},
     {"microbench_coalescing", "coalescingStride", shape_coalescing, ROWS5},
     {"microbench_bank_conflicts", "bankConflictStride", shape_bank, ROWS5},
+    {"fc_layer", "fcForward", case_fcForward, {1, 15, 16, 31, 33, 70, 0}},
 };
 
 /* ---- running warpsim -------------------------------------------------------- */

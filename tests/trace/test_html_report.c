@@ -92,7 +92,8 @@ static void test_report_of_a_launch(void **state)
     const ws_kernel *k = ws_program_kernel(t.p, "k");
     if (!ws_launch_timed(t.p, k, &l, &g, &o, &st, &ts, &t.err)) fail_msg("%s", t.err.msg);
     assert_int_equal(o.timeline->issues, ts.warp_insts);
-    ws_summary_info info = {shown, l.grid, l.block, 0, g.name, &ts, NULL};
+    ws_summary_info info = {.kernel = shown, .grid = l.grid, .block = l.block, .dynamic_smem = 0,
+                            .gpu = g.name, .timing = &ts, .sass = NULL, .launch_no = 0, .reused_from = 0};
     assert_true(ws_html_report_add(r, &(ws_html_launch){.info = &info, .stats = &st, .gpu = &g, .kernel = k,
                                                         .carveout = -1, .optin = false}));
     t_free(&t);

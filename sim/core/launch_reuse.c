@@ -1,0 +1,429 @@
+/* Repeated-launch reuse: the recorder, the records and the replay
+ * (launch_reuse.h). */
+#include "launch_reuse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RPAGE_SHIFT 12
+#define RPAGE ((uint32_t)1 << RPAGE_SHIFT)
+#define RMASK_BYTES (RPAGE / 8)
+/* Device allocations start on 256-byte boundaries (device_memory.h), so
+ * bytes of one 256-byte chunk that a launch touched lie in one
+ * allocation: runs are checked and written chunk by chunk. */
+#define CHUNK 256u
+/* What the cache keeps at most: the oldest records go first. */
+#define MAX_RECORDS 16
+#define MAX_BYTES (UINT64_C(1) << 30)
+/* Pages a recorded launch may touch (256 MiB): past it the recording
+ * stops, so that the recorder's copies stay bounded; the launch is then
+ * simulated as usual and not kept. */
+#define MAX_PAGES ((size_t)1 << 16)
+
+/* A page of a record: which bytes (one bit each) and their values. */
+typedef struct rpage {
+    uint64_t base;
+    uint8_t mask[RMASK_BYTES];
+    uint8_t bytes[RPAGE];
+} rpage;
+
+/* The identity of a launch, copied out of its ws_reuse_key. */
+typedef struct rkey {
+    const ws_program *p;
+    const ws_kernel *k;
+    const ws_gpu_config *gpu;
+    ws_dim3 grid, block;
+    uint32_t dynamic_smem;
+    uint8_t *params;
+    size_t params_size;
+    uint64_t max_warp_insts, progress_limit, max_cycles;
+    uint32_t sm_count, warps_per_sm;
+    int32_t regs, carveout, sched_policy;
+    bool regs_estimated, optin;
+} rkey;
+
+typedef struct record {
+    rkey key;
+    uint64_t launch_no;
+    rpage *reads, *writes;
+    size_t nreads, nwrites;
+    char *printed;
+    size_t nprinted;
+    ws_launch_stats st;
+    ws_timing_stats ts;
+    uint64_t bytes;         /* what it holds, for the cache's limit */
+} record;
+
+struct ws_reuse_cache {
+    record *recs[MAX_RECORDS];  /* oldest first */
+    int n;
+    uint64_t bytes;
+};
+
+/* ---- keys -------------------------------------------------------------- */
+
+static bool dim_eq(ws_dim3 a, ws_dim3 b)
+{
+    return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+static rkey key_of(const ws_reuse_key *k)
+{
+    const ws_launch *l = k->l;
+    const ws_timing_options *t = k->timing;
+    return (rkey){
+        .p = k->p, .k = k->k, .gpu = k->gpu, .grid = l->grid, .block = l->block,
+        .dynamic_smem = l->dynamic_smem, .params = (uint8_t *)(uintptr_t)l->params,
+        .params_size = l->params_size, .max_warp_insts = l->max_warp_insts,
+        .progress_limit = l->progress_limit, .max_cycles = t->max_cycles,
+        .sm_count = l->sm_count, .warps_per_sm = l->warps_per_sm,
+        .regs = t->regs_per_thread, .carveout = t->carveout, .sched_policy = t->sched_policy,
+        .regs_estimated = t->regs_estimated, .optin = t->optin,
+    };
+}
+
+static bool key_eq(const rkey *a, const rkey *b)
+{
+    return a->p == b->p && a->k == b->k && a->gpu == b->gpu && dim_eq(a->grid, b->grid) &&
+           dim_eq(a->block, b->block) && a->dynamic_smem == b->dynamic_smem &&
+           a->params_size == b->params_size &&
+           (a->params_size == 0 || memcmp(a->params, b->params, a->params_size) == 0) &&
+           a->max_warp_insts == b->max_warp_insts && a->progress_limit == b->progress_limit &&
+           a->max_cycles == b->max_cycles && a->sm_count == b->sm_count &&
+           a->warps_per_sm == b->warps_per_sm && a->regs == b->regs && a->carveout == b->carveout &&
+           a->sched_policy == b->sched_policy && a->regs_estimated == b->regs_estimated &&
+           a->optin == b->optin;
+}
+
+const char *ws_reuse_refusal(const ws_launch *l, const ws_timing_options *t)
+{
+    if (l->checks) return "a checked launch (racecheck, synccheck, initcheck) reports what it finds as it runs";
+    if (l->trace || t->trace) return "a traced launch writes its issue trace as it runs";
+    if (l->pc_counts) return "the per-line report counts each instruction as it runs";
+    if (t->timeline) return "the HTML report's timeline records each issue as it runs";
+    if (l->ntextures) return "texture descriptors live outside device memory";
+    return NULL;
+}
+
+/* ---- masks and runs ------------------------------------------------------ */
+
+static bool bit(const uint8_t *m, uint32_t i)
+{
+    return (m[i >> 3] >> (i & 7)) & 1;
+}
+
+static void bits_set(uint8_t *m, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t i = lo; i < hi;) {
+        if ((i & 7) == 0 && i + 8 <= hi) {
+            m[i >> 3] = 0xff;
+            i += 8;
+        } else {
+            m[i >> 3] |= (uint8_t)(1u << (i & 7));
+            i++;
+        }
+    }
+}
+
+/* The next run [*lo, *hi) of set bits of m at or after *pos that stays in
+ * one CHUNK; false when there is none. */
+static bool next_run(const uint8_t *m, uint32_t *pos, uint32_t *lo, uint32_t *hi)
+{
+    uint32_t i = *pos;
+    while (i < RPAGE && !bit(m, i)) i += (i & 7) == 0 && m[i >> 3] == 0 ? 8 : 1;
+    if (i >= RPAGE) return false;
+    *lo = i;
+    uint32_t end = (i | (CHUNK - 1)) + 1;
+    while (i < end && bit(m, i)) i += (i & 7) == 0 && m[i >> 3] == 0xff ? 8 : 1;
+    *hi = i;
+    *pos = i;
+    return true;
+}
+
+/* ---- the recorder -------------------------------------------------------- */
+
+/* A page the watched launch touched; key = page number + 1 (0: empty slot). */
+typedef struct wpage {
+    uint64_t key;
+    uint8_t *rmask, *wmask;
+    uint8_t *pre;           /* the page before the launch's first write to it */
+} wpage;
+
+struct ws_reuse_recorder {
+    ws_reuse_cache *cache;
+    ws_devmem *mem;
+    wpage *slots;           /* open addressing, a power of two */
+    size_t nslots, used;
+    wpage *last;            /* the page of the last access */
+    bool failed;            /* out of memory: nothing is filed */
+};
+
+static size_t slot_of(uint64_t key, size_t nslots)
+{
+    return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & (nslots - 1);
+}
+
+static bool grow_slots(ws_reuse_recorder *r)
+{
+    size_t n = r->nslots ? r->nslots * 2 : 1024;
+    wpage *s = calloc(n, sizeof *s);
+    if (!s) return false;
+    for (size_t i = 0; i < r->nslots; i++) {
+        if (!r->slots[i].key) continue;
+        size_t j = slot_of(r->slots[i].key, n);
+        while (s[j].key) j = (j + 1) & (n - 1);
+        s[j] = r->slots[i];
+    }
+    free(r->slots);
+    r->slots = s;
+    r->nslots = n;
+    r->last = NULL;
+    return true;
+}
+
+static wpage *page_get(ws_reuse_recorder *r, uint64_t number)
+{
+    uint64_t key = number + 1;
+    if (r->last && r->last->key == key) return r->last;
+    if ((r->used + 1) * 2 > r->nslots && !grow_slots(r)) return NULL;
+    size_t j = slot_of(key, r->nslots);
+    while (r->slots[j].key && r->slots[j].key != key) j = (j + 1) & (r->nslots - 1);
+    if (!r->slots[j].key) {
+        if (r->used == MAX_PAGES) return NULL;
+        r->slots[j].key = key;
+        r->used++;
+    }
+    return r->last = &r->slots[j];
+}
+
+static bool note(ws_reuse_recorder *r, wpage *pg, uint32_t lo, uint32_t hi, bool write)
+{
+    uint8_t **mask = write ? &pg->wmask : &pg->rmask;
+    if (!*mask && !(*mask = calloc(1, RMASK_BYTES))) return false;
+    if (write && !pg->pre) {
+        if (!(pg->pre = malloc(RPAGE))) return false;
+        ws_devmem_peek(r->mem, (pg->key - 1) << RPAGE_SHIFT, pg->pre, RPAGE);
+    }
+    bits_set(*mask, lo, hi);
+    return true;
+}
+
+/* Out of memory or past MAX_PAGES: failed, and nothing more is noted. */
+static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write)
+{
+    ws_reuse_recorder *r = ctx;
+    while (size && !r->failed) {
+        uint32_t off = (uint32_t)(addr & (RPAGE - 1));
+        uint32_t n = size < RPAGE - off ? (uint32_t)size : RPAGE - off;
+        wpage *pg = page_get(r, addr >> RPAGE_SHIFT);
+        r->failed = !pg || !note(r, pg, off, off + n, write);
+        addr += n;
+        size -= n;
+    }
+}
+
+ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem)
+{
+    ws_reuse_recorder *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->cache = c;
+    r->mem = mem;
+    if (!grow_slots(r)) {
+        free(r);
+        return NULL;
+    }
+    ws_devmem_watch(mem, on_access, r);
+    return r;
+}
+
+/* ---- records ------------------------------------------------------------- */
+
+static void record_free(record *rec)
+{
+    if (!rec) return;
+    free(rec->key.params);
+    free(rec->reads);
+    free(rec->writes);
+    free(rec->printed);
+    free(rec);
+}
+
+/* The record's pages: reads with the bytes before the launch, writes with
+ * those after it. */
+static bool fill_pages(record *rec, const ws_reuse_recorder *r)
+{
+    for (size_t i = 0; i < r->nslots; i++) {
+        const wpage *pg = &r->slots[i];
+        if (pg->key) {
+            rec->nreads += pg->rmask != NULL;
+            rec->nwrites += pg->wmask != NULL;
+        }
+    }
+    rec->reads = malloc((rec->nreads ? rec->nreads : 1) * sizeof *rec->reads);
+    rec->writes = malloc((rec->nwrites ? rec->nwrites : 1) * sizeof *rec->writes);
+    if (!rec->reads || !rec->writes) return false;
+    size_t nr = 0, nw = 0;
+    for (size_t i = 0; i < r->nslots; i++) {
+        const wpage *pg = &r->slots[i];
+        if (!pg->key) continue;
+        uint64_t base = (pg->key - 1) << RPAGE_SHIFT;
+        if (pg->rmask) {
+            rpage *d = &rec->reads[nr++];
+            d->base = base;
+            memcpy(d->mask, pg->rmask, RMASK_BYTES);
+            if (pg->pre) memcpy(d->bytes, pg->pre, RPAGE);
+            else ws_devmem_peek(r->mem, base, d->bytes, RPAGE);     /* unwritten: as at the start */
+        }
+        if (pg->wmask) {
+            rpage *d = &rec->writes[nw++];
+            d->base = base;
+            memcpy(d->mask, pg->wmask, RMASK_BYTES);
+            ws_devmem_peek(r->mem, base, d->bytes, RPAGE);
+        }
+    }
+    rec->bytes = (uint64_t)(nr + nw) * sizeof(rpage) + rec->key.params_size + rec->nprinted;
+    return true;
+}
+
+static void cache_drop_oldest(ws_reuse_cache *c)
+{
+    c->bytes -= c->recs[0]->bytes;
+    record_free(c->recs[0]);
+    memmove(c->recs, c->recs + 1, (size_t)(c->n - 1) * sizeof *c->recs);
+    c->n--;
+}
+
+static void cache_add(ws_reuse_cache *c, record *rec)
+{
+    if (rec->bytes > MAX_BYTES) {
+        record_free(rec);
+        return;
+    }
+    while (c->n > 0 && (c->n == MAX_RECORDS || c->bytes + rec->bytes > MAX_BYTES)) cache_drop_oldest(c);
+    c->recs[c->n++] = rec;
+    c->bytes += rec->bytes;
+}
+
+static record *record_make(const ws_reuse_recorder *r, const ws_reuse_key *key, uint64_t launch_no,
+                           const ws_launch_stats *st, const ws_timing_stats *ts,
+                           const char *printed, size_t nprinted)
+{
+    record *rec = calloc(1, sizeof *rec);
+    if (!rec) return NULL;
+    rec->key = key_of(key);
+    rec->key.params = NULL;
+    rec->launch_no = launch_no;
+    rec->st = *st;
+    rec->ts = *ts;
+    rec->nprinted = nprinted;
+    bool ok = (rec->key.params = malloc(rec->key.params_size ? rec->key.params_size : 1)) &&
+              (rec->printed = malloc(nprinted ? nprinted : 1));
+    if (ok) {
+        if (rec->key.params_size) memcpy(rec->key.params, key->l->params, rec->key.params_size);
+        if (nprinted) memcpy(rec->printed, printed, nprinted);
+        ok = fill_pages(rec, r);
+    }
+    if (!ok) {
+        record_free(rec);
+        return NULL;
+    }
+    return rec;
+}
+
+void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *key, uint64_t launch_no,
+                         const ws_launch_stats *st, const ws_timing_stats *ts,
+                         const char *printed, size_t nprinted)
+{
+    if (!r) return;
+    ws_devmem_watch(r->mem, NULL, NULL);
+    if (keep && !r->failed) {
+        record *rec = record_make(r, key, launch_no, st, ts, printed, nprinted);
+        if (rec) cache_add(r->cache, rec);
+    }
+    for (size_t i = 0; i < r->nslots; i++) {
+        free(r->slots[i].rmask);
+        free(r->slots[i].wmask);
+        free(r->slots[i].pre);
+    }
+    free(r->slots);
+    free(r);
+}
+
+/* ---- reuse --------------------------------------------------------------- */
+
+/* Every byte rec read holds the same value in mem now, in a live allocation. */
+static bool reads_match(const record *rec, const ws_devmem *mem)
+{
+    uint8_t now[CHUNK];
+    for (size_t i = 0; i < rec->nreads; i++) {
+        const rpage *pg = &rec->reads[i];
+        uint32_t pos = 0, lo, hi;
+        while (next_run(pg->mask, &pos, &lo, &hi))
+            if (!ws_devmem_read(mem, pg->base + lo, now, hi - lo) || memcmp(now, pg->bytes + lo, hi - lo) != 0)
+                return false;
+    }
+    return true;
+}
+
+/* Every byte rec wrote lies in a live allocation now. */
+static bool writes_valid(const record *rec, const ws_devmem *mem)
+{
+    for (size_t i = 0; i < rec->nwrites; i++) {
+        const rpage *pg = &rec->writes[i];
+        uint32_t pos = 0, lo, hi;
+        while (next_run(pg->mask, &pos, &lo, &hi))
+            if (!ws_devmem_valid(mem, pg->base + lo, hi - lo)) return false;
+    }
+    return true;
+}
+
+static bool replay_writes(const record *rec, ws_devmem *mem)
+{
+    for (size_t i = 0; i < rec->nwrites; i++) {
+        const rpage *pg = &rec->writes[i];
+        uint32_t pos = 0, lo, hi;
+        while (next_run(pg->mask, &pos, &lo, &hi))
+            if (!ws_devmem_write(mem, pg->base + lo, pg->bytes + lo, hi - lo)) return false;
+    }
+    return true;
+}
+
+uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *key, FILE *out,
+                       ws_launch_stats *st, ws_timing_stats *ts, bool *oom)
+{
+    rkey want = key_of(key);
+    *oom = false;
+    for (int i = c->n - 1; i >= 0; i--) {
+        const record *rec = c->recs[i];
+        if (!key_eq(&rec->key, &want) || !reads_match(rec, mem) || !writes_valid(rec, mem)) continue;
+        /* only out of host memory can a write fail here */
+        if (!replay_writes(rec, mem)) {
+            *oom = true;
+            return 0;
+        }
+        if (rec->nprinted) fwrite(rec->printed, 1, rec->nprinted, out);
+        *st = rec->st;
+        *ts = rec->ts;
+        return rec->launch_no;
+    }
+    return 0;
+}
+
+/* ---- the cache ----------------------------------------------------------- */
+
+ws_reuse_cache *ws_reuse_create(void)
+{
+    return calloc(1, sizeof(ws_reuse_cache));
+}
+
+void ws_reuse_clear(ws_reuse_cache *c)
+{
+    if (!c) return;
+    while (c->n > 0) cache_drop_oldest(c);
+}
+
+void ws_reuse_destroy(ws_reuse_cache *c)
+{
+    ws_reuse_clear(c);
+    free(c);
+}

@@ -1,0 +1,76 @@
+/* Repeated-launch reuse (docs/REUSE.md): a timed launch identical to an
+ * earlier one is not simulated again.
+ *
+ * The timed simulator is deterministic: what a launch does (every
+ * instruction, address, value, cycle and counter) is a function of its key
+ * (program, kernel, grid, block, dynamic shared size, argument bytes, GPU
+ * config and timing options) and of the bytes of device memory it reads.
+ * While a timed launch runs, a recorder watches device memory
+ * (ws_devmem_watch) and keeps, per 4 KiB page, which bytes it read (their
+ * values at the launch's start) and which it wrote (their values at its
+ * end).  A later launch with an equal key, whose read bytes hold the
+ * recorded values now and whose written bytes all lie in live
+ * allocations, would do exactly what the recorded one did: its outputs
+ * are the recorded written bytes, its statistics the recorded ones, its
+ * device printf output the recorded text.  Those are replayed, and the
+ * launch is reported as reusing the timing of the recorded one.
+ *
+ * Induction on the launch's steps: a read returns either a byte as it was
+ * at the start (recorded and compared equal) or one an earlier step of
+ * the same launch wrote (equal by induction), so each step does the same
+ * as in the recorded launch.  L1 and L2 start empty at every timed launch
+ * (timing.c), so no cache state carries over.  Values are compared byte
+ * for byte (no hash). */
+#ifndef WARPSIM_LAUNCH_REUSE_H
+#define WARPSIM_LAUNCH_REUSE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "gpu_config.h"
+#include "sim.h"
+#include "timing.h"
+
+typedef struct ws_reuse_cache ws_reuse_cache;
+
+ws_reuse_cache *ws_reuse_create(void);
+void ws_reuse_destroy(ws_reuse_cache *c);
+/* Forgets every record: the programs and kernels they name are freed. */
+void ws_reuse_clear(ws_reuse_cache *c);
+
+/* Everything besides the bytes it reads that a timed launch depends on. */
+typedef struct ws_reuse_key {
+    const ws_program *p;
+    const ws_kernel *k;
+    const ws_gpu_config *gpu;
+    const ws_launch *l;             /* grid, block, dynamic smem, params, limits */
+    const ws_timing_options *timing;
+} ws_reuse_key;
+
+/* Why a launch cannot take part (recorded or reused), or NULL when it
+ * can: it is checked (racecheck...), traced, counted per line, in the
+ * HTML report's timeline, or reads textures (whose descriptors live
+ * outside device memory). */
+const char *ws_reuse_refusal(const ws_launch *l, const ws_timing_options *t);
+
+/* Looks for an earlier launch with key's identity whose read bytes hold the
+ * same values in mem now and whose written bytes lie in live allocations.
+ * When found: writes its outputs into mem and its printf output to out,
+ * copies its statistics to *st and *ts, and returns its launch number;
+ * else 0 and nothing changed.  *oom is set when the host ran out of memory
+ * while writing the outputs (returning 0, the outputs partly written: the
+ * launch cannot be simulated now, its inputs may have changed). */
+uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *key, FILE *out,
+                       ws_launch_stats *st, ws_timing_stats *ts, bool *oom);
+
+/* Recording a launch: from begin on, mem's accesses are watched, until
+ * end, which stops watching and, when keep (the launch succeeded), files
+ * the record under key and launch_no with the launch's statistics and
+ * printf output.  begin returns NULL (nothing watched) when out of
+ * memory. */
+typedef struct ws_reuse_recorder ws_reuse_recorder;
+ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem);
+void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *key, uint64_t launch_no,
+                         const ws_launch_stats *st, const ws_timing_stats *ts,
+                         const char *printed, size_t nprinted);
+
+#endif

@@ -1,0 +1,81 @@
+// Launches that repeated-launch reuse (docs/REUSE.md) must and must not
+// take from an earlier launch; tests/reuse/reuse_test.sh reads the
+// summaries.  Launch numbers as the runtime counts them:
+//   1 scale(x -> y)          simulated
+//   2 scale(x -> y)          same bytes read: reused from 1
+//   3 scale(x -> y)          one byte of x changed on the host: simulated
+//   4 bump(y in place)       simulated
+//   5 bump(y in place)       reads what 4 wrote, not what 4 read: simulated
+//   6 hello()                simulated, prints
+//   7 hello()                reused from 6, prints again
+//   8 scale(x -> y)          x as in 3: reused from 3
+// Every result is checked on the CPU; PASS last.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+#define N 1000
+
+__global__ void scale(const float *x, float *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = 2.0f * x[i] + 1.0f;
+}
+
+__global__ void bump(float *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] += 1.0f;
+}
+
+__global__ void hello()
+{
+    if (threadIdx.x == 0 && blockIdx.x == 0) printf("hello from the device\n");
+}
+
+static bool check(const char *what, const float *dy, const float *x, float add)
+{
+    static float y[N];
+    cudaMemcpy(y, dy, sizeof y, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < N; i++)
+        if (y[i] != 2.0f * x[i] + 1.0f + add) {
+            printf("%s: FAIL at %d: %g, expected %g\n", what, i, y[i], 2.0f * x[i] + 1.0f + add);
+            return false;
+        }
+    printf("%s: ok\n", what);
+    return true;
+}
+
+int main()
+{
+    static float x[N];
+    for (int i = 0; i < N; i++) x[i] = (float)i;
+    float *dx, *dy;
+    cudaMalloc(&dx, sizeof x);
+    cudaMalloc(&dy, sizeof x);
+    cudaMemcpy(dx, x, sizeof x, cudaMemcpyHostToDevice);
+    bool ok = true;
+    for (int r = 0; r < 2; r++) {
+        cudaMemset(dy, 0, sizeof x);
+        scale<<<(N + 127) / 128, 128>>>(dx, dy, N);
+        ok &= check("scale", dy, x, 0.0f);
+    }
+    x[777] = -5.0f;
+    cudaMemcpy(dx + 777, x + 777, sizeof(float), cudaMemcpyHostToDevice);
+    scale<<<(N + 127) / 128, 128>>>(dx, dy, N);
+    ok &= check("scale, x changed", dy, x, 0.0f);
+    bump<<<(N + 127) / 128, 128>>>(dy, N);
+    ok &= check("bump", dy, x, 1.0f);
+    bump<<<(N + 127) / 128, 128>>>(dy, N);
+    ok &= check("bump again", dy, x, 2.0f);
+    hello<<<2, 32>>>();
+    cudaDeviceSynchronize();
+    hello<<<2, 32>>>();
+    cudaDeviceSynchronize();
+    cudaMemset(dy, 0, sizeof x);
+    scale<<<(N + 127) / 128, 128>>>(dx, dy, N);
+    ok &= check("scale, x as before", dy, x, 0.0f);
+    cudaFree(dx);
+    cudaFree(dy);
+    printf("%s\n", ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,37 @@
+#!/bin/sh
+# A launch is reused only when its key and the bytes it reads are those of
+# an earlier launch (tests/reuse/data/reuse_inputs.cu lists its launches):
+# an input byte changed on the host, or an in-place kernel whose input is
+# its previous output, is simulated again; device printf is printed again
+# by a reused launch; checks and traces turn reuse off.
+#   reuse_inputs.sh WARPSIM REUSE_INPUTS
+warpsim=$1 prog=$2
+preload=${LD_PRELOAD:-}
+unset LD_PRELOAD
+ws() { LD_PRELOAD=$preload "$warpsim" "$@"; }
+t=$(mktemp -d) || exit 1
+trap 'rm -rf "$t"' EXIT
+fail() { echo "reuse_inputs: $*" >&2; exit 1; }
+
+ws exec --gpu h200 --json --summary-out "$t/r.json" -- "$prog" >"$t/r.out" || fail "exit status $?"
+cat "$t/r.out"
+[ "$(tail -n 1 "$t/r.out")" = PASS ] || fail "the last line is not PASS"
+[ "$(grep -c '^hello from the device$' "$t/r.out")" -eq 2 ] || fail "device printf not printed twice"
+ws exec --gpu h200 --no-summary --simulate-all -- "$prog" >"$t/all.out" || fail "--simulate-all: exit status $?"
+diff -u "$t/all.out" "$t/r.out" || fail "the program printed something else with reuse"
+
+# launch: the launch it must reuse (null: simulated)
+for want in 1:null 2:1 3:null 4:null 5:null 6:null 7:6 8:3; do
+    n=${want%%:*} from=${want#*:}
+    line=$(grep "\"launch\":$n}\$" "$t/r.json") || fail "no summary of launch $n"
+    printf '%s\n' "$line" | grep -q "\"timing_reused_from\":$from," ||
+        fail "launch $n: expected timing_reused_from $from: $line"
+done
+
+# checked launches are all simulated
+ws exec --gpu h200 --json --summary-out "$t/c.json" --racecheck -- "$prog" >/dev/null 2>&1 ||
+    fail "racecheck run: exit status $?"
+[ "$(grep -c '"timing_reused_from":null' "$t/c.json")" -eq 8 ] || fail "a launch under --racecheck was reused"
+ws exec --functional --simulate-all -- "$prog" >/dev/null 2>"$t/f.err" && fail "--functional --simulate-all accepted"
+grep -q 'simulate-all does not apply' "$t/f.err" || fail "no message for --functional --simulate-all"
+echo "reuse_inputs: ok"

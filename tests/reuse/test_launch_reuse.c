@@ -1,0 +1,218 @@
+/* Repeated-launch reuse on device memory directly: a "launch" made of
+ * reads and writes while recorded, then found again (outputs, statistics
+ * and printf output replayed) only when its key and the bytes it read are
+ * the same, its outputs still in live allocations. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sim/core/launch_reuse.h"
+
+#define N 1000
+
+typedef struct fixture {
+    ws_devmem *mem;
+    ws_reuse_cache *cache;
+    uint64_t in, out;
+    char prog, kern, gpu;       /* their addresses stand for a program, kernel and config */
+    uint8_t params[8];
+    ws_launch l;
+    ws_timing_options t;
+    ws_reuse_key key;
+} fixture;
+
+static void setup(fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    f->mem = ws_devmem_create();
+    f->cache = ws_reuse_create();
+    f->in = ws_devmem_alloc(f->mem, N);
+    f->out = ws_devmem_alloc(f->mem, N);
+    uint8_t b[N];
+    for (int i = 0; i < N; i++) b[i] = (uint8_t)(i * 3);
+    assert_true(ws_devmem_write(f->mem, f->in, b, N));
+    memcpy(f->params, &f->in, sizeof f->in);
+    f->l = (ws_launch){.grid = {4, 1, 1}, .block = {256, 1, 1}, .params = f->params, .params_size = 8};
+    f->t = ws_timing_defaults();
+    f->key = (ws_reuse_key){.p = (const ws_program *)(const void *)&f->prog,
+                            .k = (const ws_kernel *)(const void *)&f->kern,
+                            .gpu = (const ws_gpu_config *)(const void *)&f->gpu, .l = &f->l, .timing = &f->t};
+}
+
+static void teardown(fixture *f)
+{
+    ws_reuse_destroy(f->cache);
+    ws_devmem_destroy(f->mem);
+}
+
+/* out[i] = in[i] + 1, as a kernel would: reads, then writes. */
+static void add_one(fixture *f, uint64_t from, uint64_t to)
+{
+    uint8_t b[N];
+    assert_true(ws_devmem_read(f->mem, from, b, N));
+    for (int i = 0; i < N; i++) b[i]++;
+    assert_true(ws_devmem_write(f->mem, to, b, N));
+}
+
+static void record(fixture *f, uint64_t no, uint64_t from, uint64_t to)
+{
+    ws_reuse_recorder *r = ws_reuse_record_begin(f->cache, f->mem);
+    assert_non_null(r);
+    add_one(f, from, to);
+    ws_launch_stats st = {.warp_insts = 42 + no};
+    ws_timing_stats ts = {.cycles = 1234 + no};
+    ws_reuse_record_end(r, true, &f->key, no, &st, &ts, "hi\n", 3);
+}
+
+static uint64_t find(fixture *f, char *printed)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    ws_launch_stats st;
+    ws_timing_stats ts;
+    bool oom = true;
+    uint64_t from = ws_reuse_find(f->cache, f->mem, &f->key, out, &st, &ts, &oom);
+    fclose(out);
+    assert_false(oom);
+    if (from) {
+        assert_int_equal(st.warp_insts, 42 + from);
+        assert_int_equal(ts.cycles, 1234 + from);
+    }
+    snprintf(printed, 16, "%s", text ? text : "");
+    free(text);
+    return from;
+}
+
+static uint8_t byte_at(fixture *f, uint64_t a)
+{
+    uint8_t v;
+    assert_true(ws_devmem_read(f->mem, a, &v, 1));
+    return v;
+}
+
+static void test_same_inputs_replayed(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    char printed[16];
+    assert_int_equal(find(&f, printed), 0);         /* nothing recorded yet */
+    record(&f, 1, f.in, f.out);
+    assert_int_equal(byte_at(&f, f.out + 10), 31);
+    uint8_t z[N] = {0};
+    assert_true(ws_devmem_write(f.mem, f.out, z, N));
+    assert_int_equal(find(&f, printed), 1);
+    assert_string_equal(printed, "hi\n");
+    for (int i = 0; i < N; i += 97) assert_int_equal(byte_at(&f, f.out + (uint64_t)i), (uint8_t)(i * 3 + 1));
+    teardown(&f);
+}
+
+static void test_changes_refused(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    char printed[16];
+    record(&f, 1, f.in, f.out);
+    uint8_t z[N] = {0}, v = 99;
+    assert_true(ws_devmem_write(f.mem, f.out, z, N));
+    /* another argument byte */
+    f.params[7] ^= 1;
+    assert_int_equal(find(&f, printed), 0);
+    f.params[7] ^= 1;
+    /* another grid */
+    f.l.grid.x = 5;
+    assert_int_equal(find(&f, printed), 0);
+    f.l.grid.x = 4;
+    /* one input byte changed: not reused, and nothing written */
+    assert_true(ws_devmem_write(f.mem, f.in + 999, &v, 1));
+    assert_int_equal(find(&f, printed), 0);
+    assert_string_equal(printed, "");
+    assert_int_equal(byte_at(&f, f.out + 5), 0);
+    /* as it was: reused */
+    v = (uint8_t)(999 * 3);
+    assert_true(ws_devmem_write(f.mem, f.in + 999, &v, 1));
+    assert_int_equal(find(&f, printed), 1);
+    /* the output freed: its bytes cannot be written, not reused */
+    assert_true(ws_devmem_free(f.mem, f.out));
+    assert_int_equal(find(&f, printed), 0);
+    teardown(&f);
+}
+
+static void test_in_place(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    char printed[16];
+    /* reads in, writes in + 1: the next launch reads what this one wrote */
+    record(&f, 1, f.in, f.in);
+    assert_int_equal(byte_at(&f, f.in + 10), 31);
+    assert_int_equal(find(&f, printed), 0);
+    /* the bytes it read (at its start) back: reused, in + 1 written again */
+    uint8_t b[N];
+    for (int i = 0; i < N; i++) b[i] = (uint8_t)(i * 3);
+    assert_true(ws_devmem_write(f.mem, f.in, b, N));
+    assert_int_equal(find(&f, printed), 1);
+    assert_int_equal(byte_at(&f, f.in + 10), 31);
+    teardown(&f);
+}
+
+static void test_failed_launch_not_kept(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    char printed[16];
+    ws_reuse_recorder *r = ws_reuse_record_begin(f.cache, f.mem);
+    add_one(&f, f.in, f.out);
+    ws_launch_stats st = {.warp_insts = 1};
+    ws_timing_stats ts = {.cycles = 1};
+    ws_reuse_record_end(r, false, &f.key, 1, &st, &ts, NULL, 0);
+    assert_int_equal(find(&f, printed), 0);
+    /* nor after the cache is cleared */
+    record(&f, 2, f.in, f.out);
+    ws_reuse_clear(f.cache);
+    assert_int_equal(find(&f, printed), 0);
+    teardown(&f);
+}
+
+/* A launch that touches more than 256 MiB (65536 pages of 4 KiB) is not
+ * kept; one that touches exactly that is. */
+static void test_page_limit(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    char printed[16];
+    uint64_t big = ws_devmem_alloc(f.mem, (UINT64_C(65536) + 1) * 4096);
+    for (uint64_t pages = 65536; pages <= 65537; pages++) {
+        ws_reuse_clear(f.cache);
+        ws_reuse_recorder *r = ws_reuse_record_begin(f.cache, f.mem);
+        uint8_t v;
+        for (uint64_t p = 0; p < pages; p++) assert_true(ws_devmem_read(f.mem, big + p * 4096, &v, 1));
+        ws_launch_stats st = {.warp_insts = 43};
+        ws_timing_stats ts = {.cycles = 1235};
+        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0);
+        assert_int_equal(find(&f, printed), pages == 65536 ? 1 : 0);
+    }
+    teardown(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_inputs_replayed),
+        cmocka_unit_test(test_changes_refused),
+        cmocka_unit_test(test_in_place),
+        cmocka_unit_test(test_failed_launch_not_kept),
+        cmocka_unit_test(test_page_limit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
