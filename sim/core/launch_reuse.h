@@ -26,7 +26,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "gpu_config.h"
+#include "../base/gpu_config.h"
 #include "sim.h"
 #include "timing.h"
 
