@@ -35,7 +35,7 @@ bool ws_stack_push(ws_simt_stack *s, int32_t pc, int32_t rpc, uint32_t mask)
     return true;
 }
 
-bool ws_stack_settle(ws_simt_stack *s)
+bool ws_stack_pop_finished(ws_simt_stack *s)
 {
     while (s->n > 0) {
         ws_stack_entry *t = &s->e[s->n - 1];

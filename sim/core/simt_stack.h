@@ -30,8 +30,17 @@ bool ws_stack_push(ws_simt_stack *s, int32_t pc, int32_t rpc, uint32_t mask);
 static inline ws_stack_entry *ws_stack_top(ws_simt_stack *s) { return &s->e[s->n - 1]; }
 
 /* Pops finished paths (pc at their rpc, or no lanes).  Returns false when
- * the stack is empty: the warp has no lanes left. */
-bool ws_stack_settle(ws_simt_stack *s);
+ * the stack is empty: the warp has no lanes left.  The common case, a top
+ * that runs on, is tested inline; ws_stack_pop_finished does the popping. */
+bool ws_stack_pop_finished(ws_simt_stack *s);
+static inline bool ws_stack_settle(ws_simt_stack *s)
+{
+    if (s->n > 0) {
+        const ws_stack_entry *t = &s->e[s->n - 1];
+        if (t->mask != 0 && t->pc != t->rpc) return true;
+    }
+    return ws_stack_pop_finished(s);
+}
 
 /* Removes lanes (they exited) from every entry. */
 void ws_stack_remove_lanes(ws_simt_stack *s, uint32_t lanes);
