@@ -26,8 +26,9 @@ static inline void store(uint32_t mask, uint64_t *d, const uint64_t *r)
 /* A handler computing expr of the lane's sources a, b, c for every lane
  * into a local row (no aliasing with the registers: vectorizable), then
  * keeping the active lanes. */
-#define FAST(name, expr)                                                        \
-    static void name(uint32_t mask, uint64_t *d, const uint64_t *A,            \
+#define FAST(name, expr) FAST_ATTR(, name, expr)
+#define FAST_ATTR(attr, name, expr)                                             \
+    attr static void name(uint32_t mask, uint64_t *d, const uint64_t *A,       \
                      const uint64_t *B, const uint64_t *C)                      \
     {                                                                           \
         uint64_t r[WS_WARP_SIZE];                                               \
@@ -115,6 +116,15 @@ FAST(sub_f32, canon32(f32(a) - f32(b)))
 FAST(mul_f32, canon32(f32(a) * f32(b)))
 FAST(fma_f32, canon32(fmaf(f32(a), f32(b), f32(c))))
 FAST(div_f32, canon32(f32(a) / f32(b)))
+/* x86-64 hosts with FMA3 (nearly all): fmaf as one instruction, not a libm
+ * call per lane; the same correctly rounded result (decode picks it when
+ * the processor has it). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_FMA_HW 1
+FAST_ATTR(__attribute__((target("fma"))), fma_f32_hw, canon32(fmaf(f32(a), f32(b), f32(c))))
+#else
+#define fma_f32_hw fma_f32
+#endif
 FAST(neg_f32, a ^ UINT64_C(0x80000000))
 FAST(abs_f32, a & ~UINT64_C(0x80000000))
 FAST(min_f32, fminmax(a, b, false, true))
@@ -171,7 +181,7 @@ FAST(cvt_rzi_s32_f32, rzi_s32(f32(a)))
     H(mad_lo_32) H(mad_lo_64) H(mad_wide_u32) H(mad_wide_s32) H(shl_32) H(shl_64) H(shr_u32) \
     H(shr_u64) H(shr_s32) H(shr_s64) H(and_any) H(or_any) H(xor_any) H(not_pred) H(not_32) \
     H(not_64) H(min_s32) H(max_s32) H(min_u32) H(max_u32) H(neg_s32) H(selp_any) \
-    H(add_f32) H(sub_f32) H(mul_f32) H(fma_f32) H(div_f32) H(neg_f32) H(abs_f32) H(min_f32) \
+    H(add_f32) H(sub_f32) H(mul_f32) H(fma_f32) H(fma_f32_hw) H(div_f32) H(neg_f32) H(abs_f32) H(min_f32) \
     H(max_f32) H(add_f64) H(sub_f64) H(mul_f64) H(fma_f64) \
     H(setp_eq_s32) H(setp_ne_s32) H(setp_lt_s32) H(setp_le_s32) H(setp_gt_s32) H(setp_ge_s32) \
     H(setp_eq_u32) H(setp_ne_u32) H(setp_lt_u32) H(setp_le_u32) H(setp_gt_u32) H(setp_ge_u32) \
@@ -276,6 +286,15 @@ static int int_of(const ptx_mods *m)
     return FAST_NONE;
 }
 
+static bool fma_hw(void)
+{
+#ifdef HAVE_FMA_HW
+    return __builtin_cpu_supports("fma");
+#else
+    return false;
+#endif
+}
+
 static int float_of(const ptx_mods *m)
 {
     bool s = m->types[0] == PTX_T_F32;
@@ -284,7 +303,7 @@ static int float_of(const ptx_mods *m)
     case PTX_OP_ADD: return s ? FAST_add_f32 : FAST_add_f64;
     case PTX_OP_SUB: return s ? FAST_sub_f32 : FAST_sub_f64;
     case PTX_OP_MUL: return s ? FAST_mul_f32 : FAST_mul_f64;
-    case PTX_OP_MAD: case PTX_OP_FMA: return s ? FAST_fma_f32 : FAST_fma_f64;
+    case PTX_OP_MAD: case PTX_OP_FMA: return s ? (fma_hw() ? FAST_fma_f32_hw : FAST_fma_f32) : FAST_fma_f64;
     case PTX_OP_DIV: return s ? FAST_div_f32 : FAST_NONE;
     case PTX_OP_NEG: return s && m->rounding == PTX_RND_NONE ? FAST_neg_f32 : FAST_NONE;
     case PTX_OP_ABS: return s && m->rounding == PTX_RND_NONE ? FAST_abs_f32 : FAST_NONE;

@@ -2,6 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "alu.h"
 #include "warp.h"
@@ -184,6 +187,10 @@ static inline const uint64_t *opnd_row(const ws_exec *x, const ws_block *b, cons
                                        const ws_opnd *o, uint64_t scratch[WS_WARP_SIZE])
 {
     if (o->kind == WS_OK_REG && !o->neg) return w->regs[o->reg];
+    if (o->kind == WS_OK_IMM && o->sym < 0) {
+        for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = o->imm;
+        return scratch;
+    }
     return ws_opnd_row(x, b, w, o, scratch);
 }
 
@@ -379,6 +386,26 @@ static inline bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
     return watchdog_check(x, b, w, pc);
 }
 
+/* The lanes whose predicate row value is not zero. */
+static inline uint32_t pred_mask(const uint64_t g[WS_WARP_SIZE])
+{
+#ifdef __SSE2__
+    /* two lanes at a time: both 32-bit halves zero, as a movemask bit */
+    uint32_t zero = 0;
+    for (int i = 0; i < WS_WARP_SIZE; i += 2) {
+        __m128i e = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)(g + i)),
+                                    _mm_setzero_si128());
+        e = _mm_and_si128(e, _mm_shuffle_epi32(e, _MM_SHUFFLE(2, 3, 0, 1)));
+        zero |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(e)) << i;
+    }
+    return ~zero;
+#else
+    uint32_t gm = 0;
+    for (int i = 0; i < WS_WARP_SIZE; i++) gm |= (uint32_t)(g[i] != 0) << i;
+    return gm;
+#endif
+}
+
 static inline uint32_t lanes_in(uint32_t m)
 {
     return m == UINT32_MAX ? WS_WARP_SIZE : (uint32_t)__builtin_popcount(m);
@@ -415,9 +442,7 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
 
     uint32_t mask = active;
     if (in->guard >= 0) {
-        const uint64_t *g = w->regs[in->guard];
-        uint32_t gm = 0;
-        for (int i = 0; i < WS_WARP_SIZE; i++) gm |= (uint32_t)(g[i] != 0) << i;
+        uint32_t gm = pred_mask(w->regs[in->guard]);
         mask = active & (in->guard_neg ? ~gm : gm);
     }
     if (info) {
