@@ -204,10 +204,9 @@ ws_step_result ws_exec_warpsync(ws_exec *x, ws_block *b, ws_warp *w, const ws_in
     uint32_t live = w->lanes & ~w->exited;
     uint32_t members = mi >= 0 ? 0 : active;
     if (mi >= 0) {
-        const ws_opnd *mo = &in->ops[mi];
-        uint32_t lanes = mask ? mask : active;
-        if (mo->kind == WS_OK_IMM) members = lanes ? (uint32_t)ws_opnd_lane(x, b, w, mo, 0) : 0;
-        else FOR_LANES(lanes, lane) members |= (uint32_t)ws_opnd_lane(x, b, w, mo, lane);
+        uint64_t scratch[WS_WARP_SIZE];
+        const uint64_t *row = ws_opnd_row(x, b, w, &in->ops[mi], scratch);
+        FOR_LANES(mask ? mask : active, lane) members |= (uint32_t)row[lane];
     }
     ws_stack_top(&w->g.stack)->pc = pc + 1;
     if (!(members & live & ~active)) {
