@@ -125,6 +125,12 @@ FAST_ATTR(__attribute__((target("fma"))), fma_f32_hw, canon32(fmaf(f32(a), f32(b
 #else
 #define fma_f32_hw fma_f32
 #endif
+/* .ftz (fast-math code): subnormal inputs and results flushed to zero */
+static inline uint64_t ftz(uint64_t v) { return alu_ftz32((uint32_t)v); }
+FAST(add_ftz_f32, ftz(canon32(f32(ftz(a)) + f32(ftz(b)))))
+FAST(sub_ftz_f32, ftz(canon32(f32(ftz(a)) - f32(ftz(b)))))
+FAST(mul_ftz_f32, ftz(canon32(f32(ftz(a)) * f32(ftz(b)))))
+FAST(fma_ftz_f32, ftz(canon32(fmaf(f32(ftz(a)), f32(ftz(b)), f32(ftz(c))))))
 FAST(neg_f32, a ^ UINT64_C(0x80000000))
 FAST(abs_f32, a & ~UINT64_C(0x80000000))
 FAST(min_f32, fminmax(a, b, false, true))
@@ -181,7 +187,8 @@ FAST(cvt_rzi_s32_f32, rzi_s32(f32(a)))
     H(mad_lo_32) H(mad_lo_64) H(mad_wide_u32) H(mad_wide_s32) H(shl_32) H(shl_64) H(shr_u32) \
     H(shr_u64) H(shr_s32) H(shr_s64) H(and_any) H(or_any) H(xor_any) H(not_pred) H(not_32) \
     H(not_64) H(min_s32) H(max_s32) H(min_u32) H(max_u32) H(neg_s32) H(selp_any) \
-    H(add_f32) H(sub_f32) H(mul_f32) H(fma_f32) H(fma_f32_hw) H(div_f32) H(neg_f32) H(abs_f32) H(min_f32) \
+    H(add_f32) H(sub_f32) H(mul_f32) H(fma_f32) H(fma_f32_hw) H(div_f32) \
+    H(add_ftz_f32) H(sub_ftz_f32) H(mul_ftz_f32) H(fma_ftz_f32) H(neg_f32) H(abs_f32) H(min_f32) \
     H(max_f32) H(add_f64) H(sub_f64) H(mul_f64) H(fma_f64) \
     H(setp_eq_s32) H(setp_ne_s32) H(setp_lt_s32) H(setp_le_s32) H(setp_gt_s32) H(setp_ge_s32) \
     H(setp_eq_u32) H(setp_ne_u32) H(setp_lt_u32) H(setp_le_u32) H(setp_gt_u32) H(setp_ge_u32) \
@@ -298,6 +305,15 @@ static bool fma_hw(void)
 static int float_of(const ptx_mods *m)
 {
     bool s = m->types[0] == PTX_T_F32;
+    if (s && m->flags == PTX_F_FTZ && rn(m)) {
+        switch (m->op) {
+        case PTX_OP_ADD: return FAST_add_ftz_f32;
+        case PTX_OP_SUB: return FAST_sub_ftz_f32;
+        case PTX_OP_MUL: return FAST_mul_ftz_f32;
+        case PTX_OP_MAD: case PTX_OP_FMA: return FAST_fma_ftz_f32;
+        default: return FAST_NONE;
+        }
+    }
     if (m->flags || !rn(m)) return FAST_NONE;
     switch (m->op) {
     case PTX_OP_ADD: return s ? FAST_add_f32 : FAST_add_f64;

@@ -113,7 +113,7 @@ static void test_general_forms(void **s)
     assert_int_equal(ws_alu_fast_of(&m), 0);
     m = mods(PTX_OP_ADD, PTX_T_F32, PTX_T_NONE, PTX_RND_RZ, 0);
     assert_int_equal(ws_alu_fast_of(&m), 0);
-    m = mods(PTX_OP_ADD, PTX_T_F32, PTX_T_NONE, 0, PTX_F_FTZ);
+    m = mods(PTX_OP_ADD, PTX_T_F32, PTX_T_NONE, 0, PTX_F_FTZ | PTX_F_SAT);
     assert_int_equal(ws_alu_fast_of(&m), 0);
     m = mods(PTX_OP_SETP, PTX_T_S32, PTX_T_NONE, 0, 0);
     m.cmp = PTX_CMP_LT;
