@@ -50,6 +50,18 @@ ws_alu_family ws_alu_family_of(const ptx_mods *m);
 void ws_alu_run(ws_alu_family family, const ptx_mods *m, uint32_t mask,
                 uint64_t *const dst[2], const uint64_t *const src[4], uint64_t *cc);
 
+/* The commonest forms (32- and 64-bit integer add, sub, mul, mad, shifts
+ * and logic; f32/f64 add, sub, mul, fma; setp without a boolean operation;
+ * selp; the common cvt forms) have handlers of their own (alu_fast.c):
+ * ws_alu_fast_of gives m's handler index, 0 when m takes ws_alu_run.  A
+ * handler computes exactly what ws_alu_run computes for one destination row
+ * d (not a sink, no second predicate, no carry) and sources a, b, c (rows
+ * of zeros where absent), so decode picks one once per instruction. */
+typedef void (*ws_alu_fast_fn)(uint32_t mask, uint64_t *d, const uint64_t *a,
+                               const uint64_t *b, const uint64_t *c);
+extern const ws_alu_fast_fn ws_alu_fast_fns[];
+uint8_t ws_alu_fast_of(const ptx_mods *m);
+
 /* ws_alu_run with the family looked up. */
 void ws_alu_exec(const ptx_mods *m, uint32_t mask,
                  uint64_t *const dst[2], const uint64_t *const src[4],

@@ -660,10 +660,33 @@ static bool decode_form(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int
     return true;
 }
 
+/* What the executor would otherwise look up per execution: the type's
+ * width mask, the cvt sign extension to the register's width (PTX ISA,
+ * "Operand Size Exceeding Instruction-Type Size"; the ALU's canonical
+ * result is zero-extended), and the ALU handler. */
+static void resolve_exec(const ws_program *p, ws_insn *w)
+{
+    w->wmask = w->m.ntypes ? width_mask(w->m.types[0]) : UINT64_MAX;
+    const ws_opnd *d = &w->ops[0];
+    bool reg_dst = w->nops > 0 && d->kind == WS_OK_REG;
+    if (w->cls != WS_I_ALU) return;
+    if (w->m.op == PTX_OP_CVT && reg_dst && ptx_type_is_signed(w->m.types[0])) {
+        uint32_t bits = ptx_type_size(w->m.types[0]) * 8, rbits = p->reg_width[d->reg] * 8u;
+        if (bits < 64 && rbits > bits) {
+            w->sext_from = (uint8_t)bits;
+            w->sext_to = (uint8_t)rbits;
+        }
+    }
+    /* one destination row, no carry, no sign extension after */
+    if (reg_dst && d->reg2 < 0 && !(w->flags & WS_IF_CARRY) && !w->sext_from)
+        w->fast = ws_alu_fast_of(&w->m);
+}
+
 static bool decode_insn(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int32_t pc)
 {
     if (!decode_form(c, fi, in, w, pc)) return false;
     ws_insn_classify(w);
+    resolve_exec(c->p, w);
     return true;
 }
 

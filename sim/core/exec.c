@@ -2,6 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "alu.h"
 #include "progress_line.h"
@@ -130,24 +133,66 @@ uint64_t ws_opnd_lane(const ws_exec *x, const ws_block *b, const ws_warp *w,
     }
 }
 
+/* %tid.comp of every lane: lane 0's coordinates divided out once, the
+ * others counted on from it. */
+static void tid_row(const ws_exec *x, const ws_warp *w, uint8_t comp, uint64_t row[WS_WARP_SIZE])
+{
+    ws_dim3 t, bd = x->l->block;
+    ws_thread_of(x, w, 0, &t);
+    for (int i = 0; i < WS_WARP_SIZE; i++) {
+        row[i] = comp == 0 ? t.x : comp == 1 ? t.y : t.z;
+        if (++t.x == bd.x) {
+            t.x = 0;
+            if (++t.y == bd.y) { t.y = 0; t.z++; }
+        }
+    }
+}
+
 const uint64_t *ws_opnd_row(const ws_exec *x, const ws_block *b, const ws_warp *w,
                             const ws_opnd *o, uint64_t scratch[WS_WARP_SIZE])
 {
-    if (o->kind == WS_OK_REG && !o->neg) return w->regs[o->reg];
-    if (o->kind == WS_OK_IMM) {
-        uint64_t v = ws_opnd_lane(x, b, w, o, 0);
+    switch (o->kind) {
+    case WS_OK_REG:
+        if (!o->neg) return w->regs[o->reg];
+        for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = !w->regs[o->reg][i];
+        return scratch;
+    case WS_OK_IMM: {
+        uint64_t v = o->imm + (o->sym >= 0 ? x->k->shared_off[o->sym] : 0);
         for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = v;
         return scratch;
     }
-    for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = ws_opnd_lane(x, b, w, o, i);
-    return scratch;
+    case WS_OK_SREG:
+        switch (o->sreg) {
+        case PTX_SREG_TID:
+            tid_row(x, w, o->comp, scratch);
+            break;
+        case PTX_SREG_LANEID: case PTX_SREG_LANEMASK_EQ: case PTX_SREG_LANEMASK_LE:
+        case PTX_SREG_LANEMASK_LT: case PTX_SREG_LANEMASK_GE: case PTX_SREG_LANEMASK_GT:
+            for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = sreg_value(x, b, w, o->sreg, o->comp, i);
+            break;
+        default: {      /* the same in every lane */
+            uint64_t v = sreg_value(x, b, w, o->sreg, o->comp, 0);
+            for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = v;
+            break;
+        }
+        }
+        return scratch;
+    default:
+        memset(scratch, 0, sizeof(uint64_t) * WS_WARP_SIZE);
+        return scratch;
+    }
 }
 
-static uint64_t type_mask(ptx_type t)
+/* ws_opnd_row with its commonest case inline. */
+static inline const uint64_t *opnd_row(const ws_exec *x, const ws_block *b, const ws_warp *w,
+                                       const ws_opnd *o, uint64_t scratch[WS_WARP_SIZE])
 {
-    uint32_t s = ptx_type_size(t);
-    if (t == PTX_T_PRED) return 1;
-    return s >= 8 || s == 0 ? UINT64_MAX : (UINT64_C(1) << (8 * s)) - 1;
+    if (o->kind == WS_OK_REG && !o->neg) return w->regs[o->reg];
+    if (o->kind == WS_OK_IMM && o->sym < 0) {
+        for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = o->imm;
+        return scratch;
+    }
+    return ws_opnd_row(x, b, w, o, scratch);
 }
 
 static uint64_t reg_mask(const ws_program *p, int32_t reg)
@@ -158,43 +203,52 @@ static uint64_t reg_mask(const ws_program *p, int32_t reg)
 
 /* ---- register-only classes --------------------------------------------- */
 
+static const uint64_t zero_row[WS_WARP_SIZE];
+
 static void exec_alu(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     uint64_t scratch[4][WS_WARP_SIZE];
+    if (in->fast) {
+        const uint64_t *s[3] = {zero_row, zero_row, zero_row};
+        for (int i = 1; i < in->nops && i <= 3; i++)
+            s[i - 1] = opnd_row(x, b, w, &in->ops[i], scratch[i - 1]);
+        ws_alu_fast_fns[in->fast](mask, w->regs[in->ops[0].reg], s[0], s[1], s[2]);
+        return;
+    }
     const uint64_t *src[4] = {NULL, NULL, NULL, NULL};
     uint64_t *dst[2] = {NULL, NULL};
     for (int i = 1; i < in->nops && i <= 4; i++)
-        src[i - 1] = ws_opnd_row(x, b, w, &in->ops[i], scratch[i - 1]);
+        src[i - 1] = opnd_row(x, b, w, &in->ops[i], scratch[i - 1]);
     if (in->ops[0].kind == WS_OK_REG) {
         dst[0] = w->regs[in->ops[0].reg];
         if (in->ops[0].reg2 >= 0) dst[1] = w->regs[in->ops[0].reg2];
     }
     ws_alu_run((ws_alu_family)in->alu, &in->m, mask, dst, src, (in->flags & WS_IF_CARRY) ? w->cc : NULL);
     /* cvt to a signed type narrower than its register sign-extends to the
-     * register's width (PTX ISA, "Operand Size Exceeding Instruction-Type
-     * Size"); the ALU's canonical result is zero-extended. */
-    if (in->m.op == PTX_OP_CVT && dst[0] && ptx_type_is_signed(in->m.types[0])) {
-        uint32_t bits = ptx_type_size(in->m.types[0]) * 8;
-        uint64_t rm = reg_mask(x->p, in->ops[0].reg);
-        if (bits < 64 && (rm >> bits) != 0)
-            FOR_LANES(mask, lane) {
-                uint64_t v = dst[0][lane];
-                if (v >> (bits - 1) & 1) dst[0][lane] = (v | ~((UINT64_C(1) << bits) - 1)) & rm;
-            }
+     * register's width (decode's resolve_exec). */
+    if (in->sext_from) {
+        uint32_t bits = in->sext_from;
+        uint64_t rm = in->sext_to >= 64 ? UINT64_MAX : (UINT64_C(1) << in->sext_to) - 1;
+        FOR_LANES(mask, lane) {
+            uint64_t v = dst[0][lane];
+            if (v >> (bits - 1) & 1) dst[0][lane] = (v | ~((UINT64_C(1) << bits) - 1)) & rm;
+        }
     }
 }
 
 static void exec_mov(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     if (in->ops[0].kind != WS_OK_REG) return;
-    uint64_t *d = w->regs[in->ops[0].reg];
-    uint64_t m = type_mask(in->m.types[0]);
-    const ws_opnd *s = &in->ops[1];
-    if (s->kind == WS_OK_REG && !s->neg) {
-        const uint64_t *r = w->regs[s->reg];
-        FOR_LANES(mask, lane) d[lane] = r[lane] & m;
+    uint64_t *d = w->regs[in->ops[0].reg], scratch[WS_WARP_SIZE];
+    const uint64_t *r = opnd_row(x, b, w, &in->ops[1], scratch);
+    uint64_t m = in->wmask;
+    if (mask == UINT32_MAX) {
+        /* through a local row: a loop the compiler vectorizes */
+        uint64_t v[WS_WARP_SIZE];
+        for (int i = 0; i < WS_WARP_SIZE; i++) v[i] = r[i] & m;
+        memcpy(d, v, sizeof v);
     } else {
-        FOR_LANES(mask, lane) d[lane] = ws_opnd_lane(x, b, w, s, lane) & m;
+        FOR_LANES(mask, lane) d[lane] = r[lane] & m;
     }
 }
 
@@ -279,7 +333,7 @@ static void blocks_waiting(const ws_exec *x, char *s, size_t cap)
  * stretch without progress (a kernel spinning on a value no thread will
  * change), or wall-clock time.  The messages say "timed out", which the
  * runtime reports as cudaErrorLaunchTimeout, as a GPU's watchdog would. */
-static bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
+static bool watchdog_check(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
 {
     uint64_t n = x->stats->warp_insts;
     if (x->l->max_warp_insts && n >= x->l->max_warp_insts) {
@@ -326,6 +380,41 @@ static bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
     return false;
 }
 
+/* watchdog_check's limits, the common case of none reached tested inline. */
+static inline bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
+{
+    uint64_t n = x->stats->warp_insts, max = x->l->max_warp_insts;
+    uint64_t limit = x->l->progress_limit ? x->l->progress_limit : WS_DEFAULT_PROGRESS_LIMIT;
+    if (n - x->progress_at < limit && (!max || n < max) && !(x->deadline_ns && (n & 0xfff) == 0))
+        return true;
+    return watchdog_check(x, b, w, pc);
+}
+
+/* The lanes whose predicate row value is not zero. */
+static inline uint32_t pred_mask(const uint64_t g[WS_WARP_SIZE])
+{
+#ifdef __SSE2__
+    /* two lanes at a time: both 32-bit halves zero, as a movemask bit */
+    uint32_t zero = 0;
+    for (int i = 0; i < WS_WARP_SIZE; i += 2) {
+        __m128i e = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)(g + i)),
+                                    _mm_setzero_si128());
+        e = _mm_and_si128(e, _mm_shuffle_epi32(e, _MM_SHUFFLE(2, 3, 0, 1)));
+        zero |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(e)) << i;
+    }
+    return ~zero;
+#else
+    uint32_t gm = 0;
+    for (int i = 0; i < WS_WARP_SIZE; i++) gm |= (uint32_t)(g[i] != 0) << i;
+    return gm;
+#endif
+}
+
+static inline uint32_t lanes_in(uint32_t m)
+{
+    return m == UINT32_MAX ? WS_WARP_SIZE : (uint32_t)__builtin_popcount(m);
+}
+
 int32_t ws_warp_next_pc(ws_warp *w)
 {
     return ws_stack_settle(&w->g.stack) ? ws_stack_top(&w->g.stack)->pc : -1;
@@ -345,21 +434,20 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
     const ws_insn *in = &x->p->code[pc];
 
     if (!watchdog_ok(x, b, w, pc)) return WS_STEP_FAULT;
+    uint32_t nactive = lanes_in(active);
     x->stats->warp_insts++;
-    x->stats->thread_insts += (uint64_t)__builtin_popcount(active);
+    x->stats->thread_insts += nactive;
     x->clock++;
     w->insts++;
     if (x->l->pc_counts) {
         x->l->pc_counts[pc].warp_insts++;
-        x->l->pc_counts[pc].thread_insts += (uint64_t)__builtin_popcount(active);
+        x->l->pc_counts[pc].thread_insts += nactive;
     }
 
     uint32_t mask = active;
     if (in->guard >= 0) {
-        const uint64_t *g = w->regs[in->guard];
-        uint32_t gm = 0;
-        FOR_LANES(active, lane) gm |= (uint32_t)((g[lane] != 0) != in->guard_neg) << lane;
-        mask = gm;
+        uint32_t gm = pred_mask(w->regs[in->guard]);
+        mask = active & (in->guard_neg ? ~gm : gm);
     }
     if (info) {
         info->pc = pc;

@@ -206,10 +206,12 @@ static ws_step_result do_barrier(ws_exec *x, ws_block *b, ws_warp *w, const ws_i
             ws_fault(x, b, w, -1, pc, "out of memory for the reconvergence stack");
             return WS_STEP_FAULT;
         }
-        w->g.stack.e[w->g.stack.n - 2].mask = mask;
-        ws_stack_entry t = w->g.stack.e[w->g.stack.n - 1];     /* waiting lanes on top */
-        w->g.stack.e[w->g.stack.n - 1] = w->g.stack.e[w->g.stack.n - 2];
-        w->g.stack.e[w->g.stack.n - 2] = t;
+        ws_stack_entry *below = ws_stack_at(&w->g.stack, w->g.stack.n - 2);
+        ws_stack_entry *top = ws_stack_top(&w->g.stack);
+        below->mask = mask;
+        ws_stack_entry t = *top;        /* waiting lanes on top */
+        *top = *below;
+        *below = t;
     }
     ws_group *g = ws_group_wait(w, waiting, WS_WAIT_BARRIER, pc);
     if (!g) {

@@ -114,6 +114,30 @@ static void run_parts(const ws_exec *x, const ws_block *b, ws_warp *w,
     }
 }
 
+/* run_parts for the common case: one shfl.sync instance whose lanes all
+ * name the same membermask, read from and written to the registers
+ * directly (ws_shfl_exec writes only the lanes it executes, through
+ * temporaries, so a destination that is also a source is fine).  False,
+ * nothing done, for any other case. */
+static bool run_single_shfl(const ws_exec *x, const ws_block *b, ws_warp *w, const ws_insn *in,
+                            uint32_t lanes)
+{
+    uint64_t scratch[4][WS_WARP_SIZE];
+    const ws_opnd *o = &in->ops[0];
+    if (in->cls != WS_I_SHFL || o->kind != WS_OK_REG) return false;
+    int mi = ws_warpsync_members_opnd(in);
+    if (lanes && mi >= 0) {
+        const uint64_t *mrow = ws_opnd_row(x, b, w, &in->ops[mi], scratch[3]);
+        uint32_t m0 = (uint32_t)mrow[__builtin_ctz(lanes)];
+        FOR_LANES(lanes, lane) if ((uint32_t)mrow[lane] != m0) return false;
+    }
+    const uint64_t *src[3];
+    for (int i = 0; i < 3; i++) src[i] = ws_opnd_row(x, b, w, &in->ops[1 + i], scratch[i]);
+    ws_shfl_exec((ptx_subop)in->m.subop, lanes, src[0], src[1], src[2], w->regs[o->reg],
+                 o->reg2 >= 0 ? w->regs[o->reg2] : NULL);
+    return true;
+}
+
 static bool same_operation(const ws_insn *a, const ws_insn *b)
 {
     return a->m.op == b->m.op && a->m.subop == b->m.subop && a->m.types[0] == b->m.types[0] &&
@@ -179,11 +203,15 @@ ws_step_result ws_exec_warpsync(ws_exec *x, ws_block *b, ws_warp *w, const ws_in
     int mi = ws_warpsync_members_opnd(in);
     uint32_t live = w->lanes & ~w->exited;
     uint32_t members = mi >= 0 ? 0 : active;
-    if (mi >= 0) FOR_LANES(mask ? mask : active, lane) members |= (uint32_t)ws_opnd_lane(x, b, w, &in->ops[mi], lane);
+    if (mi >= 0) {
+        uint64_t scratch[WS_WARP_SIZE];
+        const uint64_t *row = ws_opnd_row(x, b, w, &in->ops[mi], scratch);
+        FOR_LANES(mask ? mask : active, lane) members |= (uint32_t)row[lane];
+    }
     ws_stack_top(&w->g.stack)->pc = pc + 1;
     if (!(members & live & ~active)) {
         warpsync_part part = {in, mask};
-        run_parts(x, b, w, &part, 1);
+        if (!run_single_shfl(x, b, w, in, mask)) run_parts(x, b, w, &part, 1);
         return WS_STEP_OK;
     }
     ws_group *g = ws_group_wait(w, active, WS_WAIT_WARPSYNC, pc);

@@ -127,6 +127,9 @@ typedef struct ws_insn {
     uint8_t pipe;       /* ws_pipe */
     uint8_t flags;      /* WS_IF_* */
     uint8_t alu;        /* ws_alu_family of a WS_I_ALU instruction, resolved by type */
+    uint8_t fast;       /* WS_I_ALU: its handler in ws_alu_fast_fns, 0 for the general path */
+    uint8_t sext_from;  /* cvt to a signed type narrower than its register: the type's bits */
+    uint8_t sext_to;    /* ... sign-extended to the register's bits (0 when neither) */
     uint8_t space;      /* ws_space, memory instructions */
     uint8_t nops;
     bool guard_neg;
@@ -135,6 +138,7 @@ typedef struct ws_insn {
     int32_t rpc;        /* bra / guarded ret: reconvergence pc */
     int32_t func;       /* index of the function it belongs to */
     int32_t aux;        /* call: index into the program's call table; cp.async: ws_cp_extra */
+    uint64_t wmask;     /* mask of types[0]'s width (mov; predicates 1) */
     ws_opnd ops[WS_MAX_OPERANDS];
     ws_srcpos pos;
 } ws_insn;

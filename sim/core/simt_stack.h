@@ -18,20 +18,46 @@ typedef struct ws_stack_entry {
     uint32_t mask;
 } ws_stack_entry;
 
+/* The first entries live in the stack itself, next to the warp's other
+ * state, so the hot loop's look at the top (every step, and every cycle
+ * the timing model asks where a warp is) touches no other cache line;
+ * deeper nesting spills to a heap buffer the stack owns. */
+#define WS_STACK_INLINE 4
+
 typedef struct ws_simt_stack {
-    ws_stack_entry *e;
-    int32_t n, cap;
+    int32_t n;              /* entries */
+    int32_t cap;            /* entries more has room for */
+    ws_stack_entry first[WS_STACK_INLINE];
+    ws_stack_entry *more;   /* entries WS_STACK_INLINE on */
 } ws_simt_stack;
 
 bool ws_stack_init(ws_simt_stack *s, int32_t pc, uint32_t mask);
 void ws_stack_free(ws_simt_stack *s);
 bool ws_stack_push(ws_simt_stack *s, int32_t pc, int32_t rpc, uint32_t mask);
 
-static inline ws_stack_entry *ws_stack_top(ws_simt_stack *s) { return &s->e[s->n - 1]; }
+/* Entry i (0 the bottom, n - 1 the top). */
+static inline ws_stack_entry *ws_stack_at(ws_simt_stack *s, int32_t i)
+{
+    return i < WS_STACK_INLINE ? &s->first[i] : &s->more[i - WS_STACK_INLINE];
+}
+static inline const ws_stack_entry *ws_stack_at_c(const ws_simt_stack *s, int32_t i)
+{
+    return i < WS_STACK_INLINE ? &s->first[i] : &s->more[i - WS_STACK_INLINE];
+}
+static inline ws_stack_entry *ws_stack_top(ws_simt_stack *s) { return ws_stack_at(s, s->n - 1); }
 
 /* Pops finished paths (pc at their rpc, or no lanes).  Returns false when
- * the stack is empty: the warp has no lanes left. */
-bool ws_stack_settle(ws_simt_stack *s);
+ * the stack is empty: the warp has no lanes left.  The common case, a top
+ * that runs on, is tested inline; ws_stack_pop_finished does the popping. */
+bool ws_stack_pop_finished(ws_simt_stack *s);
+static inline bool ws_stack_settle(ws_simt_stack *s)
+{
+    if (s->n > 0) {
+        const ws_stack_entry *t = ws_stack_top(s);
+        if (t->mask != 0 && t->pc != t->rpc) return true;
+    }
+    return ws_stack_pop_finished(s);
+}
 
 /* Removes lanes (they exited) from every entry. */
 void ws_stack_remove_lanes(ws_simt_stack *s, uint32_t lanes);

@@ -107,7 +107,7 @@ static void join_at_running(ws_warp *w)
 /* Whether another group will still come to the running group's top entry. */
 static bool others_will_reach_top(const ws_warp *w)
 {
-    const ws_stack_entry *t = &w->g.stack.e[w->g.stack.n - 1];
+    const ws_stack_entry *t = ws_stack_at_c(&w->g.stack, w->g.stack.n - 1);
     for (int32_t i = 0; i < w->nothers; i++)
         if (same_frames(&w->others[i], &w->g) && ws_stack_holds(&w->others[i].stack, t->pc, t->rpc))
             return true;
@@ -131,7 +131,7 @@ ws_sched_result ws_warp_schedule(ws_warp *w)
         if (live && w->g.wait == WS_WAIT_NONE) {
             if (w->nothers == 0) { w->state = WS_WARP_READY; return WS_SCHED_READY; }
             join_at_running(w);
-            const ws_stack_entry *t = &w->g.stack.e[w->g.stack.n - 1];
+            const ws_stack_entry *t = ws_stack_top(&w->g.stack);
             if (t->pc == w->g.reconv_skip || !others_will_reach_top(w)) {
                 w->state = WS_WARP_READY;
                 return WS_SCHED_READY;
@@ -165,7 +165,7 @@ ws_sched_result ws_warp_schedule(ws_warp *w)
                 if (w->others[i].wait == WS_WAIT_RECONVERGE) {
                     ws_group *o = &w->others[i];
                     o->wait = WS_WAIT_NONE;
-                    o->reconv_skip = o->stack.e[o->stack.n - 1].pc;
+                    o->reconv_skip = ws_stack_top(&o->stack)->pc;
                     if (pick < 0) pick = i;
                 }
         }

@@ -1,0 +1,364 @@
+/* Handlers of the commonest ALU forms: each a straight loop over the 32
+ * lanes the compiler can vectorize, chosen once per instruction at decode
+ * (ws_alu_fast_of), so the hot loop neither switches on opcode, type and
+ * modifiers nor builds an alu_call.
+ *
+ * Each handler computes exactly what the general path (alu_int.c,
+ * alu_float.c, alu_cmp.c, alu_cvt.c) computes for the same form, for any
+ * 64-bit inputs, canonical or not: the expressions below are theirs, and
+ * tests/alu/test_alu_fast.c compares the two on random inputs and masks. */
+#include <math.h>
+#include "alu_impl.h"
+
+#define M32 UINT64_C(0xFFFFFFFF)
+
+/* Keeps r for the lanes in mask. */
+static inline void store(uint32_t mask, uint64_t *d, const uint64_t *r)
+{
+    if (mask == UINT32_MAX) {
+        memcpy(d, r, sizeof(uint64_t) * WS_WARP_SIZE);
+        return;
+    }
+    for (int i = 0; i < WS_WARP_SIZE; i++)
+        if ((mask >> i) & 1u) d[i] = r[i];
+}
+
+/* A handler computing expr of the lane's sources a, b, c for every lane
+ * into a local row (no aliasing with the registers: vectorizable), then
+ * keeping the active lanes. */
+#define FAST(name, expr) FAST_ATTR(, name, expr)
+#define FAST_ATTR(attr, name, expr)                                             \
+    attr static void name(uint32_t mask, uint64_t *d, const uint64_t *A,       \
+                     const uint64_t *B, const uint64_t *C)                      \
+    {                                                                           \
+        uint64_t r[WS_WARP_SIZE];                                               \
+        for (int i = 0; i < WS_WARP_SIZE; i++) {                                \
+            uint64_t a = A[i], b = B[i], c = C[i];                              \
+            (void)a; (void)b; (void)c;                                          \
+            r[i] = (expr);                                                      \
+        }                                                                       \
+        store(mask, d, r);                                                      \
+    }
+
+static inline float f32(uint64_t v) { return alu_f32(v); }
+static inline double f64(uint64_t v) { return alu_f64(v); }
+static inline uint64_t canon32(float v) { return v != v ? ALU_F32_NAN : alu_f32_bits(v); }
+static inline int64_t sx32(uint64_t v) { return (int64_t)(int32_t)(uint32_t)v; }
+
+/* Arithmetic shift right of an n-bit value, as alu_int.c's shr_s. */
+static inline uint64_t shr_s(uint64_t a, uint64_t s, unsigned n)
+{
+    int64_t x = alu_sext(a, n);
+    uint32_t sh = (uint32_t)s;
+    if (sh >= n) return alu_trunc(x < 0 ? ~(uint64_t)0 : 0, n);
+    uint64_t u = (uint64_t)x;
+    return alu_trunc(x < 0 ? ~(~u >> sh) : u >> sh, n);
+}
+
+/* f32/f64 min and max without modifiers, as alu_float.c's minmax. */
+static inline uint64_t fminmax(uint64_t a, uint64_t b, bool is_max, bool is32)
+{
+    bool na = is32 ? alu_f32_isnan((uint32_t)a) : alu_f64_isnan(a);
+    bool nb = is32 ? alu_f32_isnan((uint32_t)b) : alu_f64_isnan(b);
+    if (na && nb) return is32 ? ALU_F32_NAN : ALU_F64_NAN;
+    if (na) return b;
+    if (nb) return a;
+    double x = is32 ? f32(a) : f64(a), y = is32 ? f32(b) : f64(b);
+    if (x == y) return is_max ? (a & b) : (a | b);
+    return (x < y) != is_max ? a : b;
+}
+
+/* float to s32, rounding toward zero, as alu_cvt.c's float_to_int. */
+static inline uint64_t rzi_s32(double x)
+{
+    if (isnan(x)) return 0;
+    double v = trunc(x);
+    if (v >= 2147483648.0) return 0x7FFFFFFFu;
+    if (v < -2147483648.0) return 0x80000000u;
+    return (uint32_t)(int32_t)v;
+}
+
+/* ---- integer ---- */
+FAST(add_32, (a + b) & M32)
+FAST(add_64, a + b)
+FAST(sub_32, (a - b) & M32)
+FAST(sub_64, a - b)
+FAST(mul_lo_32, (a * b) & M32)
+FAST(mul_lo_64, a * b)
+FAST(mul_wide_u32, a * b)
+FAST(mul_wide_s32, (uint64_t)(sx32(a) * sx32(b)))
+FAST(mad_lo_32, (a * b + c) & M32)
+FAST(mad_lo_64, a * b + c)
+FAST(mad_wide_u32, a * b + c)
+FAST(mad_wide_s32, (uint64_t)(sx32(a) * sx32(b)) + c)
+FAST(shl_32, (uint32_t)b >= 32 ? 0 : (a << (uint32_t)b) & M32)
+FAST(shl_64, (uint32_t)b >= 64 ? 0 : a << (uint32_t)b)
+FAST(shr_u32, (uint32_t)b >= 32 ? 0 : (a & M32) >> (uint32_t)b)
+FAST(shr_u64, (uint32_t)b >= 64 ? 0 : a >> (uint32_t)b)
+FAST(shr_s32, shr_s(a, b, 32))
+FAST(shr_s64, shr_s(a, b, 64))
+FAST(and_any, a & b)
+FAST(or_any, a | b)
+FAST(xor_any, a ^ b)
+FAST(not_pred, ~a & 1)
+FAST(not_32, ~a & M32)
+FAST(not_64, ~a)
+FAST(min_s32, sx32(a) < sx32(b) ? a : b)
+FAST(max_s32, sx32(a) > sx32(b) ? a : b)
+FAST(min_u32, a < b ? a : b)
+FAST(max_u32, a > b ? a : b)
+FAST(neg_s32, (0 - a) & M32)
+FAST(selp_any, (c & 1) ? a : b)
+
+/* ---- floating point: round to nearest, no ftz, no sat ---- */
+FAST(add_f32, canon32(f32(a) + f32(b)))
+FAST(sub_f32, canon32(f32(a) - f32(b)))
+FAST(mul_f32, canon32(f32(a) * f32(b)))
+FAST(fma_f32, canon32(fmaf(f32(a), f32(b), f32(c))))
+FAST(div_f32, canon32(f32(a) / f32(b)))
+/* x86-64 hosts with FMA3 (nearly all): fmaf as one instruction, not a libm
+ * call per lane; the same correctly rounded result (decode picks it when
+ * the processor has it). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_FMA_HW 1
+FAST_ATTR(__attribute__((target("fma"))), fma_f32_hw, canon32(fmaf(f32(a), f32(b), f32(c))))
+#else
+#define fma_f32_hw fma_f32
+#endif
+/* .ftz (fast-math code): subnormal inputs and results flushed to zero */
+static inline uint64_t ftz(uint64_t v) { return alu_ftz32((uint32_t)v); }
+FAST(add_ftz_f32, ftz(canon32(f32(ftz(a)) + f32(ftz(b)))))
+FAST(sub_ftz_f32, ftz(canon32(f32(ftz(a)) - f32(ftz(b)))))
+FAST(mul_ftz_f32, ftz(canon32(f32(ftz(a)) * f32(ftz(b)))))
+FAST(fma_ftz_f32, ftz(canon32(fmaf(f32(ftz(a)), f32(ftz(b)), f32(ftz(c))))))
+FAST(neg_f32, a ^ UINT64_C(0x80000000))
+FAST(abs_f32, a & ~UINT64_C(0x80000000))
+FAST(min_f32, fminmax(a, b, false, true))
+FAST(max_f32, fminmax(a, b, true, true))
+FAST(add_f64, alu_f64_bits(f64(a) + f64(b)))
+FAST(sub_f64, alu_f64_bits(f64(a) - f64(b)))
+FAST(mul_f64, alu_f64_bits(f64(a) * f64(b)))
+FAST(fma_f64, alu_f64_bits(fma(f64(a), f64(b), f64(c))))
+
+/* ---- setp without a boolean operation: p = a CMP b ---- */
+#define SETP_INT(suffix, X, Y)                                                  \
+    FAST(setp_eq_##suffix, (uint64_t)(X(a) == X(b)))                            \
+    FAST(setp_ne_##suffix, (uint64_t)(X(a) != X(b)))                            \
+    FAST(setp_lt_##suffix, (uint64_t)(Y(a) < Y(b)))                             \
+    FAST(setp_le_##suffix, (uint64_t)(Y(a) <= Y(b)))                            \
+    FAST(setp_gt_##suffix, (uint64_t)(Y(a) > Y(b)))                             \
+    FAST(setp_ge_##suffix, (uint64_t)(Y(a) >= Y(b)))
+#define U32V(v) ((v) & M32)
+#define S32V(v) sx32(v)
+#define U64V(v) (v)
+#define S64V(v) ((int64_t)(v))
+SETP_INT(s32, U32V, S32V)
+SETP_INT(u32, U32V, U32V)
+SETP_INT(s64, U64V, S64V)
+SETP_INT(u64, U64V, U64V)
+
+/* Ordered comparisons are false when either is NaN, unordered ones true. */
+#define SETP_FLOAT(suffix, X)                                                   \
+    FAST(setp_eq_##suffix, (uint64_t)(X(a) == X(b)))                            \
+    FAST(setp_ne_##suffix, (uint64_t)(X(a) < X(b) || X(a) > X(b)))              \
+    FAST(setp_lt_##suffix, (uint64_t)(X(a) < X(b)))                             \
+    FAST(setp_le_##suffix, (uint64_t)(X(a) <= X(b)))                            \
+    FAST(setp_gt_##suffix, (uint64_t)(X(a) > X(b)))                             \
+    FAST(setp_ge_##suffix, (uint64_t)(X(a) >= X(b)))                            \
+    FAST(setp_equ_##suffix, (uint64_t)!(X(a) < X(b) || X(a) > X(b)))           \
+    FAST(setp_neu_##suffix, (uint64_t)!(X(a) == X(b)))                          \
+    FAST(setp_ltu_##suffix, (uint64_t)!(X(a) >= X(b)))                          \
+    FAST(setp_leu_##suffix, (uint64_t)!(X(a) > X(b)))                           \
+    FAST(setp_gtu_##suffix, (uint64_t)!(X(a) <= X(b)))                          \
+    FAST(setp_geu_##suffix, (uint64_t)!(X(a) < X(b)))
+SETP_FLOAT(f32, f32)
+SETP_FLOAT(f64, f64)
+
+/* ---- cvt ---- */
+FAST(cvt_sext32, (uint64_t)sx32(a))                 /* s32 to a 64-bit type */
+FAST(cvt_low32, a & M32)                            /* to a 32-bit type, or u32 to a 64-bit one */
+FAST(cvt_f32_s32, alu_f32_bits((float)(int32_t)(uint32_t)a))
+FAST(cvt_f32_u32, alu_f32_bits((float)(uint32_t)a))
+FAST(cvt_rzi_s32_f32, rzi_s32(f32(a)))
+
+/* The handler table: index 0 is "none" (the general path). */
+#define HANDLERS(H) \
+    H(add_32) H(add_64) H(sub_32) H(sub_64) H(mul_lo_32) H(mul_lo_64) H(mul_wide_u32) H(mul_wide_s32) \
+    H(mad_lo_32) H(mad_lo_64) H(mad_wide_u32) H(mad_wide_s32) H(shl_32) H(shl_64) H(shr_u32) \
+    H(shr_u64) H(shr_s32) H(shr_s64) H(and_any) H(or_any) H(xor_any) H(not_pred) H(not_32) \
+    H(not_64) H(min_s32) H(max_s32) H(min_u32) H(max_u32) H(neg_s32) H(selp_any) \
+    H(add_f32) H(sub_f32) H(mul_f32) H(fma_f32) H(fma_f32_hw) H(div_f32) \
+    H(add_ftz_f32) H(sub_ftz_f32) H(mul_ftz_f32) H(fma_ftz_f32) H(neg_f32) H(abs_f32) H(min_f32) \
+    H(max_f32) H(add_f64) H(sub_f64) H(mul_f64) H(fma_f64) \
+    H(setp_eq_s32) H(setp_ne_s32) H(setp_lt_s32) H(setp_le_s32) H(setp_gt_s32) H(setp_ge_s32) \
+    H(setp_eq_u32) H(setp_ne_u32) H(setp_lt_u32) H(setp_le_u32) H(setp_gt_u32) H(setp_ge_u32) \
+    H(setp_eq_s64) H(setp_ne_s64) H(setp_lt_s64) H(setp_le_s64) H(setp_gt_s64) H(setp_ge_s64) \
+    H(setp_eq_u64) H(setp_ne_u64) H(setp_lt_u64) H(setp_le_u64) H(setp_gt_u64) H(setp_ge_u64) \
+    H(setp_eq_f32) H(setp_ne_f32) H(setp_lt_f32) H(setp_le_f32) H(setp_gt_f32) H(setp_ge_f32) \
+    H(setp_equ_f32) H(setp_neu_f32) H(setp_ltu_f32) H(setp_leu_f32) H(setp_gtu_f32) H(setp_geu_f32) \
+    H(setp_eq_f64) H(setp_ne_f64) H(setp_lt_f64) H(setp_le_f64) H(setp_gt_f64) H(setp_ge_f64) \
+    H(setp_equ_f64) H(setp_neu_f64) H(setp_ltu_f64) H(setp_leu_f64) H(setp_gtu_f64) H(setp_geu_f64) \
+    H(cvt_sext32) H(cvt_low32) H(cvt_f32_s32) H(cvt_f32_u32) H(cvt_rzi_s32_f32)
+
+enum {
+    FAST_NONE,
+#define H(n) FAST_##n,
+    HANDLERS(H)
+#undef H
+    FAST_COUNT
+};
+
+const ws_alu_fast_fn ws_alu_fast_fns[] = {
+    [FAST_NONE] = NULL,
+#define H(n) [FAST_##n] = n,
+    HANDLERS(H)
+#undef H
+};
+
+_Static_assert(FAST_COUNT <= 256, "handler indices fit ws_insn.fast");
+
+static bool is_u32(ptx_type t) { return t == PTX_T_U32 || t == PTX_T_B32; }
+static bool is_u64(ptx_type t) { return t == PTX_T_U64 || t == PTX_T_B64; }
+static bool is_32(ptx_type t) { return is_u32(t) || t == PTX_T_S32; }
+static bool is_64(ptx_type t) { return is_u64(t) || t == PTX_T_S64; }
+static bool rn(const ptx_mods *m) { return m->rounding == PTX_RND_NONE || m->rounding == PTX_RND_RN; }
+
+/* The six ordered comparisons' handlers of a setp type start at first;
+ * the unordered ones (floats) at first + 6. */
+static int setp_of(const ptx_mods *m)
+{
+    ptx_type t = m->types[0];
+    int c = m->cmp, first;
+    if (m->boolop != PTX_BOOL_NONE || m->flags) return FAST_NONE;
+    if (t == PTX_T_F32 || t == PTX_T_F64) {
+        first = t == PTX_T_F32 ? FAST_setp_eq_f32 : FAST_setp_eq_f64;
+        if (c >= PTX_CMP_EQ && c <= PTX_CMP_GE) return first + (c - PTX_CMP_EQ);
+        if (c >= PTX_CMP_EQU && c <= PTX_CMP_GEU) return first + 6 + (c - PTX_CMP_EQU);
+        return FAST_NONE;
+    }
+    if (t == PTX_T_S32) first = FAST_setp_eq_s32;
+    else if (is_u32(t)) first = FAST_setp_eq_u32;
+    else if (t == PTX_T_S64) first = FAST_setp_eq_s64;
+    else if (is_u64(t)) first = FAST_setp_eq_u64;
+    else return FAST_NONE;
+    bool sgn = t == PTX_T_S32 || t == PTX_T_S64;
+    if (c >= PTX_CMP_EQ && c <= PTX_CMP_GE) return first + (c - PTX_CMP_EQ);
+    if (!sgn && c >= PTX_CMP_LO && c <= PTX_CMP_HS)        /* lo ls hi hs: lt le gt ge */
+        return first + 2 + (c - PTX_CMP_LO);
+    return FAST_NONE;
+}
+
+static int int_of(const ptx_mods *m)
+{
+    ptx_type t = m->types[0];
+    uint32_t f = m->flags;
+    bool b32 = is_32(t), b64 = is_64(t), sgn = t == PTX_T_S32;
+    if (!b32 && !b64 && t != PTX_T_PRED) return FAST_NONE;
+    switch (m->op) {
+    case PTX_OP_ADD: if (f) break; return b32 ? FAST_add_32 : b64 ? FAST_add_64 : FAST_NONE;
+    case PTX_OP_SUB: if (f) break; return b32 ? FAST_sub_32 : b64 ? FAST_sub_64 : FAST_NONE;
+    case PTX_OP_MUL: case PTX_OP_MAD: {
+        bool mad = m->op == PTX_OP_MAD;
+        if (f == 0 || f == PTX_F_LO)
+            return b32 ? (mad ? FAST_mad_lo_32 : FAST_mul_lo_32) :
+                   b64 ? (mad ? FAST_mad_lo_64 : FAST_mul_lo_64) : FAST_NONE;
+        if (f == PTX_F_WIDE && b32)
+            return sgn ? (mad ? FAST_mad_wide_s32 : FAST_mul_wide_s32)
+                       : (mad ? FAST_mad_wide_u32 : FAST_mul_wide_u32);
+        break;
+    }
+    case PTX_OP_SHL:
+        if (f || t == PTX_T_S32 || t == PTX_T_S64) break;
+        return b32 ? FAST_shl_32 : b64 ? FAST_shl_64 : FAST_NONE;
+    case PTX_OP_SHR:
+        if (f) break;
+        if (b32) return sgn ? FAST_shr_s32 : FAST_shr_u32;
+        if (b64) return t == PTX_T_S64 ? FAST_shr_s64 : FAST_shr_u64;
+        break;
+    case PTX_OP_AND: case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_NOT:
+        /* the bit types and predicates only (alu_int_supports) */
+        if (f || t == PTX_T_S32 || t == PTX_T_S64 || t == PTX_T_U32 || t == PTX_T_U64) break;
+        if (m->op == PTX_OP_AND) return FAST_and_any;
+        if (m->op == PTX_OP_OR) return FAST_or_any;
+        if (m->op == PTX_OP_XOR) return FAST_xor_any;
+        return t == PTX_T_PRED ? FAST_not_pred : b32 ? FAST_not_32 : FAST_not_64;
+    case PTX_OP_MIN: case PTX_OP_MAX:
+        if (f || !b32) break;
+        if (m->op == PTX_OP_MIN) return sgn ? FAST_min_s32 : FAST_min_u32;
+        return sgn ? FAST_max_s32 : FAST_max_u32;
+    case PTX_OP_NEG:
+        return f == 0 && sgn ? FAST_neg_s32 : FAST_NONE;
+    default: break;
+    }
+    return FAST_NONE;
+}
+
+static bool fma_hw(void)
+{
+#ifdef HAVE_FMA_HW
+    return __builtin_cpu_supports("fma");
+#else
+    return false;
+#endif
+}
+
+static int float_of(const ptx_mods *m)
+{
+    bool s = m->types[0] == PTX_T_F32;
+    if (s && m->flags == PTX_F_FTZ && rn(m)) {
+        switch (m->op) {
+        case PTX_OP_ADD: return FAST_add_ftz_f32;
+        case PTX_OP_SUB: return FAST_sub_ftz_f32;
+        case PTX_OP_MUL: return FAST_mul_ftz_f32;
+        case PTX_OP_MAD: case PTX_OP_FMA: return FAST_fma_ftz_f32;
+        default: return FAST_NONE;
+        }
+    }
+    if (m->flags || !rn(m)) return FAST_NONE;
+    switch (m->op) {
+    case PTX_OP_ADD: return s ? FAST_add_f32 : FAST_add_f64;
+    case PTX_OP_SUB: return s ? FAST_sub_f32 : FAST_sub_f64;
+    case PTX_OP_MUL: return s ? FAST_mul_f32 : FAST_mul_f64;
+    case PTX_OP_MAD: case PTX_OP_FMA: return s ? (fma_hw() ? FAST_fma_f32_hw : FAST_fma_f32) : FAST_fma_f64;
+    case PTX_OP_DIV: return s ? FAST_div_f32 : FAST_NONE;
+    case PTX_OP_NEG: return s && m->rounding == PTX_RND_NONE ? FAST_neg_f32 : FAST_NONE;
+    case PTX_OP_ABS: return s && m->rounding == PTX_RND_NONE ? FAST_abs_f32 : FAST_NONE;
+    case PTX_OP_MIN: return s && m->rounding == PTX_RND_NONE ? FAST_min_f32 : FAST_NONE;
+    case PTX_OP_MAX: return s && m->rounding == PTX_RND_NONE ? FAST_max_f32 : FAST_NONE;
+    default: return FAST_NONE;
+    }
+}
+
+static int cvt_of(const ptx_mods *m)
+{
+    ptx_type d = m->types[0], s = m->types[1];
+    if (m->flags) return FAST_NONE;
+    bool s32 = is_32(s), s64 = is_64(s), d32 = is_32(d), d64 = is_64(d);
+    if (m->rounding == PTX_RND_NONE) {
+        if (s == PTX_T_S32 && d64) return FAST_cvt_sext32;
+        if ((s32 || s64) && d32) return FAST_cvt_low32;
+        if (s32 && d64) return FAST_cvt_low32;
+        return FAST_NONE;
+    }
+    if (m->rounding == PTX_RND_RN && d == PTX_T_F32 && s32)
+        return s == PTX_T_S32 ? FAST_cvt_f32_s32 : FAST_cvt_f32_u32;
+    if (m->rounding == PTX_RND_RZI && d == PTX_T_S32 && s == PTX_T_F32)
+        return FAST_cvt_rzi_s32_f32;
+    return FAST_NONE;
+}
+
+uint8_t ws_alu_fast_of(const ptx_mods *m)
+{
+    if (!ws_alu_supports(m, NULL, 0)) return FAST_NONE;
+    int h;
+    switch (ws_alu_family_of(m)) {
+    case WS_FAM_INT: h = int_of(m); break;
+    case WS_FAM_FLOAT: h = float_of(m); break;
+    case WS_FAM_CMP:
+        h = m->op == PTX_OP_SETP ? setp_of(m) : m->op == PTX_OP_SELP ? FAST_selp_any : FAST_NONE;
+        break;
+    case WS_FAM_CVT: h = cvt_of(m); break;
+    default: h = FAST_NONE; break;
+    }
+    return (uint8_t)h;
+}

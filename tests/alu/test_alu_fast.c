@@ -1,0 +1,135 @@
+/* The fast handlers (alu_fast.c) against the general path (ws_alu_exec,
+ * itself checked against hand-worked values by the other ALU tests): every
+ * form that has a handler, on random inputs (full 64-bit values,
+ * canonical 32-bit ones, and float specials: NaN, infinities, zeros,
+ * subnormals, values near the integer limits) and random lane masks, must
+ * give the same bits in every lane, active or not. */
+#include "alu_test_util.h"
+
+static uint64_t next(uint64_t *s)
+{
+    *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;
+    return *s;
+}
+
+static uint64_t special(uint64_t *s)
+{
+    static const uint64_t v[] = {
+        0, 1, 0x7FFFFFFF, 0x80000000u, 0xFFFFFFFF, 31, 32, 33, 63, 64,
+        0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x7F800001u, 0xFFFFFFFFu, 0x00000001u, 0x80000001u,
+        0x3F800000u, 0xBF800000u, 0x4F000000u, 0xCF000000u, 0x4F800000u, 0xCF000001u,
+        0x3F000000u, 0xBF000000u,
+        0x7FF0000000000000ull, 0xFFF8000000000000ull, 0x7FF0000000000001ull, 0x8000000000000000ull,
+        0x0000000000000001ull, 0x3FF0000000000000ull, 0xFFFFFFFFFFFFFFFFull, 0x7FFFFFFFFFFFFFFFull,
+    };
+    uint64_t r = next(s);
+    switch (r % 4) {
+    case 0: return r;                                   /* any 64 bits */
+    case 1: return (uint32_t)next(s);                   /* a canonical 32-bit value */
+    case 2: return v[next(s) % (sizeof v / sizeof v[0])];
+    default: return next(s) % 70;                       /* small: shift counts */
+    }
+}
+
+static bool f64_nan(uint64_t v) { return (v & 0x7FFFFFFFFFFFFFFFull) > 0x7FF0000000000000ull; }
+
+/* f64 arithmetic keeps a NaN operand's payload, and when several operands
+ * are NaN which one the host returns depends on the order the compiler
+ * gave the operands (the general path's own result differs between
+ * builds): any NaN is accepted there. */
+static bool same_result(const ptx_mods *m, uint64_t g, uint64_t f, const uint64_t src[3][WS_WARP_SIZE], int i)
+{
+    if (g == f) return true;
+    if (m->types[0] != PTX_T_F64 || m->op == PTX_OP_SETP || !f64_nan(g) || !f64_nan(f)) return false;
+    return f64_nan(src[0][i]) + f64_nan(src[1][i]) + (m->op == PTX_OP_FMA || m->op == PTX_OP_MAD ? f64_nan(src[2][i]) : 0) >= 2;
+}
+
+/* Runs m both ways on random rows; returns how many mismatching lanes. */
+static int compare_paths(const ptx_mods *m, uint8_t h, uint64_t *seed)
+{
+    int bad = 0;
+    for (int iter = 0; iter < 300; iter++) {
+        uint64_t src[3][WS_WARP_SIZE], d1[WS_WARP_SIZE], d2[WS_WARP_SIZE];
+        for (int r = 0; r < 3; r++)
+            for (int i = 0; i < WS_WARP_SIZE; i++) src[r][i] = special(seed);
+        for (int i = 0; i < WS_WARP_SIZE; i++) d1[i] = d2[i] = next(seed);
+        uint32_t mask = iter % 3 == 0 ? UINT32_MAX : iter % 7 == 0 ? 0 : (uint32_t)next(seed);
+        uint64_t *const dst[2] = {d1, NULL};
+        const uint64_t *const s4[4] = {src[0], src[1], src[2], NULL};
+        ws_alu_exec(m, mask, dst, s4, NULL);
+        ws_alu_fast_fns[h](mask, d2, src[0], src[1], src[2]);
+        for (int i = 0; i < WS_WARP_SIZE; i++)
+            if (!same_result(m, d1[i], d2[i], (const uint64_t (*)[WS_WARP_SIZE])src, i) && bad++ < 3)
+                print_message("%s: lane %d of mask %08x: a %016llx b %016llx c %016llx: general %016llx, fast %016llx\n",
+                              ptx_opcode_name(m->op), i, mask, (unsigned long long)src[0][i],
+                              (unsigned long long)src[1][i], (unsigned long long)src[2][i],
+                              (unsigned long long)d1[i], (unsigned long long)d2[i]);
+    }
+    return bad;
+}
+
+static void test_fast_matches_general(void **s)
+{
+    (void)s;
+    static const ptx_opcode ops[] = {
+        PTX_OP_ADD, PTX_OP_SUB, PTX_OP_MUL, PTX_OP_MAD, PTX_OP_FMA, PTX_OP_DIV, PTX_OP_SHL, PTX_OP_SHR,
+        PTX_OP_AND, PTX_OP_OR, PTX_OP_XOR, PTX_OP_NOT, PTX_OP_MIN, PTX_OP_MAX, PTX_OP_NEG, PTX_OP_ABS,
+        PTX_OP_SETP, PTX_OP_SELP, PTX_OP_CVT,
+    };
+    static const ptx_type types[] = {
+        PTX_T_NONE, PTX_T_PRED, PTX_T_B16, PTX_T_B32, PTX_T_B64, PTX_T_U16, PTX_T_U32, PTX_T_U64,
+        PTX_T_S16, PTX_T_S32, PTX_T_S64, PTX_T_F16, PTX_T_F32, PTX_T_F64,
+    };
+    static const uint32_t flags[] = { 0, PTX_F_LO, PTX_F_HI, PTX_F_WIDE, PTX_F_FTZ, PTX_F_SAT };
+    static const int rnds[] = { PTX_RND_NONE, PTX_RND_RN, PTX_RND_RZ, PTX_RND_RZI };
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    int forms = 0, bad = 0;
+    const size_t nt = sizeof types / sizeof types[0];
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
+        for (size_t t0 = 1; t0 < nt; t0++)
+            for (size_t t1 = 0; t1 < nt; t1++)
+                for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++)
+                    for (size_t r = 0; r < sizeof rnds / sizeof rnds[0]; r++)
+                        for (int c = PTX_CMP_NONE; c <= PTX_CMP_NAN; c++) {
+                            if (c != PTX_CMP_NONE && ops[o] != PTX_OP_SETP) break;
+                            ptx_mods m = mods(ops[o], types[t0], types[t1], rnds[r], flags[f]);
+                            m.cmp = (uint8_t)c;
+                            uint8_t h = ws_alu_fast_of(&m);
+                            if (!h) continue;
+                            assert_true(ws_alu_supports(&m, NULL, 0));
+                            forms++;
+                            bad += compare_paths(&m, h, &seed);
+                        }
+    print_message("%d forms with a fast handler compared\n", forms);
+    assert_true(forms >= 100);      /* the forms alu_fast.c names, in their spellings */
+    assert_int_equal(bad, 0);
+}
+
+/* Forms that must keep to the general path. */
+static void test_general_forms(void **s)
+{
+    (void)s;
+    ptx_mods m = mods(PTX_OP_ADD, PTX_T_S32, PTX_T_NONE, 0, PTX_F_SAT);
+    assert_int_equal(ws_alu_fast_of(&m), 0);
+    m = mods(PTX_OP_ADD, PTX_T_F32, PTX_T_NONE, PTX_RND_RZ, 0);
+    assert_int_equal(ws_alu_fast_of(&m), 0);
+    m = mods(PTX_OP_ADD, PTX_T_F32, PTX_T_NONE, 0, PTX_F_FTZ | PTX_F_SAT);
+    assert_int_equal(ws_alu_fast_of(&m), 0);
+    m = mods(PTX_OP_SETP, PTX_T_S32, PTX_T_NONE, 0, 0);
+    m.cmp = PTX_CMP_LT;
+    m.boolop = PTX_BOOL_AND;
+    assert_int_equal(ws_alu_fast_of(&m), 0);
+    m = mods(PTX_OP_CVT, PTX_T_S32, PTX_T_S64, 0, PTX_F_SAT);
+    assert_int_equal(ws_alu_fast_of(&m), 0);
+    m = mods(PTX_OP_MUL, PTX_T_U32, PTX_T_NONE, 0, PTX_F_HI);
+    assert_int_equal(ws_alu_fast_of(&m), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fast_matches_general),
+        cmocka_unit_test(test_general_forms),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
