@@ -385,7 +385,9 @@ static inline bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
 {
     uint64_t n = x->stats->warp_insts, max = x->l->max_warp_insts;
     uint64_t limit = x->l->progress_limit ? x->l->progress_limit : WS_DEFAULT_PROGRESS_LIMIT;
-    if (n - x->progress_at < limit && (!max || n < max) && !(x->deadline_ns && (n & 0xfff) == 0))
+    bool poll = (x->deadline_ns && (n & 0xfff) == 0) ||
+                (x->l->progress && (n & (WS_PROGRESS_POLL_STEPS - 1)) == 0);     /* the clock, the progress line */
+    if (n - x->progress_at < limit && (!max || n < max) && !poll)
         return true;
     return watchdog_check(x, b, w, pc);
 }
