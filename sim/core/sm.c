@@ -45,7 +45,7 @@ void ws_sm_free(ws_tsim *s, ws_sm *sm)
 static bool block_storage(ws_tsim *s, ws_sm_block *b)
 {
     const ws_program *p = s->x.p;
-    size_t nr = (size_t)p->nregs * s->nwarps;
+    size_t nr = (size_t)ws_kernel_reg_rows(s->x.k) * s->nwarps;
     b->b.warps = calloc(s->nwarps, sizeof *b->b.warps);
     b->regs = malloc(sizeof *b->regs * (nr ? nr : 1));
     b->ready = malloc(sizeof *b->ready * (nr ? nr : 1));
@@ -66,7 +66,8 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     if (!b->b.warps && !block_storage(s, b)) return false;
     const ws_launch *l = s->x.l;
     const ws_program *p = s->x.p;
-    size_t nr = (size_t)p->nregs * s->nwarps;
+    const ws_kernel *k = s->x.k;
+    size_t rows = (size_t)ws_kernel_reg_rows(k), nr = rows * s->nwarps;
     b->used = true;
     b->running = s->nwarps;
     s->x.blocks_started++;
@@ -89,13 +90,13 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
         uint32_t n = s->nthreads - wi * WS_WARP_SIZE;
         uint32_t lanes = n >= WS_WARP_SIZE ? UINT32_MAX : (UINT32_C(1) << n) - 1;
         ws_warp *w = &b->b.warps[wi];
-        w->regs = b->regs + (size_t)wi * p->nregs;
+        w->regs = b->regs + wi * rows - k->reg_lo;   /* indexed by register number (program.h) */
         if (!ws_warp_start(&s->x, w, wi, lanes)) return false;
         ws_sm_warp *sw = &sm->slots[bs * s->nwarps + wi];
         *sw = (ws_sm_warp){
             .w = w, .block = (int32_t)bs, .live = true, .age = block * s->nwarps + wi,
             .gwarp = block * s->nwarps + wi,
-            .ready = b->ready + (size_t)wi * p->nregs, .kind = b->kind + (size_t)wi * p->nregs,
+            .ready = b->ready + wi * rows - k->reg_lo, .kind = b->kind + wi * rows - k->reg_lo,
             .next_issue = now, .mem_done = now, .fetch_reason = WS_STALL_WAIT, .opnd_pc = -1, .stall_pc = -1,
         };
     }
