@@ -214,11 +214,32 @@ static bool is_branch(const ws_insn *in)
     return in->cls == WS_I_BRA || in->cls == WS_I_CALL || in->cls == WS_I_RET;
 }
 
+/* Whether sw's pipe and, for a memory instruction, the SM's L1 stage take
+ * an instruction at now; if not, its stall reason and *wake. */
+static bool pipe_ready(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_t now,
+                       uint64_t *wake)
+{
+    if (sp->pipe_free[sw->pipe] > now) {
+        set_reason(sm, sw, sw->throttle);
+        *wake = sp->pipe_free[sw->pipe];
+        return false;
+    }
+    if (sw->lsu && sm->l1_free > now + s->lsu_queue) {
+        set_reason(sm, sw, sw->throttle);
+        *wake = sm->l1_free - s->lsu_queue;
+        return false;
+    }
+    return true;
+}
+
 /* Whether sw can issue at now; if not, its stall reason and the cycle it
- * may change (*wake). */
+ * may change (*wake).  A warp found at_pipe stays there, at the same pc
+ * with its operands ready, until it issues or its block releases a
+ * barrier (both clear at_pipe): then only the pipe check can change. */
 static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_t now,
                       uint64_t *wake)
 {
+    if (sw->at_pipe) return pipe_ready(s, sm, sp, sw, now, wake);
     ws_warp *w = sw->w;
     sw->blocked_until = 0;
     if (w->state == WS_WARP_DONE) {
@@ -264,21 +285,13 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
         return false;
     }
     const ws_insn *in = &s->x.p->code[pc];
-    bool lsu = d->pipe == WS_PIPE_LSU;
-    uint8_t throttle = !lsu ? WS_STALL_MATH_PIPE_THROTTLE
-                     : in->space == WS_SP_SHARED || in->m.space == PTX_SPACE_CONST ||
-                       in->space == WS_SP_PARAM ? WS_STALL_MIO_THROTTLE : WS_STALL_LG_THROTTLE;
-    if (sp->pipe_free[d->pipe] > now) {
-        set_reason(sm, sw, throttle);
-        *wake = sp->pipe_free[d->pipe];
-        return false;
-    }
-    if (lsu && sm->l1_free > now + s->lsu_queue) {
-        set_reason(sm, sw, throttle);
-        *wake = sm->l1_free - s->lsu_queue;
-        return false;
-    }
-    return true;
+    sw->at_pipe = true;
+    sw->pipe = d->pipe;
+    sw->lsu = d->pipe == WS_PIPE_LSU;
+    sw->throttle = !sw->lsu ? WS_STALL_MATH_PIPE_THROTTLE
+                 : in->space == WS_SP_SHARED || in->m.space == PTX_SPACE_CONST ||
+                   in->space == WS_SP_PARAM ? WS_STALL_MIO_THROTTLE : WS_STALL_LG_THROTTLE;
+    return pipe_ready(s, sm, sp, sw, now, wake);
 }
 
 /* After a warp of block b reached a barrier or exited: release what can
@@ -289,6 +302,7 @@ static bool sync_block(ws_tsim *s, ws_sm *sm, ws_sm_block *b, uint32_t bs, uint6
         for (uint32_t w = 0; w < s->nwarps; w++) {
             ws_sm_warp *sw = &sm->slots[bs * s->nwarps + w];
             ws_subpart *sp = &sm->sp[sw->spi];
+            sw->at_pipe = false;
             if (sp->parked & BIT(sw)) {     /* its state may have changed: look again */
                 sp->parked &= ~BIT(sw);
                 sp->eval |= BIT(sw);
@@ -317,6 +331,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     ws_warp *w = sw->w;
     ws_sm_block *b = &sm->blocks[sw->block];
     int32_t pc = ws_warp_next_pc(w);
+    sw->at_pipe = false;
     ws_step_info info;
     info.mem = false;
     s->x.clock = now - 1;       /* the step counts one: %clock reads the issue cycle */

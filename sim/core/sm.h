@@ -60,6 +60,9 @@ typedef struct ws_sm_warp {
     int32_t opnd_pc;                    /* the pc opnd_ready is for; -1 = none */
     uint8_t opnd_why;                   /* ws_stall while waiting for those operands */
     uint64_t opnd_ready;                /* its registers at opnd_pc are ready then */
+    bool at_pipe;                       /* found ready but for its pipe (sm.c can_issue) */
+    bool lsu;                           /* at_pipe: a memory instruction (the L1 stage too) */
+    uint8_t pipe, throttle;             /* at_pipe: its pipe, and the reason while that is busy */
 } ws_sm_warp;
 
 typedef struct ws_sm_block {

@@ -125,6 +125,42 @@ static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_confi
     t->waves = (double)s->disp.nblocks / (double)ws_dispatcher_wave_size(&s->disp);
 }
 
+/* The busy SMs by their next cycle, then their index (the order the SMs of
+ * one cycle go in): a binary heap, so that the main loop never looks at an
+ * idle SM.  An SM's next changes only in its own cycle, while it is out of
+ * the heap. */
+typedef struct sm_queue {
+    int32_t *heap;
+    int32_t n;
+} sm_queue;
+
+static bool sm_before(const ws_sm *sms, int32_t a, int32_t b)
+{
+    return sms[a].next != sms[b].next ? sms[a].next < sms[b].next : a < b;
+}
+
+static void queue_push(sm_queue *q, const ws_sm *sms, int32_t id)
+{
+    int32_t k = q->n++;
+    for (; k > 0 && sm_before(sms, id, q->heap[(k - 1) / 2]); k = (k - 1) / 2)
+        q->heap[k] = q->heap[(k - 1) / 2];
+    q->heap[k] = id;
+}
+
+static void queue_pop(sm_queue *q, const ws_sm *sms)
+{
+    int32_t last = q->heap[--q->n], k = 0;
+    for (;;) {
+        int32_t c = 2 * k + 1;
+        if (c >= q->n) break;
+        if (c + 1 < q->n && sm_before(sms, q->heap[c + 1], q->heap[c])) c++;
+        if (!sm_before(sms, q->heap[c], last)) break;
+        q->heap[k] = q->heap[c];
+        k = c;
+    }
+    q->heap[k] = last;
+}
+
 bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
                      const ws_gpu_config *cfg, const ws_timing_options *o,
                      ws_launch_stats *stats, ws_timing_stats *ts, ws_error *err)
@@ -203,21 +239,29 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         }
     }
     /* the main loop: the earliest cycle any SM has something to do */
-    while (ok) {
-        uint64_t now = WS_NEVER;
-        for (int32_t i = 0; i < nsm; i++)
-            if (sms[i].next < now) now = sms[i].next;
-        if (now == WS_NEVER) break;
+    sm_queue q = {.heap = ok ? malloc(sizeof *q.heap * (size_t)nsm) : NULL, .n = 0};
+    if (ok && !q.heap) {
+        ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
+        ok = false;
+    }
+    for (int32_t i = 0; ok && i < nsm; i++)
+        if (sms[i].next != WS_NEVER) queue_push(&q, sms, i);
+    for (uint64_t last = WS_NEVER; ok && q.n > 0;) {
+        int32_t i = q.heap[0];
+        uint64_t now = sms[i].next;
         if (opt.max_cycles && now > opt.max_cycles) {
             ws_error_set(err, WS_ERR_TIMEOUT, "launch timed out: cycle limit exceeded (%llu cycles, --max-cycles) in kernel %s",
                      (unsigned long long)opt.max_cycles, p->funcs[k->func].shown);
             ok = false;
             break;
         }
-        tst.loop_iterations++;
-        for (int32_t i = 0; ok && i < nsm; i++)
-            if (sms[i].next == now) ok = ws_sm_cycle(&s, &sms[i], now);
+        if (now != last) tst.loop_iterations++;
+        last = now;
+        queue_pop(&q, sms);
+        ok = ws_sm_cycle(&s, &sms[i], now);
+        if (ok && sms[i].next != WS_NEVER) queue_push(&q, sms, i);
     }
+    free(q.heap);
     if (ok) finish_stats(&s, sms, nsm, cfg);
     ws_checks_summary(&s.x);
     for (int32_t i = 0; sms && i < nsm; i++) ws_sm_free(&s, &sms[i]);
