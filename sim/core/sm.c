@@ -377,6 +377,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
  * change. */
 static uint64_t file_waiting(ws_subpart *sp, ws_sm_warp *sw, uint64_t now, uint64_t wake)
 {
+    if (sw->at_pipe) return wake;       /* ready but for its pipe (no need to read the warp) */
     uint8_t state = sw->w->state;
     if (state == WS_WARP_READY && sw->blocked_until <= now) return wake;
     sp->eval &= ~BIT(sw);

@@ -127,34 +127,40 @@ static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_confi
 
 /* The busy SMs by their next cycle, then their index (the order the SMs of
  * one cycle go in): a binary heap, so that the main loop never looks at an
- * idle SM.  An SM's next changes only in its own cycle, while it is out of
- * the heap. */
+ * idle SM.  The key is copied in, so the heap stays in a few cache lines;
+ * an SM's next changes only in its own cycle, while it is out of the heap. */
+typedef struct sm_entry {
+    uint64_t next;
+    int32_t id;
+} sm_entry;
+
 typedef struct sm_queue {
-    int32_t *heap;
+    sm_entry *heap;
     int32_t n;
 } sm_queue;
 
-static bool sm_before(const ws_sm *sms, int32_t a, int32_t b)
+static bool sm_before(sm_entry a, sm_entry b)
 {
-    return sms[a].next != sms[b].next ? sms[a].next < sms[b].next : a < b;
+    return a.next != b.next ? a.next < b.next : a.id < b.id;
 }
 
-static void queue_push(sm_queue *q, const ws_sm *sms, int32_t id)
+static void queue_push(sm_queue *q, sm_entry e)
 {
     int32_t k = q->n++;
-    for (; k > 0 && sm_before(sms, id, q->heap[(k - 1) / 2]); k = (k - 1) / 2)
+    for (; k > 0 && sm_before(e, q->heap[(k - 1) / 2]); k = (k - 1) / 2)
         q->heap[k] = q->heap[(k - 1) / 2];
-    q->heap[k] = id;
+    q->heap[k] = e;
 }
 
-static void queue_pop(sm_queue *q, const ws_sm *sms)
+static void queue_pop(sm_queue *q)
 {
-    int32_t last = q->heap[--q->n], k = 0;
+    sm_entry last = q->heap[--q->n];
+    int32_t k = 0;
     for (;;) {
         int32_t c = 2 * k + 1;
         if (c >= q->n) break;
-        if (c + 1 < q->n && sm_before(sms, q->heap[c + 1], q->heap[c])) c++;
-        if (!sm_before(sms, q->heap[c], last)) break;
+        if (c + 1 < q->n && sm_before(q->heap[c + 1], q->heap[c])) c++;
+        if (!sm_before(q->heap[c], last)) break;
         q->heap[k] = q->heap[c];
         k = c;
     }
@@ -245,10 +251,10 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         ok = false;
     }
     for (int32_t i = 0; ok && i < nsm; i++)
-        if (sms[i].next != WS_NEVER) queue_push(&q, sms, i);
+        if (sms[i].next != WS_NEVER) queue_push(&q, (sm_entry){.next = sms[i].next, .id = i});
     for (uint64_t last = WS_NEVER; ok && q.n > 0;) {
-        int32_t i = q.heap[0];
-        uint64_t now = sms[i].next;
+        int32_t i = q.heap[0].id;
+        uint64_t now = q.heap[0].next;
         if (opt.max_cycles && now > opt.max_cycles) {
             ws_error_set(err, WS_ERR_TIMEOUT, "launch timed out: cycle limit exceeded (%llu cycles, --max-cycles) in kernel %s",
                      (unsigned long long)opt.max_cycles, p->funcs[k->func].shown);
@@ -257,9 +263,9 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         }
         if (now != last) tst.loop_iterations++;
         last = now;
-        queue_pop(&q, sms);
+        queue_pop(&q);
         ok = ws_sm_cycle(&s, &sms[i], now);
-        if (ok && sms[i].next != WS_NEVER) queue_push(&q, sms, i);
+        if (ok && sms[i].next != WS_NEVER) queue_push(&q, (sm_entry){.next = sms[i].next, .id = i});
     }
     free(q.heap);
     if (ok) finish_stats(&s, sms, nsm, cfg);
