@@ -79,7 +79,8 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     uint64_t smem = (uint64_t)k->dyn_off + l->dynamic_smem;
     if (l->dynamic_smem == 0) smem = k->static_smem;
     launch_mem lm = {0};
-    size_t regbytes = sizeof *lm.regs * (size_t)p->nregs * nwarps;
+    size_t rows = (size_t)ws_kernel_reg_rows(k);     /* per warp: the kernel's window only */
+    size_t regbytes = sizeof *lm.regs * rows * nwarps;
     lm.warps = calloc(nwarps, sizeof *lm.warps);
     lm.regs = malloc(regbytes ? regbytes : 1);
     lm.shared = malloc(smem ? smem : 1);
@@ -104,7 +105,7 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
         for (uint32_t wi = 0; ok && wi < nwarps; wi++) {
             uint32_t n = (uint32_t)(nthreads - (uint64_t)wi * WS_WARP_SIZE);
             uint32_t lanes = n >= WS_WARP_SIZE ? UINT32_MAX : (UINT32_C(1) << n) - 1;
-            lm.warps[wi].regs = lm.regs + (size_t)wi * p->nregs;
+            lm.warps[wi].regs = lm.regs + wi * rows - k->reg_lo;
             ok = ws_warp_start(&x, &lm.warps[wi], wi, lanes);
         }
         if (!ok) { ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory"); break; }

@@ -84,6 +84,44 @@ static bool layout_params(ws_program *p)
     return true;
 }
 
+/* Widens k's register window by function fi's registers and those of the
+ * functions it calls (calls form no cycle: decode rejects recursion). */
+static void widen_window(const ws_program *p, ws_kernel *k, int32_t fi, bool *seen)
+{
+    if (fi < 0 || seen[fi]) return;
+    seen[fi] = true;
+    const ws_func *wf = &p->funcs[fi];
+    if (wf->start < 0) return;
+    int32_t lo = wf->reg_base, hi = wf->reg_base + wf->f->nregs;
+    if (k->reg_hi == k->reg_lo) {
+        k->reg_lo = lo;
+        k->reg_hi = hi;
+    } else if (hi > lo) {
+        if (lo < k->reg_lo) k->reg_lo = lo;
+        if (hi > k->reg_hi) k->reg_hi = hi;
+    }
+    for (int32_t pc = wf->start; pc < wf->end; pc++)
+        if (p->code[pc].cls == WS_I_CALL) widen_window(p, k, p->calls[p->code[pc].aux].callee, seen);
+}
+
+/* Each kernel's register window: the span of the registers of its function
+ * and of every function it can call.  Functions' registers are laid out one
+ * after another, so a kernel that calls nothing gets exactly its own, and
+ * an empty kernel none, however large the rest of the module is. */
+static bool register_windows(ws_program *p)
+{
+    bool *seen = malloc((size_t)p->nfuncs + 1);
+    if (!seen) return false;
+    for (int32_t i = 0; i < p->nkernels; i++) {
+        ws_kernel *k = &p->kernels[i];
+        memset(seen, 0, (size_t)p->nfuncs + 1);
+        k->reg_lo = k->reg_hi = p->funcs[k->func].reg_base;
+        widen_window(p, k, k->func, seen);
+    }
+    free(seen);
+    return true;
+}
+
 ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err)
 {
     ws_program *p = calloc(1, sizeof *p);
@@ -96,7 +134,7 @@ ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err)
     p->target = m->target;
     p->mem = mem;
     if (!place_globals(p, err) || !ws_decode_module(p, err) || !name_functions(p) ||
-        !layout_params(p)) {
+        !layout_params(p) || !register_windows(p)) {
         if (!err->msg[0]) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         ws_program_free(p);
         return NULL;

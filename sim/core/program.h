@@ -51,7 +51,20 @@ struct ws_kernel {
     int32_t nparams;
     uint32_t *param_off, *param_size;
     uint32_t params_size;
+    /* Its register window (program.c): the registers its code and the
+     * functions it can call name all lie in [reg_lo, reg_hi), so a warp
+     * of it needs rows for those only, whatever else the module holds. */
+    int32_t reg_lo, reg_hi;
 };
+
+/* Register rows a warp of k needs (its window's size).  A warp's regs (and
+ * the timing model's per-register arrays) point reg_lo rows before the
+ * storage of its window, so that the code indexes them by register number;
+ * the code of k never names a register below reg_lo. */
+static inline int32_t ws_kernel_reg_rows(const ws_kernel *k)
+{
+    return k->reg_hi - k->reg_lo;
+}
 
 /* kernel_params.c: fills k's parameter layout from its function's .param
  * list; false when out of memory. */

@@ -55,15 +55,16 @@ typedef struct sched_block {
     bool *feeds_load;       /* a later load of the block needs its result (transitively) */
     bool *done;
     int32_t *order;         /* the schedule: original indices */
+    int32_t first;          /* every instruction before it is done */
 } sched_block;
 
 static int32_t pick(const sched_block *b, int32_t pos)
 {
     int32_t best = -1, best_rank = 3;
-    for (int32_t j = 0; j < b->n; j++) {
-        if (b->done[j] || j > pos + WS_SCHEDULE_WINDOW) continue;
+    for (int32_t j = b->first; j < b->n && j <= pos + WS_SCHEDULE_WINDOW; j++) {
+        if (b->done[j]) continue;
         bool ready = true;
-        for (int32_t i = 0; i < j && ready; i++)
+        for (int32_t i = b->first; i < j && ready; i++)
             if (!b->done[i] && b->edge[i * b->n + j]) ready = false;
         if (!ready) continue;
         int rank = is_load(&b->code[j]) ? 0 : b->feeds_load[j] ? 1 : 2;
@@ -95,6 +96,7 @@ static void schedule_block(sched_block *b)
             for (j = 0; b->done[j]; j++) {}
         b->done[j] = true;
         b->order[pos] = j;
+        while (b->first < n && b->done[b->first]) b->first++;
     }
 }
 
@@ -122,7 +124,7 @@ void ws_schedule_loads(ws_program *p, int32_t start, int32_t end)
         for (int32_t i = b0 + 1; i < b1; i++) has_load |= is_load(&code[i]);
         if (n < 3 || !has_load) continue;
         sched_block b = {n, copy + b0, deps + b0, calloc((size_t)n * (size_t)n, 1),
-                         calloc((size_t)n, 1), calloc((size_t)n, 1), malloc(sizeof(int32_t) * (size_t)n)};
+                         calloc((size_t)n, 1), calloc((size_t)n, 1), malloc(sizeof(int32_t) * (size_t)n), 0};
         if (b.edge && b.feeds_load && b.done && b.order) {
             schedule_block(&b);
             for (int32_t pos = 0; pos < n; pos++) code[b0 + pos] = copy[b0 + b.order[pos]];

@@ -21,9 +21,11 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
     sm->blocks = calloc(sm->nblocks, sizeof *sm->blocks);
     sm->sp = calloc(sm->nsp, sizeof *sm->sp);
     if (!sm->slots || !sm->blocks || !sm->sp || !ws_l1_init(&sm->l1, g)) return false;
-    for (uint32_t i = 0; i < sm->nsp; i++)
+    for (uint32_t i = 0; i < sm->nsp; i++) {
         ws_sched_init(&sm->sp[i].sched, s->policy, (sm->nslots + sm->nsp - 1 - i) / sm->nsp,
                       s->two_level_active);
+        sm->sp[i].blocked_min = sm->sp[i].drain_min = WS_NEVER;
+    }
     sm->ready_to_run = true;
     return true;
 }
@@ -45,7 +47,7 @@ void ws_sm_free(ws_tsim *s, ws_sm *sm)
 static bool block_storage(ws_tsim *s, ws_sm_block *b)
 {
     const ws_program *p = s->x.p;
-    size_t nr = (size_t)p->nregs * s->nwarps;
+    size_t nr = (size_t)ws_kernel_reg_rows(s->x.k) * s->nwarps;
     b->b.warps = calloc(s->nwarps, sizeof *b->b.warps);
     b->regs = malloc(sizeof *b->regs * (nr ? nr : 1));
     b->ready = malloc(sizeof *b->ready * (nr ? nr : 1));
@@ -54,6 +56,57 @@ static bool block_storage(ws_tsim *s, ws_sm_block *b)
     b->b.local = malloc((size_t)p->local_size * s->nthreads + 1);
     b->b.tparam = malloc((size_t)p->tparam_size * s->nthreads + 1);
     return b->b.warps && b->regs && b->ready && b->kind && b->b.shared && b->b.local && b->b.tparam;
+}
+
+#define BIT(sw) (UINT64_C(1) << (sw)->bit)
+
+static ws_sm_warp *slot_of(ws_sm *sm, uint32_t spi, uint32_t bit)
+{
+    return &sm->slots[bit * sm->nsp + spi];
+}
+
+/* Every change of a resident warp's reason goes here: the SM's count per
+ * reason (the stall counters add count * cycles) and the long_wait set the
+ * two-level scheduler reads. */
+static void set_reason(ws_sm *sm, ws_sm_warp *sw, uint8_t reason)
+{
+    sm->nreason[sw->reason]--;
+    sm->nreason[reason]++;
+    sw->reason = reason;
+    ws_subpart *sp = &sm->sp[sw->spi];
+    if (reason == WS_STALL_LONG_SCOREBOARD) sp->long_wait |= BIT(sw);
+    else sp->long_wait &= ~BIT(sw);
+}
+
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* The earliest mem_done of sp's draining warps. */
+static uint64_t drain_min(ws_sm *sm, ws_subpart *sp, uint32_t spi)
+{
+    uint64_t t = WS_NEVER;
+    for (uint64_t m = sp->draining; m; m &= m - 1)
+        t = min64(t, slot_of(sm, spi, (uint32_t)__builtin_ctzll(m))->mem_done);
+    return t;
+}
+
+/* Blocked warps whose time has come go back to eval. */
+static void unblock(ws_sm *sm, ws_subpart *sp, uint32_t spi, uint64_t now)
+{
+    uint64_t t = WS_NEVER;
+    for (uint64_t m = sp->blocked; m; m &= m - 1) {
+        uint32_t j = (uint32_t)__builtin_ctzll(m);
+        uint64_t until = slot_of(sm, spi, j)->blocked_until;
+        if (until <= now) {
+            sp->blocked &= ~(UINT64_C(1) << j);
+            sp->eval |= UINT64_C(1) << j;
+        } else {
+            t = min64(t, until);
+        }
+    }
+    sp->blocked_min = t;
 }
 
 bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
@@ -66,7 +119,8 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     if (!b->b.warps && !block_storage(s, b)) return false;
     const ws_launch *l = s->x.l;
     const ws_program *p = s->x.p;
-    size_t nr = (size_t)p->nregs * s->nwarps;
+    const ws_kernel *k = s->x.k;
+    size_t rows = (size_t)ws_kernel_reg_rows(k), nr = rows * s->nwarps;
     b->used = true;
     b->running = s->nwarps;
     s->x.blocks_started++;
@@ -89,15 +143,21 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
         uint32_t n = s->nthreads - wi * WS_WARP_SIZE;
         uint32_t lanes = n >= WS_WARP_SIZE ? UINT32_MAX : (UINT32_C(1) << n) - 1;
         ws_warp *w = &b->b.warps[wi];
-        w->regs = b->regs + (size_t)wi * p->nregs;
+        w->regs = b->regs + wi * rows - k->reg_lo;   /* indexed by register number (program.h) */
         if (!ws_warp_start(&s->x, w, wi, lanes)) return false;
-        ws_sm_warp *sw = &sm->slots[bs * s->nwarps + wi];
+        uint32_t slot = bs * s->nwarps + wi;
+        ws_sm_warp *sw = &sm->slots[slot];
         *sw = (ws_sm_warp){
-            .w = w, .block = (int32_t)bs, .live = true, .age = block * s->nwarps + wi,
+            .w = w, .block = (int32_t)bs, .spi = (uint8_t)(slot % sm->nsp), .bit = (uint8_t)(slot / sm->nsp),
+            .live = true, .age = block * s->nwarps + wi, .reason = WS_STALL_SELECTED,
             .gwarp = block * s->nwarps + wi,
-            .ready = b->ready + (size_t)wi * p->nregs, .kind = b->kind + (size_t)wi * p->nregs,
+            .ready = b->ready + wi * rows - k->reg_lo, .kind = b->kind + wi * rows - k->reg_lo,
             .next_issue = now, .mem_done = now, .fetch_reason = WS_STALL_WAIT, .opnd_pc = -1, .stall_pc = -1,
         };
+        sm->nreason[WS_STALL_SELECTED]++;
+        ws_subpart *sp = &sm->sp[sw->spi];
+        sp->eval |= BIT(sw);
+        sp->age[sw->bit] = sw->age;
     }
     sm->live += s->nwarps;
     s->x.stats->blocks++;
@@ -106,27 +166,41 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     return true;
 }
 
+/* Warp sw leaves its slot: out of every set and count. */
+static void leave(ws_sm *sm, ws_sm_warp *sw)
+{
+    ws_subpart *sp = &sm->sp[sw->spi];
+    uint64_t keep = ~BIT(sw);
+    bool drained = sp->draining & BIT(sw);
+    sp->eval &= keep; sp->blocked &= keep; sp->parked &= keep; sp->draining &= keep;
+    sp->finished &= keep; sp->long_wait &= keep;
+    if (drained) sp->drain_min = drain_min(sm, sp, sw->spi);
+    sm->nreason[sw->reason]--;
+    sw->live = false;
+    sm->live--;
+    sm->finished--;
+}
+
 /* Warps that are done and drained leave; a block whose warps all left
  * frees its slot, and the dispatcher fills it at once. */
 static bool retire(ws_tsim *s, ws_sm *sm, uint64_t now)
 {
     bool freed = false;
-    for (uint32_t i = 0; sm->finished && i < sm->nslots; i++) {
-        ws_sm_warp *sw = &sm->slots[i];
-        if (!sw->live || !sw->finished || sw->mem_done > now) continue;
-        sw->live = false;
-        sm->live--;
-        sm->finished--;
-        ws_sm_block *b = &sm->blocks[sw->block];
-        if (--b->running == 0) {
-            b->used = false;
-            for (uint32_t w = 0; w < s->nwarps; w++) sm->slots[(uint32_t)sw->block * s->nwarps + w].w = NULL;
-            ws_dispatcher_retire(&s->disp, sm->id);
-            s->x.blocks_done++;
-            if (now > s->end) s->end = now;
-            freed = true;
+    for (uint32_t p = 0; sm->finished && p < sm->nsp; p++)
+        for (uint64_t m = sm->sp[p].finished; m; m &= m - 1) {
+            ws_sm_warp *sw = slot_of(sm, p, (uint32_t)__builtin_ctzll(m));
+            if (sw->mem_done > now) continue;
+            leave(sm, sw);
+            ws_sm_block *b = &sm->blocks[sw->block];
+            if (--b->running == 0) {
+                b->used = false;
+                for (uint32_t w = 0; w < s->nwarps; w++) sm->slots[(uint32_t)sw->block * s->nwarps + w].w = NULL;
+                ws_dispatcher_retire(&s->disp, sm->id);
+                s->x.blocks_done++;
+                if (now > s->end) s->end = now;
+                freed = true;
+            }
         }
-    }
     for (int64_t blk; freed && (blk = ws_dispatcher_place(&s->disp, sm->id)) >= 0;)
         if (!ws_sm_start_block(s, sm, (uint64_t)blk, now)) {
             ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
@@ -140,25 +214,46 @@ static bool is_branch(const ws_insn *in)
     return in->cls == WS_I_BRA || in->cls == WS_I_CALL || in->cls == WS_I_RET;
 }
 
+/* Whether sw's pipe and, for a memory instruction, the SM's L1 stage take
+ * an instruction at now; if not, its stall reason and *wake. */
+static bool pipe_ready(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_t now,
+                       uint64_t *wake)
+{
+    if (sp->pipe_free[sw->pipe] > now) {
+        set_reason(sm, sw, sw->throttle);
+        *wake = sp->pipe_free[sw->pipe];
+        return false;
+    }
+    if (sw->lsu && sm->l1_free > now + s->lsu_queue) {
+        set_reason(sm, sw, sw->throttle);
+        *wake = sm->l1_free - s->lsu_queue;
+        return false;
+    }
+    return true;
+}
+
 /* Whether sw can issue at now; if not, its stall reason and the cycle it
- * may change (*wake). */
+ * may change (*wake).  A warp found at_pipe stays there, at the same pc
+ * with its operands ready, until it issues or its block releases a
+ * barrier (both clear at_pipe): then only the pipe check can change. */
 static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_t now,
                       uint64_t *wake)
 {
+    if (sw->at_pipe) return pipe_ready(s, sm, sp, sw, now, wake);
     ws_warp *w = sw->w;
     sw->blocked_until = 0;
     if (w->state == WS_WARP_DONE) {
-        sw->reason = WS_STALL_DRAIN;
+        set_reason(sm, sw, WS_STALL_DRAIN);
         *wake = sw->mem_done;
         return false;
     }
     if (w->state == WS_WARP_BARRIER) {
-        sw->reason = WS_STALL_BARRIER;
+        set_reason(sm, sw, WS_STALL_BARRIER);
         *wake = WS_NEVER;
         return false;
     }
     if (sw->next_issue > now) {
-        sw->reason = sw->fetch_reason;
+        set_reason(sm, sw, sw->fetch_reason);
         *wake = sw->blocked_until = sw->next_issue;
         return false;
     }
@@ -185,26 +280,18 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
     uint64_t t = sw->opnd_ready;
     uint8_t why = sw->opnd_why;
     if (t > now) {
-        sw->reason = why;
+        set_reason(sm, sw, why);
         *wake = sw->blocked_until = t;
         return false;
     }
     const ws_insn *in = &s->x.p->code[pc];
-    bool lsu = d->pipe == WS_PIPE_LSU;
-    uint8_t throttle = !lsu ? WS_STALL_MATH_PIPE_THROTTLE
-                     : in->space == WS_SP_SHARED || in->m.space == PTX_SPACE_CONST ||
-                       in->space == WS_SP_PARAM ? WS_STALL_MIO_THROTTLE : WS_STALL_LG_THROTTLE;
-    if (sp->pipe_free[d->pipe] > now) {
-        sw->reason = throttle;
-        *wake = sp->pipe_free[d->pipe];
-        return false;
-    }
-    if (lsu && sm->l1_free > now + s->lsu_queue) {
-        sw->reason = throttle;
-        *wake = sm->l1_free - s->lsu_queue;
-        return false;
-    }
-    return true;
+    sw->at_pipe = true;
+    sw->pipe = d->pipe;
+    sw->lsu = d->pipe == WS_PIPE_LSU;
+    sw->throttle = !sw->lsu ? WS_STALL_MATH_PIPE_THROTTLE
+                 : in->space == WS_SP_SHARED || in->m.space == PTX_SPACE_CONST ||
+                   in->space == WS_SP_PARAM ? WS_STALL_MIO_THROTTLE : WS_STALL_LG_THROTTLE;
+    return pipe_ready(s, sm, sp, sw, now, wake);
 }
 
 /* After a warp of block b reached a barrier or exited: release what can
@@ -214,6 +301,12 @@ static bool sync_block(ws_tsim *s, ws_sm *sm, ws_sm_block *b, uint32_t bs, uint6
     if (ws_block_release_barriers(&s->x, &b->b) > 0) {
         for (uint32_t w = 0; w < s->nwarps; w++) {
             ws_sm_warp *sw = &sm->slots[bs * s->nwarps + w];
+            ws_subpart *sp = &sm->sp[sw->spi];
+            sw->at_pipe = false;
+            if (sp->parked & BIT(sw)) {     /* its state may have changed: look again */
+                sp->parked &= ~BIT(sw);
+                sp->eval |= BIT(sw);
+            }
             if (sw->w->state == WS_WARP_READY && sw->next_issue <= now) {
                 sw->next_issue = now + 1;
                 sw->fetch_reason = WS_STALL_BARRIER;
@@ -238,6 +331,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     ws_warp *w = sw->w;
     ws_sm_block *b = &sm->blocks[sw->block];
     int32_t pc = ws_warp_next_pc(w);
+    sw->at_pipe = false;
     ws_step_info info;
     info.mem = false;
     s->x.clock = now - 1;       /* the step counts one: %clock reads the issue cycle */
@@ -270,10 +364,77 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     if (w->state == WS_WARP_DONE && !sw->finished) {
         sw->finished = true;
         sm->finished++;
+        sp->finished |= BIT(sw);
     }
     if (r == WS_STEP_BLOCKED || r == WS_STEP_DONE || w->state != WS_WARP_READY)
         return sync_block(s, sm, b, (uint32_t)sw->block, now);
     return true;
+}
+
+/* After an evaluation that found sw cannot issue: a warp that waits on
+ * its own registers or fetch, at a barrier, or for its memory to drain
+ * leaves eval until that changes; the others give the cycle they may
+ * change. */
+static uint64_t file_waiting(ws_subpart *sp, ws_sm_warp *sw, uint64_t now, uint64_t wake)
+{
+    if (sw->at_pipe) return wake;       /* ready but for its pipe (no need to read the warp) */
+    uint8_t state = sw->w->state;
+    if (state == WS_WARP_READY && sw->blocked_until <= now) return wake;
+    sp->eval &= ~BIT(sw);
+    if (state == WS_WARP_DONE) {
+        sp->draining |= BIT(sw);
+        sp->drain_min = min64(sp->drain_min, sw->mem_done);
+    } else if (state == WS_WARP_BARRIER) {
+        sp->parked |= BIT(sw);
+    } else {
+        sp->blocked |= BIT(sw);
+        sp->blocked_min = min64(sp->blocked_min, sw->blocked_until);
+    }
+    return WS_NEVER;
+}
+
+/* Sub-partition p's cycle: the warps in eval evaluated, one picked and
+ * issued.  Returns false on a fault; *next: the earliest cycle an
+ * evaluated warp may change. */
+static bool subpart_cycle(ws_tsim *s, ws_sm *sm, uint32_t p, uint64_t now, uint64_t *next, bool *issued)
+{
+    ws_subpart *sp = &sm->sp[p];
+    if (sp->blocked_min <= now) unblock(sm, sp, p, now);
+    uint64_t ready = 0;
+    for (uint64_t m = sp->eval; m; m &= m - 1) {
+        ws_sm_warp *sw = slot_of(sm, p, (uint32_t)__builtin_ctzll(m));
+        uint64_t wake = WS_NEVER;
+        if (can_issue(s, sm, sp, sw, now, &wake)) {
+            ready |= BIT(sw);
+            set_reason(sm, sw, WS_STALL_NOT_SELECTED);
+        } else {
+            *next = min64(*next, file_waiting(sp, sw, now, wake));
+        }
+    }
+    int32_t j = ws_sched_pick_mask(&sp->sched, ready, sp->age, sp->long_wait);
+    if (j < 0) return true;
+    ws_sm_warp *sw = slot_of(sm, p, (uint32_t)j);
+    set_reason(sm, sw, WS_STALL_SELECTED);
+    *issued = true;
+    return issue(s, sm, sp, sw, now);
+}
+
+/* Adds the cycles [now, now + weight) of sm's warps to the counters: every
+ * warp keeps its reason until the SM's next cycle. */
+static void count_cycles(ws_tsim *s, ws_sm *sm, uint64_t weight)
+{
+    ws_timing_stats *ts = s->ts;
+    for (uint32_t r = 0; r < WS_STALL_COUNT; r++) ts->stall[r] += (uint64_t)sm->nreason[r] * weight;
+    ws_pc_counts *pcc = s->x.l->pc_counts;
+    for (uint32_t i = 0; pcc && i < sm->nslots; i++) {
+        ws_sm_warp *sw = &sm->slots[i];
+        if (sw->w && sw->live && sw->stall_pc >= 0) pcc[sw->stall_pc].stall[sw->reason] += weight;
+    }
+    if (sm->live) {
+        ts->sm_active_cycles += weight;
+        ts->warp_cycles += (uint64_t)sm->live * weight;
+        ts->issue_slots += (uint64_t)sm->nsp * weight;
+    }
 }
 
 bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
@@ -282,53 +443,13 @@ bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
     uint64_t next = WS_NEVER;
     bool issued = false;
     s->ts->sm_steps++;
-    for (uint32_t p = 0; p < sm->nsp; p++) {
-        ws_subpart *sp = &sm->sp[p];
-        bool ready[WS_SCHED_MAX_WARPS] = {false}, long_wait[WS_SCHED_MAX_WARPS] = {false};
-        uint64_t age[WS_SCHED_MAX_WARPS] = {0};
-        uint32_t n = sp->sched.nslots;
-        for (uint32_t j = 0; j < n; j++) {
-            ws_sm_warp *sw = &sm->slots[j * sm->nsp + p];
-            if (!sw->w || !sw->live) continue;
-            /* A warp waiting on its own registers or on fetch stays so, in
-             * the same state, until then: nothing else can change that. */
-            if (sw->blocked_until > now && sw->w->state == WS_WARP_READY) {
-                age[j] = sw->age;
-                long_wait[j] = sw->reason == WS_STALL_LONG_SCOREBOARD;
-                if (sw->blocked_until < next) next = sw->blocked_until;
-                continue;
-            }
-            uint64_t wake = WS_NEVER;
-            ready[j] = can_issue(s, sm, sp, sw, now, &wake);
-            age[j] = sw->age;
-            long_wait[j] = !ready[j] && sw->reason == WS_STALL_LONG_SCOREBOARD;
-            if (ready[j]) sw->reason = WS_STALL_NOT_SELECTED;
-            else if (wake < next) next = wake;
-        }
-        int32_t j = ws_sched_pick(&sp->sched, ready, age, long_wait);
-        if (j < 0) continue;
-        ws_sm_warp *sw = &sm->slots[(uint32_t)j * sm->nsp + p];
-        sw->reason = WS_STALL_SELECTED;
-        issued = true;
-        if (!issue(s, sm, sp, sw, now)) return false;
-    }
+    for (uint32_t p = 0; p < sm->nsp; p++)
+        if (!subpart_cycle(s, sm, p, now, &next, &issued)) return false;
+    /* waiting warps wake at their set's earliest time */
+    for (uint32_t p = 0; p < sm->nsp; p++)
+        next = min64(next, min64(sm->sp[p].blocked_min, sm->sp[p].drain_min));
     if (issued || next <= now) next = now + 1;
-    /* every warp keeps this cycle's state until next: count it that often */
-    uint64_t weight = next == WS_NEVER ? 1 : next - now;
-    ws_pc_counts *pcc = s->x.l->pc_counts;
-    uint32_t live = 0;
-    for (uint32_t i = 0; i < sm->nslots; i++) {
-        ws_sm_warp *sw = &sm->slots[i];
-        if (!sw->w || !sw->live) continue;
-        live++;
-        s->ts->stall[sw->reason] += weight;
-        if (pcc && sw->stall_pc >= 0) pcc[sw->stall_pc].stall[sw->reason] += weight;
-    }
-    if (live) {
-        s->ts->sm_active_cycles += weight;
-        s->ts->warp_cycles += (uint64_t)live * weight;
-        s->ts->issue_slots += (uint64_t)sm->nsp * weight;
-    }
+    count_cycles(s, sm, next == WS_NEVER ? 1 : next - now);
     if (sm->live && next == WS_NEVER) {
         ws_error_set(s->x.err, WS_ERR_KERNEL_FAULT, "internal error: SM %d has warps but nothing to wait for",
                  sm->id);

@@ -44,6 +44,7 @@ typedef struct ws_tsim {
 typedef struct ws_sm_warp {
     ws_warp *w;                         /* NULL: free slot */
     int32_t block;                      /* block slot */
+    uint8_t spi, bit;                   /* its sub-partition, and its bit in that one's masks */
     bool live;                          /* resident and not retired */
     bool finished;                      /* exited; counted in ws_sm.finished */
     uint8_t reason;                     /* ws_stall of the current evaluation */
@@ -59,6 +60,9 @@ typedef struct ws_sm_warp {
     int32_t opnd_pc;                    /* the pc opnd_ready is for; -1 = none */
     uint8_t opnd_why;                   /* ws_stall while waiting for those operands */
     uint64_t opnd_ready;                /* its registers at opnd_pc are ready then */
+    bool at_pipe;                       /* found ready but for its pipe (sm.c can_issue) */
+    bool lsu;                           /* at_pipe: a memory instruction (the L1 stage too) */
+    uint8_t pipe, throttle;             /* at_pipe: its pipe, and the reason while that is busy */
 } ws_sm_warp;
 
 typedef struct ws_sm_block {
@@ -70,10 +74,25 @@ typedef struct ws_sm_block {
     uint8_t *kind;
 } ws_sm_block;
 
+/* A sub-partition.  Its live warps (bit j: SM slot j * nsp + index) are
+ * in one of four sets by what a cycle must do with them, so that a cycle
+ * looks only at warps whose state can have changed:
+ *   eval      evaluated every cycle: they may issue, or wait on something
+ *             other warps change (a pipe, the L1 stage)
+ *   blocked   wait on their own registers or fetch until blocked_until
+ *   parked    at a barrier, until the block releases one
+ *   draining  exited, their memory in flight until mem_done
+ * (re-evaluating a blocked, parked or draining warp would give the same
+ * reason and wake-up cycle). */
 typedef struct ws_subpart {
     ws_warp_scheduler sched;
     uint64_t pipe_free[WS_PIPE_COUNT];
     uint64_t const_free;                /* its constant cache */
+    uint64_t eval, blocked, parked, draining;
+    uint64_t finished;                  /* exited, not yet retired (any set) */
+    uint64_t long_wait;                 /* warps whose reason is long_scoreboard */
+    uint64_t blocked_min, drain_min;    /* earliest blocked_until, mem_done of those sets; WS_NEVER: none */
+    uint64_t age[WS_SCHED_MAX_WARPS];   /* per bit: the warp's dispatch order */
 } ws_subpart;
 
 typedef struct ws_sm {
@@ -87,6 +106,7 @@ typedef struct ws_sm {
     uint64_t l1_free;                   /* the SM's L1 data stage */
     uint32_t live;                      /* resident warps */
     uint32_t finished;                  /* of those, warps that exited and wait to retire */
+    uint32_t nreason[WS_STALL_COUNT];   /* resident warps per current reason */
     uint64_t next;                      /* next cycle to evaluate, WS_NEVER when idle */
 } ws_sm;
 

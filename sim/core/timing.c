@@ -97,6 +97,48 @@ static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_confi
     t->waves = (double)s->disp.nblocks / (double)ws_dispatcher_wave_size(&s->disp);
 }
 
+/* The busy SMs by their next cycle, then their index (the order the SMs of
+ * one cycle go in): a binary heap, so that the main loop never looks at an
+ * idle SM.  The key is copied in, so the heap stays in a few cache lines;
+ * an SM's next changes only in its own cycle, while it is out of the heap. */
+typedef struct sm_entry {
+    uint64_t next;
+    int32_t id;
+} sm_entry;
+
+typedef struct sm_queue {
+    sm_entry *heap;
+    int32_t n;
+} sm_queue;
+
+static bool sm_before(sm_entry a, sm_entry b)
+{
+    return a.next != b.next ? a.next < b.next : a.id < b.id;
+}
+
+static void queue_push(sm_queue *q, sm_entry e)
+{
+    int32_t k = q->n++;
+    for (; k > 0 && sm_before(e, q->heap[(k - 1) / 2]); k = (k - 1) / 2)
+        q->heap[k] = q->heap[(k - 1) / 2];
+    q->heap[k] = e;
+}
+
+static void queue_pop(sm_queue *q)
+{
+    sm_entry last = q->heap[--q->n];
+    int32_t k = 0;
+    for (;;) {
+        int32_t c = 2 * k + 1;
+        if (c >= q->n) break;
+        if (c + 1 < q->n && sm_before(q->heap[c + 1], q->heap[c])) c++;
+        if (!sm_before(q->heap[c], last)) break;
+        q->heap[k] = q->heap[c];
+        k = c;
+    }
+    q->heap[k] = last;
+}
+
 bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
                      const ws_gpu_config *cfg, const ws_timing_options *o,
                      ws_launch_stats *stats, ws_timing_stats *ts, ws_error *err)
@@ -175,21 +217,29 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         }
     }
     /* the main loop: the earliest cycle any SM has something to do */
-    while (ok) {
-        uint64_t now = WS_NEVER;
-        for (int32_t i = 0; i < nsm; i++)
-            if (sms[i].next < now) now = sms[i].next;
-        if (now == WS_NEVER) break;
+    sm_queue q = {.heap = ok ? malloc(sizeof *q.heap * (size_t)nsm) : NULL, .n = 0};
+    if (ok && !q.heap) {
+        ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
+        ok = false;
+    }
+    for (int32_t i = 0; ok && i < nsm; i++)
+        if (sms[i].next != WS_NEVER) queue_push(&q, (sm_entry){.next = sms[i].next, .id = i});
+    for (uint64_t last = WS_NEVER; ok && q.n > 0;) {
+        int32_t i = q.heap[0].id;
+        uint64_t now = q.heap[0].next;
         if (opt.max_cycles && now > opt.max_cycles) {
             ws_error_set(err, WS_ERR_TIMEOUT, "launch timed out: cycle limit exceeded (%llu cycles, --max-cycles) in kernel %s",
                      (unsigned long long)opt.max_cycles, p->funcs[k->func].shown);
             ok = false;
             break;
         }
-        tst.loop_iterations++;
-        for (int32_t i = 0; ok && i < nsm; i++)
-            if (sms[i].next == now) ok = ws_sm_cycle(&s, &sms[i], now);
+        if (now != last) tst.loop_iterations++;
+        last = now;
+        queue_pop(&q);
+        ok = ws_sm_cycle(&s, &sms[i], now);
+        if (ok && sms[i].next != WS_NEVER) queue_push(&q, (sm_entry){.next = sms[i].next, .id = i});
     }
+    free(q.heap);
     if (ok) finish_stats(&s, sms, nsm, cfg);
     ws_checks_summary(&s.x);
     for (int32_t i = 0; sms && i < nsm; i++) ws_sm_free(&s, &sms[i]);

@@ -141,8 +141,8 @@ int32_t ws_warp_next_pc(ws_warp *w);
 /* Executes the next instruction of w.  info may be NULL. */
 ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *info);
 
-/* Sets a warp up at the kernel's first instruction (regs must point to
- * x->p->nregs zeroed rows). */
+/* Sets a warp up at the kernel's first instruction (regs must index the
+ * kernel's register window, ws_kernel_reg_rows(k) zeroed rows). */
 bool ws_warp_start(ws_exec *x, ws_warp *w, uint32_t index, uint32_t lanes);
 void ws_warp_free(ws_warp *w);
 

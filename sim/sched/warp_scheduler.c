@@ -11,21 +11,24 @@ void ws_sched_init(ws_warp_scheduler *s, ws_sched_policy policy, uint32_t nslots
     for (uint32_t i = 0; i < s->nslots; i++) s->order[i] = (uint8_t)i;
 }
 
-static int32_t pick_lrr(const ws_warp_scheduler *s, const bool *ready)
+#define BIT(i) (UINT64_C(1) << (i))
+
+static int32_t pick_lrr(const ws_warp_scheduler *s, uint64_t ready)
 {
-    for (uint32_t k = 1; k <= s->nslots; k++) {
-        uint32_t i = (uint32_t)(s->last + (int32_t)k + (int32_t)s->nslots) % s->nslots;
-        if (ready[i]) return (int32_t)i;
-    }
-    return -1;
+    if (!ready) return -1;
+    uint32_t start = (uint32_t)(s->last + 1) % s->nslots;
+    uint64_t after = start ? ready & ~(BIT(start) - 1) : ready;    /* slots start.. first */
+    return __builtin_ctzll(after ? after : ready);
 }
 
-static int32_t pick_gto(const ws_warp_scheduler *s, const bool *ready, const uint64_t *age)
+static int32_t pick_gto(const ws_warp_scheduler *s, uint64_t ready, const uint64_t *age)
 {
-    if (s->last >= 0 && ready[s->last]) return s->last;
+    if (s->last >= 0 && (ready & BIT(s->last))) return s->last;
     int32_t best = -1;
-    for (uint32_t i = 0; i < s->nslots; i++)
-        if (ready[i] && (best < 0 || age[i] < age[best])) best = (int32_t)i;
+    for (uint64_t m = ready; m; m &= m - 1) {
+        int32_t i = __builtin_ctzll(m);
+        if (best < 0 || age[i] < age[best]) best = i;
+    }
     return best;
 }
 
@@ -37,13 +40,13 @@ static void demote(ws_warp_scheduler *s, uint32_t k)
     s->order[s->nslots - 1] = w;
 }
 
-static int32_t pick_two_level(ws_warp_scheduler *s, const bool *ready, const bool *long_wait)
+static int32_t pick_two_level(ws_warp_scheduler *s, uint64_t ready, uint64_t long_wait)
 {
     uint32_t n = s->active_size < s->nslots ? s->active_size : s->nslots;
     /* demote active warps that wait on memory; each demotion lets the
      * first pending warp move up into the active set */
     for (uint32_t k = 0, moved = 0; k < n && moved < s->nslots; moved++) {
-        if (long_wait && long_wait[s->order[k]]) demote(s, k);
+        if (long_wait & BIT(s->order[k])) demote(s, k);
         else k++;
     }
     /* round-robin within the active set, starting after the last issued */
@@ -52,17 +55,18 @@ static int32_t pick_two_level(ws_warp_scheduler *s, const bool *ready, const boo
         if ((int32_t)s->order[k] == s->last) start = k + 1;
     for (uint32_t j = 0; j < n; j++) {
         uint32_t k = (start + j) % n;
-        if (ready[s->order[k]]) return s->order[k];
+        if (ready & BIT(s->order[k])) return s->order[k];
     }
     /* nothing in the active set can go: the first ready pending warp */
     for (uint32_t k = n; k < s->nslots; k++)
-        if (ready[s->order[k]]) return s->order[k];
+        if (ready & BIT(s->order[k])) return s->order[k];
     return -1;
 }
 
-int32_t ws_sched_pick(ws_warp_scheduler *s, const bool *ready, const uint64_t *age,
-                      const bool *long_wait)
+int32_t ws_sched_pick_mask(ws_warp_scheduler *s, uint64_t ready, const uint64_t *age,
+                           uint64_t long_wait)
 {
+    if (s->nslots < 64) ready &= BIT(s->nslots) - 1;
     int32_t w;
     switch (s->policy) {
     case WS_SCHED_GTO: w = pick_gto(s, ready, age); break;
@@ -71,6 +75,17 @@ int32_t ws_sched_pick(ws_warp_scheduler *s, const bool *ready, const uint64_t *a
     }
     if (w >= 0) s->last = w;
     return w;
+}
+
+int32_t ws_sched_pick(ws_warp_scheduler *s, const bool *ready, const uint64_t *age,
+                      const bool *long_wait)
+{
+    uint64_t r = 0, lw = 0;
+    for (uint32_t i = 0; i < s->nslots; i++) {
+        if (ready[i]) r |= BIT(i);
+        if (long_wait && long_wait[i]) lw |= BIT(i);
+    }
+    return ws_sched_pick_mask(s, r, age, lw);
 }
 
 const char *ws_sched_policy_name(ws_sched_policy p)

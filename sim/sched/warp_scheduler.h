@@ -40,6 +40,11 @@ void ws_sched_init(ws_warp_scheduler *s, ws_sched_policy policy, uint32_t nslots
 int32_t ws_sched_pick(ws_warp_scheduler *s, const bool *ready, const uint64_t *age,
                       const bool *long_wait);
 
+/* The same with the slots as bits (bit i: slot i), which is what the
+ * timing model keeps: O(ready warps), nothing cleared per cycle. */
+int32_t ws_sched_pick_mask(ws_warp_scheduler *s, uint64_t ready, const uint64_t *age,
+                           uint64_t long_wait);
+
 const char *ws_sched_policy_name(ws_sched_policy p);   /* "lrr", "gto", "two_level" */
 
 #endif

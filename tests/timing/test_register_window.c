@@ -1,0 +1,133 @@
+/* A kernel's register storage is sized by the kernel (its registers and
+ * those of the functions it can call), not by the module that holds it:
+ * the same small kernel alone and after a kernel of 900 registers needs
+ * the same rows per warp, runs to the same results, and takes the same
+ * cycles. */
+#include "timing_util.h"
+
+/* out[i] = i * 3 + 1 for the grid's threads: 4 .b32 and 3 .b64 registers
+ * declared, 7 rows. */
+static void small_kernel(tbuf *b)
+{
+    tb(b, ".visible .entry small(.param .u64 out)\n{\n"
+          " .reg .b32 %%r<4>;\n .reg .b64 %%rd<3>;\n"
+          " ld.param.u64 %%rd1, [out];\n"
+          " mov.u32 %%r1, %%ctaid.x;\n mov.u32 %%r2, %%tid.x;\n"
+          " mad.lo.s32 %%r1, %%r1, %%ntid.x, %%r2;\n"
+          " mad.lo.s32 %%r3, %%r1, 3, 1;\n"
+          " mul.wide.u32 %%rd2, %%r1, 4;\n add.u64 %%rd1, %%rd1, %%rd2;\n"
+          " st.global.u32 [%%rd1], %%r3;\n ret;\n}\n");
+}
+
+/* A kernel of 800 .f32 and 100 .b64 registers, a .func of 3 registers and
+ * a kernel of 6 that calls it (out[i] = i * 5), then the small kernel. */
+static void big_module(tbuf *b)
+{
+    tb(b, PTX_HEAD ".visible .entry big(.param .u64 out)\n{\n"
+          " .reg .f32 %%f<800>;\n .reg .b64 %%rd<100>;\n"
+          " ld.param.u64 %%rd1, [out];\n mov.f32 %%f1, 0f3F800000;\n");
+    for (int i = 2; i < 800; i++) tb(b, " add.f32 %%f%d, %%f%d, %%f1;\n", i, i - 1);
+    tb(b, " st.global.f32 [%%rd1], %%f799;\n ret;\n}\n");
+    tb(b, ".func (.param .b32 rv) times5(.param .b32 x)\n{\n"
+          " .reg .b32 %%h<3>;\n"
+          " ld.param.u32 %%h1, [x];\n mul.lo.s32 %%h2, %%h1, 5;\n"
+          " st.param.b32 [rv], %%h2;\n ret;\n}\n");
+    tb(b, ".visible .entry caller(.param .u64 out)\n{\n"
+          " .reg .b32 %%r<4>;\n .reg .b64 %%rd<3>;\n"
+          " ld.param.u64 %%rd1, [out];\n"
+          " mov.u32 %%r1, %%ctaid.x;\n mov.u32 %%r2, %%tid.x;\n"
+          " mad.lo.s32 %%r1, %%r1, %%ntid.x, %%r2;\n"
+          " {\n .param .b32 a;\n .param .b32 r;\n st.param.b32 [a], %%r1;\n"
+          " call.uni (r), times5, (a);\n ld.param.b32 %%r3, [r];\n }\n"
+          " mul.wide.u32 %%rd2, %%r1, 4;\n add.u64 %%rd1, %%rd1, %%rd2;\n"
+          " st.global.u32 [%%rd1], %%r3;\n ret;\n}\n");
+    small_kernel(b);
+}
+
+static void load_alone(tctx *t)
+{
+    tbuf b = {.n = 0};
+    tb(&b, PTX_HEAD);
+    small_kernel(&b);
+    tt_load(t, &b);
+}
+
+static void load_big(tctx *t)
+{
+    static tbuf b;      /* 64 KB: not on the stack */
+    b.n = 0;
+    big_module(&b);
+    tt_load(t, &b);
+}
+
+static int32_t rows_of(const tctx *t, const char *name)
+{
+    const ws_kernel *k = ws_program_kernel(t->p, name);
+    if (!k) fail_msg("no kernel %s", name);
+    return ws_kernel_reg_rows(k);
+}
+
+static void test_rows_sized_by_the_kernel(void **state)
+{
+    (void)state;
+    tctx alone, big;
+    load_alone(&alone);
+    load_big(&big);
+    assert_int_equal(rows_of(&alone, "small"), 4 + 3);
+    assert_int_equal(rows_of(&big, "small"), rows_of(&alone, "small"));
+    assert_int_equal(rows_of(&big, "big"), 800 + 100);
+    /* its own 7 and the called function's 3 */
+    assert_int_equal(rows_of(&big, "caller"), 4 + 3 + 3);
+    t_free(&alone);
+    t_free(&big);
+}
+
+enum { BLOCKS = 40, THREADS = 64, N = BLOCKS * THREADS };
+
+/* Runs kernel name of t (functional, or timed when g) on out[N] and checks
+ * out[i] == i * mul + add. */
+static void run_and_check(tctx *t, const char *name, const ws_gpu_config *g, int mul, int add,
+                          ws_timing_stats *ts)
+{
+    uint64_t d = t_alloc(t, NULL, N * sizeof(uint32_t));
+    t->nparams = 0;
+    t_p64(t, d);
+    if (g) tt_run(t, g, name, D3(BLOCKS, 1, 1), D3(THREADS, 1, 1), 0, 16, ts);
+    else if (!t_run(t, name, D3(BLOCKS, 1, 1), D3(THREADS, 1, 1), 0, NULL, 0)) fail_msg("%s", t->err.msg);
+    static uint32_t out[N];
+    assert_true(ws_devmem_read(t->mem, d, out, sizeof out));
+    for (uint32_t i = 0; i < N; i++) assert_int_equal(out[i], i * (uint32_t)mul + (uint32_t)add);
+}
+
+/* The small kernel's registers lie far above register 0 in the big module:
+ * it still reads and writes its own, functional and timed, and its timing
+ * is that of the kernel alone. */
+static void test_same_results_in_a_big_module(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    tt_config(&g, "teaching");
+    tctx alone, big;
+    load_alone(&alone);
+    load_big(&big);
+    ws_timing_stats ta, tbig;
+    run_and_check(&alone, "small", NULL, 3, 1, NULL);
+    run_and_check(&big, "small", NULL, 3, 1, NULL);
+    run_and_check(&big, "caller", NULL, 5, 0, NULL);
+    run_and_check(&alone, "small", &g, 3, 1, &ta);
+    run_and_check(&big, "small", &g, 3, 1, &tbig);
+    run_and_check(&big, "caller", &g, 5, 0, NULL);
+    assert_int_equal(tbig.cycles, ta.cycles);
+    assert_int_equal(tbig.warp_insts, ta.warp_insts);
+    t_free(&alone);
+    t_free(&big);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rows_sized_by_the_kernel),
+        cmocka_unit_test(test_same_results_in_a_big_module),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
