@@ -193,7 +193,7 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
      * their registers are ready with the leader's */
     uint32_t size = info->size;
     const ws_program *p = s->x.p;
-    if (p->sass_group && p->sass_group[info->pc]) {
+    if (p && p->sass_group && p->sass_group[info->pc]) {
         uint8_t g = p->sass_group[info->pc];
         if (g == WS_SASS_MERGED) {
             const ws_insn_deps *lead = &s->deps[p->sass_lead[info->pc]];
