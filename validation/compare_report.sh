@@ -67,8 +67,8 @@ done
 [ -z "${WS_TREND_SASS_ROWS:-}" ] || cp "$WS_TREND_SASS_ROWS" "$work/rows_sass.txt"
 if [ $sass_cycles = no ]; then cp "$work/rows_wide_ptx.txt" "$work/rows_sass.txt"; fi
 # PTX only: the wide labs' PTX rows, the others' rows of the --sass run
-awk -F'|' -v wide="$wide_labs" 'BEGIN { n = split(wide, w, " "); for (i = 1; i <= n; i++) iswide[w[i]] = 1 }
-    NR == FNR { if ($1 in iswide) print; next } !($1 in iswide)' "$work/rows_wide_ptx.txt" "$work/rows_sass.txt" \
+awk -F'|' 'NR == FNR { ptx[$1 "|" $2 "|" $3] = $0; next }
+    { k = $1 "|" $2 "|" $3; print (k in ptx) ? ptx[k] : $0 }' "$work/rows_wide_ptx.txt" "$work/rows_sass.txt" \
     >"$work/rows_ptx.txt"
 WS_TREND_FROM=$work/rows_sass.txt sh "$root/validation/compare_trends.sh" - - "$trends" h200 "$out/trends_plot.svg" \
     >"$work/trends_sass.md"
@@ -128,7 +128,9 @@ commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
     echo "launch overhead (\`launchOverheadCycles\`) and DRAM access block (\`dramAccessBytes\`) were"
     echo "fitted on this data (November), and the bank-conflict sweep was used to check the shared-memory"
     echo "model; the L2 and DRAM latencies come from the calibration probes alone"
-    echo "(\`validation/results/h200_calib/\`). So the cycle figures are not fully out of sample."
+    echo "(\`validation/results/h200_calib/\`), and the schedule's rule that plain loads may pass one another"
+    echo "(taken from the SASS) was tried on the SpMV launches before it was adopted. So the cycle figures"
+    echo "are not fully out of sample."
     echo
     echo "## Cycles (with --sass where a listing exists)"
     echo
