@@ -3,27 +3,54 @@
 # at the trend sizes (validation/trend_sizes.sh): runs each program under
 # `warpsim exec --gpu GPU --json` and joins its launches, in order, with the
 # GPU's rows of TRENDS_CSV (validation/collect_trends.sh).  Prints a
-# Markdown report: per launch the two cycle counts and their ratio, per lab
-# how often warpsim orders two launches as the GPU does (pairs whose GPU
-# cycles differ by more than 20 %), the mean and median absolute percentage
-# error, the Pearson correlation of log cycles, Spearman's rank correlation
-# and the launches furthest off; with SVG_OUT, a log-log plot of simulated
-# against measured cycles.
+# Markdown report: per launch the two cycle counts and their ratio; overall
+# and per lab how often warpsim orders two launches as the GPU does (pairs
+# whose GPU cycles differ by more than 20 %), the mean (MAPE) and median
+# absolute percentage error, the Pearson correlation of log cycles and
+# Spearman's rank correlation; the launches furthest off, each with its
+# reason from validation/trend_reasons.txt; with SVG_OUT, a log-log plot of
+# simulated against measured cycles.
 #
 #   validation/compare_trends.sh WARPSIM PROGRAM_DIR TRENDS_CSV [GPU [SVG_OUT]]
 # PROGRAM_DIR holds the labs built with nvcc -cudart shared -arch=sm_80
 # (the build's tests/cudart/programs).  Exits 1 if a program fails.
+#
+# WS_SASS_DIR (a folder of SASS listings, kernels/sass/sm_90): each lab with
+# a listing there runs with --sass (the widths ptxas chose, in counters and
+# timing: docs/SASS.md).  The listings are matched to the PTX by source
+# line, so those labs are built again here as PROGRAM_DIR's are plus
+# -lineinfo (which adds line information and changes no instruction of the
+# PTX), with NVCC (default nvcc).  The H200 JIT-compiles the programs'
+# sm_80 PTX for sm_90; the committed listings are ptxas's sm_90 code of the
+# sm_90 PTX, whose instructions are the sm_80 PTX's.
+# WS_TREND_ROWS: also write the joined launches there, one a line:
+# lab|size|launch|kernel|warpsim cycles|GPU cycles.  WS_TREND_LABS: only
+# these labs (default: all of trend_sizes.sh).  WS_TREND_FROM: take
+# warpsim's cycles from such a file (an earlier run's WS_TREND_ROWS)
+# instead of running the programs (WARPSIM and PROGRAM_DIR are then unused).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 ws=$1 progs=$2 csv=$3 gpu=${4:-h200} svg=${5:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$root/validation/trend_sizes.sh"
-: >"$work/ws.txt"
+TREND_LABS=${WS_TREND_LABS:-$TREND_LABS}
+[ -n "${WS_TREND_FROM:-}" ] || : >"$work/ws.txt"
+if [ -n "${WS_TREND_FROM:-}" ]; then
+    awk -F'|' '{ printf "%s|%s|%s|%s|%s\n", $1, $2, $3, $4, $5 }' "$WS_TREND_FROM" >"$work/ws.txt"
+    TREND_LABS=
+fi
 for lab in $TREND_LABS; do
+    prog=$progs/$lab sass=
+    if [ -n "${WS_SASS_DIR:-}" ] && [ -f "$WS_SASS_DIR/$lab.sass" ]; then
+        prog=$work/$lab sass=$WS_SASS_DIR/$lab.sass
+        "${NVCC:-nvcc}" -cudart shared -arch=sm_80 -O3 -lineinfo -o "$prog" "$root/kernels/$lab.cu" ||
+            { echo "$lab: nvcc failed (WS_SASS_DIR needs nvcc: set NVCC)"; exit 1; }
+    fi
     trend_args "$lab" | while read -r args; do
         # shellcheck disable=SC2086
-        "$ws" exec --gpu "$gpu" --json --summary-out "$work/one.jsonl" -- "$progs/$lab" $args >"$work/out" 2>&1 ||
+        "$ws" exec --gpu "$gpu" --json --summary-out "$work/one.jsonl" ${sass:+--sass "$sass"} -- "$prog" $args \
+            >"$work/out" 2>&1 ||
             { echo "$lab $args failed:"; cat "$work/out"; exit 1; }
         grep -q PASS "$work/out" || { echo "$lab $args: no PASS"; exit 1; }
         awk -v lab="$lab" -v args="$args" '/^\{"kernel"/ {
@@ -34,7 +61,7 @@ for lab in $TREND_LABS; do
 done
 awk -F'","' '$5 == "sm__cycles_elapsed.max" { gsub(/^"|"$/, ""); split($0, f, "\",\"");
     printf "%s|%s|%s|%s\n", f[1], f[2], f[3], f[7] }' "$csv" >"$work/gpu.txt"
-awk -F'|' -v gpu="$gpu" -v svg="$svg" '
+awk -F'|' -v gpu="$gpu" -v svg="$svg" -v rows="${WS_TREND_ROWS:-}" -v reasons_file="$root/validation/trend_reasons.txt" '
     # Pearson correlation of x[1..n] and y[1..n]
     function pearson(x, y, n,    i, mx, my, sxy, sxx, syy) {
         for (i = 1; i <= n; i++) { mx += x[i]; my += y[i] }
@@ -77,36 +104,65 @@ awk -F'|' -v gpu="$gpu" -v svg="$svg" '
         if (!(key in g)) next
         n++; lab[n] = $1; args[n] = $2; launch[n] = $3; kern[n] = $4; wc[n] = $5; gc[n] = g[key]
     }
+    # statistics of the launches idx[1..m] into st: mape, median, pearson (log), spearman, pairs, agree
+    function stats(idx, m, st,    i, j, a, b, x, y, lx, ly, rx, ry, e, t, hi, lo) {
+        st["pairs"] = 0; st["agree"] = 0; st["sum"] = 0
+        for (i = 1; i <= m; i++) {
+            a = idx[i]; x[i] = gc[a]; y[i] = wc[a]; lx[i] = log(gc[a]); ly[i] = log(wc[a])
+            e[i] = err[a]; st["sum"] += err[a]
+            for (j = i + 1; j <= m; j++) {
+                b = idx[j]
+                if (lab[a] != lab[b] || args[a] != args[b]) continue
+                hi = gc[a] > gc[b] ? gc[a] : gc[b]; lo = gc[a] > gc[b] ? gc[b] : gc[a]
+                if (hi < 1.2 * lo) continue
+                st["pairs"]++
+                if ((gc[a] > gc[b]) == (wc[a] > wc[b])) st["agree"]++
+            }
+        }
+        for (i = 2; i <= m; i++) for (j = i; j > 1 && e[j - 1] > e[j]; j--) { t = e[j]; e[j] = e[j - 1]; e[j - 1] = t }
+        st["mape"] = 100 * st["sum"] / m
+        st["median"] = 100 * (m % 2 ? e[(m + 1) / 2] : (e[m / 2] + e[m / 2 + 1]) / 2)
+        st["pearson"] = pearson(lx, ly, m)
+        ranks(x, rx, m); ranks(y, ry, m); st["spearman"] = pearson(rx, ry, m)
+    }
+    function corr(v, m) { return m >= 3 ? sprintf("%.3f", v) : "–" }
     END {
+        while ((getline line < reasons_file) > 0)
+            if (line !~ /^#/ && split(line, rf, " ") >= 2) { r = line; sub(/^[^ ]+ +/, "", r); reason[rf[1]] = r }
         printf "| lab | size | launch | kernel | GPU cycles | warpsim (%s) | ratio |\n|---|---|---|---|---|---|---|\n", gpu
         for (i = 1; i <= n; i++) {
-            r = wc[i] / gc[i]; err = r > 1 ? r - 1 : 1 - r; sum += err; e[i] = err
-            lg[i] = log(gc[i]); lw[i] = log(wc[i])
+            r = wc[i] / gc[i]; err[i] = r > 1 ? r - 1 : 1 - r
             if (cmin == "" || gc[i] < cmin) cmin = gc[i]; if (wc[i] < cmin) cmin = wc[i]
             if (gc[i] > cmax) cmax = gc[i]; if (wc[i] > cmax) cmax = wc[i]
             printf "| %s | %s | %s | %s | %d | %d | %.2f |\n", lab[i], args[i], launch[i], kern[i], gc[i], wc[i], r
-            perr[lab[i]] += err; pn[lab[i]]++
+            if (!(lab[i] in pn)) order[++nl] = lab[i]
+            pn[lab[i]]++; member[lab[i], pn[lab[i]]] = i
+            if (rows != "") printf "%s|%s|%s|%s|%d|%d\n", lab[i], args[i], launch[i], kern[i], wc[i], gc[i] >rows
         }
-        printf "\n| lab | pairs ordered as on the GPU | mean abs. error of cycles |\n|---|---|---|\n"
-        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) {
-            if (lab[i] != lab[j] || args[i] != args[j]) continue
-            hi = gc[i] > gc[j] ? gc[i] : gc[j]; lo = gc[i] > gc[j] ? gc[j] : gc[i]
-            if (hi < 1.2 * lo) continue
-            pairs[lab[i]]++; tp++
-            if ((gc[i] > gc[j]) == (wc[i] > wc[j])) { agree[lab[i]]++; ta++ }
+        printf "\n| lab | launches | pairs ordered as on the GPU | MAPE | median abs. error | Pearson (log) | Spearman |\n|---|---|---|---|---|---|---|\n"
+        for (k = 1; k <= nl; k++) {
+            l = order[k]; delete idx
+            for (i = 1; i <= pn[l]; i++) idx[i] = member[l, i]
+            stats(idx, pn[l], st)
+            printf "| %s | %d | %d of %d | %.0f %% | %.0f %% | %s | %s |\n", l, pn[l], st["agree"], st["pairs"], st["mape"],
+                   st["median"], corr(st["pearson"], pn[l]), corr(st["spearman"], pn[l])
         }
-        for (l in pn) printf "| %s | %d of %d | %.0f %% |\n", l, agree[l], pairs[l], 100 * perr[l] / pn[l]
-        printf "\nAll: %d of %d pairs ordered as on the GPU; mean absolute error of cycles %.0f %% over %d launches.\n",
-               ta, tp, 100 * sum / n, n
-        for (i = 1; i <= n; i++) { s[i] = e[i]; o[i] = i }
+        delete idx
+        for (i = 1; i <= n; i++) idx[i] = i
+        stats(idx, n, st)
+        printf "\nAll: %d of %d pairs ordered as on the GPU; mean absolute error of cycles (MAPE) %.0f %% over %d launches.\n",
+               st["agree"], st["pairs"], st["mape"], n
+        printf "Median absolute error %.0f %%; Pearson correlation of log cycles %.3f; Spearman rank correlation %.3f.\n",
+               st["median"], st["pearson"], st["spearman"]
+        for (i = 1; i <= n; i++) { s[i] = err[i]; o[i] = i }
         for (i = 2; i <= n; i++) for (j = i; j > 1 && s[j - 1] > s[j]; j--) {
             t = s[j]; s[j] = s[j - 1]; s[j - 1] = t; t = o[j]; o[j] = o[j - 1]; o[j - 1] = t
         }
-        ranks(gc, rg, n); ranks(wc, rw, n)
-        printf "Median absolute error %.0f %%; Pearson correlation of log cycles %.3f; Spearman rank correlation %.3f.\n",
-               100 * (n % 2 ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2), pearson(lg, lw, n), pearson(rg, rw, n)
         printf "\nFurthest off:\n\n"
-        for (i = n; i > n - 5 && i > 0; i--)
-            printf "- %s %s, launch %s (%s): %.2f times the GPU'"'"'s cycles\n", lab[o[i]], args[o[i]], launch[o[i]], kern[o[i]], wc[o[i]] / gc[o[i]]
+        for (i = n; i > n - 5 && i > 0; i--) {
+            k = kern[o[i]]
+            printf "- %s %s, launch %s (%s): %.2f times the GPU'"'"'s cycles", lab[o[i]], args[o[i]], launch[o[i]], k, wc[o[i]] / gc[o[i]]
+            printf "%s\n", (k in reason) ? ": " reason[k] : " (no reason recorded in validation/trend_reasons.txt)"
+        }
         if (svg != "") plot()
     }' "$work/gpu.txt" "$work/ws.txt"

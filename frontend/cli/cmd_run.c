@@ -56,7 +56,7 @@ static int usage_error(const char *fmt, ...)
     return RUN_EXIT_USAGE;
 }
 
-/* --sass FILE: the memory counters follow the listing's wide accesses. */
+/* --sass FILE: the memory counters and timing follow the listing's wide accesses. */
 static int apply_sass(ws_program *prog, const char *path)
 {
     char msg[512];

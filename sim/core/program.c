@@ -163,6 +163,7 @@ void ws_program_free(ws_program *p)
     free(p->vec);
     free(p->code);
     free(p->sass_group);
+    free(p->sass_lead);
     free(p->sass_source);
     free(p);
 }

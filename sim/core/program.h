@@ -86,9 +86,11 @@ struct ws_program {
     ws_kernel *kernels; int32_t nkernels;
     uint32_t local_size;    /* bytes of .local per thread (all functions) */
     uint32_t tparam_size;   /* bytes of .func parameter frames per thread */
-    /* SASS-informed counters (sass_groups.c): per pc, NULL when counting
-     * PTX-exact; and the listing's path. */
+    /* SASS-informed counters and timing (sass_groups.c): per pc, NULL when
+     * counting PTX-exact; the pc of each grouped access's leader; and the
+     * listing's path. */
     uint8_t *sass_group;
+    int32_t *sass_lead;
     char *sass_source;
 };
 

@@ -5,8 +5,9 @@
  * to be ptxas's merge of V/W PTX accesses of W bytes on that line with one
  * base operand and offsets o, o+W, ... (o a multiple of V, the base known
  * to be aligned to V: below), in program order.  Only ld and st of .shared
- * and .global are matched; functional behaviour and timing stay those of
- * the PTX. */
+ * and .global are matched.  Functional behaviour stays that of the PTX; the
+ * counters (exec_mem.c) and the timing model (sm_lsu.c) see the group's
+ * leader as the one wide access and its followers as none. */
 #include "sass_groups.h"
 
 #include <stdlib.h>
@@ -165,9 +166,15 @@ static bool take_group(ws_program *p, const uint8_t *tz, cand *c, int32_t n, uin
         for (; found < k; found++)
             if ((members[found] = find_at(p, c, n, lead, w, o + (uint64_t)found * w)) < 0) break;
         if (found < k) continue;
+        /* the leader carries the wide access in time (sm_lsu.c): it must
+         * issue before its followers, whose registers wait for its data */
+        bool lead_first = true;
+        for (uint32_t j = 1; j < k; j++) lead_first &= c[members[j]].pc > c[i].pc;
+        if (!lead_first) continue;
         for (uint32_t j = 0; j < k; j++) {
             c[members[j]].taken = true;
             p->sass_group[c[members[j]].pc] = j == 0 ? (uint8_t)k : WS_SASS_MERGED;
+            p->sass_lead[c[members[j]].pc] = c[i].pc;
         }
         return true;
     }
@@ -220,9 +227,11 @@ bool ws_program_apply_sass(ws_program *p, const ws_sass_listing *l, ws_sass_appl
 {
     memset(out, 0, sizeof *out);
     free(p->sass_group);
+    free(p->sass_lead);
     p->sass_group = calloc((size_t)p->ncode, 1);
+    p->sass_lead = calloc((size_t)p->ncode, sizeof *p->sass_lead);
     uint8_t *tz = known_alignment(p);
-    if (!p->sass_group || !tz) {
+    if (!p->sass_group || !p->sass_lead || !tz) {
         free(tz);
         ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         return false;
@@ -241,7 +250,9 @@ bool ws_program_apply_sass(ws_program *p, const ws_sass_listing *l, ws_sass_appl
     free(tz);
     if (!out->kernels) {
         free(p->sass_group);
+        free(p->sass_lead);
         p->sass_group = NULL;
+        p->sass_lead = NULL;
         ws_error_set(err, WS_ERR_INPUT, "%s: the SASS listing has none of the PTX's kernels "
                      "(a listing of another PTX file?)", l->path);
         return false;

@@ -10,8 +10,11 @@
 #include "../../frontend/sass/sass_listing.h"
 
 /* ws_program's sass_group[pc]: 0 the access counts as itself, n > 1 it
- * leads a group of n (counted as one access of n times its bytes),
- * WS_SASS_MERGED it is counted with its group's leader. */
+ * leads a group of n (counted and timed as one access of n times its
+ * bytes), WS_SASS_MERGED it is counted with its group's leader and makes
+ * no request of its own; its registers are ready with the leader's.
+ * sass_lead[pc] is the leader's pc for both; a leader issues before its
+ * followers. */
 #define WS_SASS_MERGED 0xff
 
 typedef struct ws_sass_applied {

@@ -17,14 +17,25 @@
 /* What decode resolved of each instruction (ws_insn_classify): fixed
  * instructions keep their order with respect to every other fixed
  * instruction and every load (they touch memory, synchronize, call, use the
- * carry flag, read the clock, or end the block); loads keep their order
- * among themselves.  Texture fetches are scheduled as loads: they read
- * memory that no kernel writes while it runs, and their results are as
- * long in coming. */
+ * carry flag, read the clock, or end the block).  Plain loads may pass one
+ * another (nothing writes memory between them: stores are fixed), as ptxas
+ * hoists a later entry's independent loads above an earlier entry's
+ * dependent ones (kernels/sass/sm_90/spmv.sass: in spmvCsrScalar and
+ * spmvEll the colIdx and val loads of 16 entries issue before the first x
+ * load that waits for a colIdx); volatile loads and the other loads keep
+ * their order among themselves.  Texture fetches are scheduled as loads:
+ * they read memory that no kernel writes while it runs, and their results
+ * are as long in coming. */
 static bool is_load(const ws_insn *in) { return in->flags & WS_IF_LOAD; }
 static bool fixed(const ws_insn *in) { return in->flags & WS_IF_FIXED; }
 static bool warp_sync(const ws_insn *in) { return in->flags & WS_IF_WARP_SYNC; }
 static bool ends_block(const ws_insn *in) { return in->flags & WS_IF_ENDS_BLOCK; }
+/* A load that keeps its order among loads: all but a plain ld that is not
+ * volatile. */
+static bool ordered_load(const ws_insn *in)
+{
+    return in->cls != WS_I_LD || (in->m.flags & PTX_F_VOLATILE);
+}
 
 static bool shares(const int32_t *a, uint8_t na, const int32_t *b, uint8_t nb)
 {
@@ -38,7 +49,9 @@ static bool shares(const int32_t *a, uint8_t na, const int32_t *b, uint8_t nb)
 static bool ordered(const ws_insn *ci, const ws_insn_deps *i, const ws_insn *cj, const ws_insn_deps *j)
 {
     bool li = is_load(ci), lj = is_load(cj);
-    if ((fixed(ci) || li) && (fixed(cj) || lj)) return true;
+    if (fixed(ci) && (fixed(cj) || lj)) return true;
+    if (li && fixed(cj)) return true;
+    if (li && lj && (ordered_load(ci) || ordered_load(cj))) return true;
     /* Warp-synchronous operations keep their order among themselves: lanes
      * on two paths pair their instances in program order. */
     if (warp_sync(ci) && warp_sync(cj)) return true;

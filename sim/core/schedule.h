@@ -11,10 +11,11 @@
  *
  * The results are those of the PTX's own order: an instruction never
  * passes one it shares a register with (read after write, write after read
- * or write), and memory writes, loads, barriers, fences, calls, carry-flag
+ * or write), and memory writes, barriers, fences, calls, carry-flag
  * arithmetic, clock reads and the block's last instruction keep their order
- * among themselves.  Branch targets and reconvergence points stay where they
- * are. */
+ * among themselves and with every load; plain loads may pass one another, as
+ * ptxas's do (schedule.c).  Branch targets and reconvergence points stay
+ * where they are. */
 #ifndef WARPSIM_SCHEDULE_H
 #define WARPSIM_SCHEDULE_H
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "block_sync.h"
+#include "sass_groups.h"
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
 #include "trace_issue.h"
@@ -337,6 +338,9 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     s->x.clock = now - 1;       /* the step counts one: %clock reads the issue cycle */
     ws_step_result r = ws_warp_step(&s->x, &b->b, w, &info);
     if (r == WS_STEP_FAULT) return false;
+    /* --sass: a PTX access ptxas merged into its group's leader is no SASS
+     * instruction (sass_groups.h): it holds no pipe and takes no issue slot */
+    bool merged = pc >= 0 && s->x.p->sass_group && s->x.p->sass_group[pc] == WS_SASS_MERGED;
     if (pc >= 0) {     /* an instruction issued (not just an empty stack retired) */
         sw->stall_pc = pc;
         const ws_insn *in = &s->x.p->code[pc];
@@ -351,8 +355,10 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
         sw->opnd_pc = -1;
         if (s->trace) ws_trace_warp_issue(s->trace, &s->x, &b->b, w, sm->id, pc, &info, now, ready);
         if (s->timeline) ws_issue_timeline_add(s->timeline, (uint32_t)sm->id, (uint32_t)(sw - sm->slots), now);
-        sp->pipe_free[d->pipe] = now + s->interval[d->pipe];
-        s->ts->pipe_busy[d->pipe] += s->interval[d->pipe];
+        if (!merged) {
+            sp->pipe_free[d->pipe] = now + s->interval[d->pipe];
+            s->ts->pipe_busy[d->pipe] += s->interval[d->pipe];
+        }
         s->ts->pipe_insts[d->pipe]++;
         s->ts->warp_insts++;
         sw->next_issue = now + 1;
@@ -368,6 +374,11 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     }
     if (r == WS_STEP_BLOCKED || r == WS_STEP_DONE || w->state != WS_WARP_READY)
         return sync_block(s, sm, b, (uint32_t)sw->block, now);
+    if (merged) {      /* the warp's next instruction issues in its place, if it can */
+        uint64_t wake;
+        sw->next_issue = now;
+        if (can_issue(s, sm, sp, sw, now, &wake)) return issue(s, sm, sp, sw, now);
+    }
     return true;
 }
 

@@ -13,6 +13,7 @@
  * kernel parameters are constant-bank operands and cost only the latency. */
 #include "sm.h"
 
+#include "sass_groups.h"
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
 
@@ -134,7 +135,7 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_me
  * instruction: the cycle its data is ready. */
 static uint64_t one_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_insn *in,
                            const ws_step_info *info, const ws_mem_resolved *res, const uint64_t *addr,
-                           uint64_t now, uint8_t *kind)
+                           uint32_t size, uint64_t now, uint8_t *kind)
 {
     /* split the lanes by the space their address falls in */
     uint64_t off[WS_WARP_SIZE], gaddr[WS_WARP_SIZE];
@@ -162,12 +163,12 @@ static uint64_t one_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_insn 
     int op = in->cls == WS_I_ATOM ? WS_I_ATOM : info->store ? WS_I_ST : WS_I_LD;
     uint64_t ready = now + 1;
     if (smask) {
-        uint64_t r = shared_access(s, sm, res, off, smask, info->size, op == WS_I_LD, now);
+        uint64_t r = shared_access(s, sm, res, off, smask, size, op == WS_I_LD, now);
         sw->mem_done = max64(sw->mem_done, r);
         ready = max64(ready, r);
     }
     if (gmask) {
-        ready = max64(ready, global_access(s, sm, sw, res, gaddr, gmask, info->size, op, l1_policy(in), now));
+        ready = max64(ready, global_access(s, sm, sw, res, gaddr, gmask, size, op, l1_policy(in), now));
         *kind = WS_STALL_LONG_SCOREBOARD;
     }
     return ready;
@@ -187,6 +188,22 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
         sp->const_free = start + n;
         return start + n - 1 + s->lat_const;
     }
+    /* --sass: where ptxas merged several accesses into one wide one
+     * (sass_groups.h), the group's leader makes it with its own addresses
+     * and the group's bytes per lane; the followers make no request, and
+     * their registers are ready with the leader's */
+    uint32_t size = info->size;
+    const ws_program *p = s->x.p;
+    if (p && p->sass_group && p->sass_group[info->pc]) {
+        uint8_t g = p->sass_group[info->pc];
+        if (g == WS_SASS_MERGED) {
+            const ws_insn_deps *lead = &s->deps[p->sass_lead[info->pc]];
+            if (!lead->ndst) return now + 1;
+            *kind = sw->kind[lead->dst[0]];
+            return max64(now + 1, sw->ready[lead->dst[0]]);
+        }
+        size *= g;
+    }
     /* a wmma.load or wmma.store makes several accesses, one after another
      * through the L1 data stage; the registers are ready with the last */
     uint64_t ready = now + 1;
@@ -194,7 +211,7 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
     const ws_mem_resolved *res = ws_step_resolved(info, in);     /* the first access's, from the executor */
     for (uint32_t k = 0; k < info->naccess; k++)
         ready = max64(ready, one_access(s, sm, sw, in, info, k == 0 ? res : NULL,
-                                        info->addr + (size_t)k * WS_WARP_SIZE, now, kind));
+                                        info->addr + (size_t)k * WS_WARP_SIZE, size, now, kind));
     /* the caches' counters moved by this instruction alone: its pc's share */
     ws_pc_counts *pcc = s->x.l && s->x.l->pc_counts && sw->stall_pc >= 0 ? &s->x.l->pc_counts[sw->stall_pc] : NULL;
     if (pcc) {

@@ -1,7 +1,8 @@
 /* The loads-first block schedule (sim/core/schedule.h): loads and their
  * address arithmetic move ahead of independent arithmetic, never past a
- * register they share, a store, a barrier or another load, and the kernel
- * computes what the PTX's own order computes. */
+ * register they share, a store or a barrier; a load whose address is ready
+ * passes one that waits for its address arithmetic; and the kernel computes
+ * what the PTX's own order computes. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -37,16 +38,24 @@ static void test_loads_move_ahead_of_independent_arithmetic(void **state)
     if (!t_load(&t, body_ptx, "sched.ptx")) fail_msg("%s", t.err.msg);
     const ws_insn *c = t.p->code + t.p->funcs[0].start;
     /* the loads of the first block, with the add that makes an address,
-     * come before both fmas; the loads keep their order */
+     * come before both fmas; the load of [%rd1+12], whose address is
+     * ready, passes the one of [%rd3], which waits for the add */
     int pos_fma1 = -1, pos_add = -1, pos_ld[4] = {-1, -1, -1, -1}, nld = 0, pos_st = -1;
+    int pos_ld_rd3 = -1, pos_ld_12 = -1;
     for (int i = 0; i < 9; i++) {
-        if (c[i].cls == WS_I_LD && c[i].space == WS_SP_GLOBAL && nld < 4) pos_ld[nld++] = i;
+        if (c[i].cls == WS_I_LD && c[i].space == WS_SP_GLOBAL && nld < 4) {
+            pos_ld[nld++] = i;
+            if (c[i].ops[1].imm == 12) pos_ld_12 = i;
+            else if (c[i].ops[1].imm == 0 && c[i].ops[1].reg != c[pos_ld[0]].ops[1].reg) pos_ld_rd3 = i;
+        }
         if (c[i].m.op == PTX_OP_FMA && pos_fma1 < 0) pos_fma1 = i;
         if (c[i].m.op == PTX_OP_ADD && pos_add < 0) pos_add = i;
     }
     assert_int_equal(nld, 4);
     assert_true(pos_ld[3] < pos_fma1);          /* all four global loads before the first fma */
-    assert_true(pos_add < pos_ld[2]);           /* the address before its load */
+    assert_true(pos_ld_rd3 >= 0 && pos_ld_12 >= 0);
+    assert_true(pos_add < pos_ld_rd3);          /* the address before its load */
+    assert_true(pos_ld_12 < pos_ld_rd3);        /* the ready load first */
     for (int i = 0; i < 13; i++)
         if (c[i].cls == WS_I_ST) { pos_st = i; break; }
     assert_int_equal(pos_st, 9);                /* the store keeps its place... */
