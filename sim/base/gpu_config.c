@@ -86,6 +86,7 @@ static const field fields[] = {
     {"dramAccessBytes", F_I32, OFF(dramAccessBytes), false, 32, 128},
     {"dramBytesPerCycle", F_I32, OFF(dramBytesPerCycle), false, 1, 1 << 24},
     {"l2AtomicCyclesPerOp", F_I32, OFF(l2AtomicCyclesPerOp), false, 1, 1 << 16},
+    {"l2WriteRequestsPerCycle", F_I32, OFF(l2WriteRequestsPerCycle), false, 1, 1 << 16},
     {"warpScheduler", F_SCHED, OFF(warpScheduler), false, 0, 0},
     {"twoLevelActiveWarps", F_I32, OFF(twoLevelActiveWarps), false, 1, 1024},
 };

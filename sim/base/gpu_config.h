@@ -82,6 +82,10 @@ typedef struct ws_gpu_config {
                                                give at clockRate when absent */
     int32_t l2AtomicCyclesPerOp;            /* a slice's atomic unit per operation on one address
                                                (same-address operations serialize); 1 when absent */
+    int32_t l2WriteRequestsPerCycle;        /* write requests (one line's sectors of one store) the
+                                               whole L2 takes per cycle; each holds its slice for
+                                               l2Slices / this many cycles at least; 0 = only the
+                                               sectors' bytes count */
     int32_t warpScheduler;                  /* WS_GPU_SCHED_*: the policy of every sub-partition */
     int32_t twoLevelActiveWarps;            /* two_level: warps in the active set per scheduler */
 } ws_gpu_config;

@@ -120,7 +120,8 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_me
             }
         } else if (op == WS_I_ST) {
             ws_l1_store(&sm->l1, sec, start);
-            r = ws_l2_write(&s->l2, sec, start);
+            bool first = i == 0 || co->sector[i - 1] / WS_SECTORS_PER_LINE != sec / WS_SECTORS_PER_LINE;
+            r = ws_l2_write(&s->l2, sec, first, start);
         } else {
             ws_l1_atomic(&sm->l1, sec);
             r = ws_l2_atomic(&s->l2, sec, serial[i], start);

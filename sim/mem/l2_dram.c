@@ -39,6 +39,12 @@ bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g)
     m->slice_cost = (uint64_t)32 * TICKS / (uint64_t)g->l2BytesPerCyclePerSlice;
     m->chan_cost = channel_cost(g, m->nchannels);
     m->atom_op_cost = (uint64_t)(g->l2AtomicCyclesPerOp > 0 ? g->l2AtomicCyclesPerOp : 1) * TICKS;
+    /* a request's slice time beyond its first sector's bytes: a lone
+     * sector's request takes nslices / rate cycles in all */
+    uint64_t req = g->l2WriteRequestsPerCycle > 0
+        ? ((uint64_t)m->nslices * TICKS + (uint64_t)g->l2WriteRequestsPerCycle / 2) / (uint64_t)g->l2WriteRequestsPerCycle
+        : 0;
+    m->write_req_extra = req > m->slice_cost ? req - m->slice_cost : 0;
     m->slice = calloc(m->nslices, sizeof *m->slice);
     m->slice_free = calloc(m->nslices, sizeof *m->slice_free);
     m->atom_free = calloc(m->nslices, sizeof *m->atom_free);
@@ -122,10 +128,10 @@ static void write_back(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t)
     take(&m->chan_free[channel_of(m, sector)], t, m->chan_cost);
 }
 
-uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, uint64_t t)
+uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, bool first, uint64_t t)
 {
     uint32_t s = slice_of(m, sector);
-    uint64_t start = take(&m->slice_free[s], t, m->slice_cost), arrives;
+    uint64_t start = take(&m->slice_free[s], t, m->slice_cost + (first ? m->write_req_extra : 0)), arrives;
     m->lookups++;
     bool hit = ws_scache_lookup(&m->slice[s], sector, &arrives);
     m->hits += hit;

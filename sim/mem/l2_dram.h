@@ -10,7 +10,11 @@
  * and is bound by bandwidth.  A sector's write-back to DRAM takes its
  * channel's time when the sector becomes dirty (the L2 writes back while
  * the kernel runs; each dirty sector is paid for once, however often it is
- * written); the counters still count it when it leaves the cache.
+ * written); the counters still count it when it leaves the cache.  A write
+ * request (the sectors of one line one store writes) holds its slice for
+ * at least l2Slices / l2WriteRequestsPerCycle cycles, however few bytes it
+ * carries: stores that scatter 4 bytes to each of 32 lines are bound by
+ * the L2's request rate, not its bytes.
  * Latencies are round trips from the SM: latencyL2Hit for an L2 hit,
  * latencyDram for a miss that starts at an idle channel.
  *
@@ -35,6 +39,7 @@ typedef struct ws_l2_dram {
     uint64_t *atom_free;                        /* each slice's atomic unit, in ticks */
     uint64_t slice_cost, chan_cost;             /* ticks per 32 B sector */
     uint64_t atom_op_cost;                      /* ticks per same-address operation */
+    uint64_t write_req_extra;                   /* ticks a write request adds to its first sector */
     uint32_t lat_l2, lat_dram;
     uint32_t fetch_sectors;                     /* sectors one DRAM read brings (aligned group) */
     uint64_t lookups, hits;                     /* sectors */
@@ -48,8 +53,10 @@ void ws_l2_free(ws_l2_dram *m);
 uint64_t ws_l2_read(ws_l2_dram *m, uint64_t sector, uint64_t t);
 
 /* A sector written through from L1 at t: the cycle the write is
- * acknowledged (the SM's drain waits for it). */
-uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, uint64_t t);
+ * acknowledged (the SM's drain waits for it).  first: the first sector of
+ * a write request (the sectors of one line that one store writes), which
+ * holds the slice at least l2Slices / l2WriteRequestsPerCycle cycles. */
+uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, bool first, uint64_t t);
 
 /* An atomic request on sector arriving at t whose most-used address takes
  * serial operations: the cycle the results are back at the SM. */

@@ -103,12 +103,48 @@ static void test_write_back_paid_once(void **state)
     (void)state;
     ws_l2_dram m;
     tiny(&m, 16, 1);
-    assert_int_equal(ws_l2_write(&m, 3, 0), LAT_L2);
-    assert_int_equal(ws_l2_write(&m, 3, 0), LAT_L2);
-    assert_int_equal(ws_l2_write(&m, 4, 0), LAT_L2);
+    assert_int_equal(ws_l2_write(&m, 3, true, 0), LAT_L2);
+    assert_int_equal(ws_l2_write(&m, 3, true, 0), LAT_L2);
+    assert_int_equal(ws_l2_write(&m, 4, true, 0), LAT_L2);
     assert_int_equal(ws_l2_read(&m, 900, 0), 4 + LAT_DRAM);
     ws_l2_flush(&m);
     assert_int_equal(m.dram_write_sectors, 2);
+    ws_l2_free(&m);
+}
+
+/* With l2WriteRequestsPerCycle, a write request holds its slice
+ * l2Slices / rate cycles however few bytes it writes (one slice, one
+ * request a cycle: 1 cycle, where its one sector's bytes take 1/32): three
+ * one-sector stores to three lines start at 0, 1 and 2; a store of a whole
+ * line then starts at 3, and its other three sectors follow at the
+ * slice's byte rate, within cycle 4. */
+static void test_write_request_rate(void **state)
+{
+    (void)state;
+    ws_l2_dram m;
+    ws_gpu_config g;
+    memset(&g, 0, sizeof g);
+    g.l2CacheSize = 64 * 1024;
+    g.l2Slices = 1;
+    g.l2Associativity = 16;
+    g.l2BytesPerCyclePerSlice = 1024;
+    g.dramChannels = 1;
+    g.dramAccessBytes = 32;
+    g.dramBytesPerCycle = 1 << 20;
+    g.latencyL2Hit = LAT_L2;
+    g.latencyDram = LAT_DRAM;
+    g.l2WriteRequestsPerCycle = 1;
+    assert_true(ws_l2_init(&m, &g));
+    assert_int_equal(ws_l2_write(&m, 0, true, 0), LAT_L2);
+    assert_int_equal(ws_l2_write(&m, 4, true, 0), 1 + LAT_L2);
+    assert_int_equal(ws_l2_write(&m, 8, true, 0), 2 + LAT_L2);
+    assert_int_equal(ws_l2_write(&m, 12, true, 0), 3 + LAT_L2);
+    assert_int_equal(ws_l2_write(&m, 13, false, 0), 4 + LAT_L2);
+    assert_int_equal(ws_l2_write(&m, 14, false, 0), 4 + LAT_L2);
+    assert_int_equal(ws_l2_write(&m, 15, false, 0), 4 + LAT_L2);
+    /* the next request waits for those 3 sectors' bytes: 4 + 3/32 */
+    assert_int_equal(ws_l2_write(&m, 16, true, 0), 4 + LAT_L2);
+    assert_int_equal(ws_l2_write(&m, 20, true, 0), 5 + LAT_L2);
     ws_l2_free(&m);
 }
 
@@ -120,6 +156,7 @@ int main(void)
         cmocka_unit_test(test_bandwidth_bound_stream),
         cmocka_unit_test(test_peak_bandwidth_from_the_bus),
         cmocka_unit_test(test_write_back_paid_once),
+        cmocka_unit_test(test_write_request_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

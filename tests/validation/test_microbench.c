@@ -162,10 +162,58 @@ static void test_h200_memory_rates(void **state)
         fail_msg("configs/h200.ini l2AtomicCyclesPerOp = %d, the H200 measured %.2f", g.l2AtomicCyclesPerOp, per_op);
 }
 
+/* The value of metric in the row of the launch with ncu ID id of an ncu
+ * CSV ("ID",...,"Metric Name","Metric Unit","Metric Value"; values with
+ * thousands separators). */
+static double ncu_value(const char *path, int id, const char *metric)
+{
+    char line[1024], want_id[32], want_metric[128];
+    snprintf(want_id, sizeof want_id, "\"%d\",", id);
+    snprintf(want_metric, sizeof want_metric, "\"%s\",", metric);
+    FILE *f = fopen(path, "r");
+    if (!f) fail_msg("cannot read %s", path);
+    double v = NAN;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, want_id, strlen(want_id)) || !strstr(line, want_metric)) continue;
+        char *q = NULL;     /* the last field: after the last "," */
+        for (char *p = strstr(line, "\",\""); p; p = strstr(p + 1, "\",\"")) q = p + 3;
+        if (!q) break;
+        double x = 0;
+        for (; *q && *q != '"'; q++)
+            if (*q >= '0' && *q <= '9') x = x * 10 + (*q - '0');
+        v = x;
+    }
+    fclose(f);
+    if (isnan(v)) fail_msg("no %s for launch %d in %s", metric, id, path);
+    return v;
+}
+
+/* The L2's rate of write requests: one-lane stores from every SM
+ * (validation/probes/stores_few_sms.cu, launch 2: 132 blocks, stride 2048,
+ * every request one partly written sector), requests over cycles. */
+static void test_h200_l2_write_requests(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    char err[512], path[1024];
+    if (ws_gpu_config_load("h200", &g, err, sizeof err) != 0) fail_msg("%s", err);
+    snprintf(path, sizeof path, "%s/validation/results/h200/probes_2026-12-01/stores_few_sms_ncu.csv",
+             WARPSIM_SOURCE_DIR);
+    double req = ncu_value(path, 2, "lts__t_requests_srcunit_tex_op_write.sum");
+    double cyc = ncu_value(path, 2, "gpc__cycles_elapsed.max");
+    assert_true(req > 1e6 && cyc > 1e5);
+    double rate = req / cyc;
+    printf("l2WriteRequestsPerCycle = %d, measured %.1f\n", g.l2WriteRequestsPerCycle, rate);
+    if (fabs(g.l2WriteRequestsPerCycle - rate) > 0.05 * rate)
+        fail_msg("configs/h200.ini l2WriteRequestsPerCycle = %d, the H200 took %.1f a cycle",
+                 g.l2WriteRequestsPerCycle, rate);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_h200_latencies),
                                        cmocka_unit_test(test_h200_l2_dram_latencies),
-                                       cmocka_unit_test(test_h200_memory_rates)};
+                                       cmocka_unit_test(test_h200_memory_rates),
+                                       cmocka_unit_test(test_h200_l2_write_requests)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
