@@ -460,30 +460,9 @@ void ws_devmem_watch(ws_devmem *m, ws_devmem_watch_fn fn, void *ctx)
     m->watch_ctx = ctx;
 }
 
-void ws_devmem_peek(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
+/* Copies [addr, addr+size) out page by page, zero where no page exists. */
+static void copy_out(const ws_devmem *m, uint64_t addr, uint8_t *out, uint64_t size)
 {
-    uint8_t *out = dst;
-    while (size) {
-        uint64_t off = addr & (WS_PAGE_SIZE - 1);
-        uint64_t n = WS_PAGE_SIZE - off < size ? WS_PAGE_SIZE - off : size;
-        const uint8_t *p = page_lookup(m, addr >> WS_PAGE_SHIFT);
-        if (p)
-            memcpy(out, p + off, n);
-        else
-            memset(out, 0, n);
-        out += n;
-        addr += n;
-        size -= n;
-    }
-}
-
-bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
-{
-    if (!alloc_find(m, addr, size))
-        return false;
-    if (m->watch)
-        m->watch(m->watch_ctx, addr, size, false);
-    uint8_t *out = dst;
     while (size) {
         uint64_t off = addr & (WS_PAGE_SIZE - 1);
         uint64_t n = WS_PAGE_SIZE - off < size ? WS_PAGE_SIZE - off : size;
@@ -496,6 +475,20 @@ bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
         addr += n;
         size -= n;
     }
+}
+
+void ws_devmem_peek(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
+{
+    copy_out(m, addr, dst, size);
+}
+
+bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
+{
+    if (!alloc_find(m, addr, size))
+        return false;
+    if (m->watch)
+        m->watch(m->watch_ctx, addr, size, false);
+    copy_out(m, addr, dst, size);
     return true;
 }
 

@@ -16,7 +16,7 @@ enum { LAT_L2 = 100, LAT_DRAM = 300 };
  * (never the bottleneck here); the channel dram_bpc bytes a cycle (0: the
  * peak of a 1 GHz, 256-bit DDR bus at a 1 GHz core clock, 64 B a cycle);
  * an atomic operation on one address takes atom_cycles. */
-static void tiny(ws_l2_dram *m, int32_t dram_bpc, int32_t atom_cycles)
+static ws_gpu_config tiny_config(int32_t dram_bpc, int32_t atom_cycles)
 {
     ws_gpu_config g;
     memset(&g, 0, sizeof g);
@@ -33,6 +33,12 @@ static void tiny(ws_l2_dram *m, int32_t dram_bpc, int32_t atom_cycles)
     g.latencyL2Hit = LAT_L2;
     g.latencyDram = LAT_DRAM;
     g.l2AtomicCyclesPerOp = atom_cycles;
+    return g;
+}
+
+static void tiny(ws_l2_dram *m, int32_t dram_bpc, int32_t atom_cycles)
+{
+    ws_gpu_config g = tiny_config(dram_bpc, atom_cycles);
     assert_true(ws_l2_init(m, &g));
 }
 
@@ -122,17 +128,7 @@ static void test_write_request_rate(void **state)
 {
     (void)state;
     ws_l2_dram m;
-    ws_gpu_config g;
-    memset(&g, 0, sizeof g);
-    g.l2CacheSize = 64 * 1024;
-    g.l2Slices = 1;
-    g.l2Associativity = 16;
-    g.l2BytesPerCyclePerSlice = 1024;
-    g.dramChannels = 1;
-    g.dramAccessBytes = 32;
-    g.dramBytesPerCycle = 1 << 20;
-    g.latencyL2Hit = LAT_L2;
-    g.latencyDram = LAT_DRAM;
+    ws_gpu_config g = tiny_config(1 << 20, 1);     /* DRAM never the bottleneck */
     g.l2WriteRequestsPerCycle = 1;
     assert_true(ws_l2_init(&m, &g));
     assert_int_equal(ws_l2_write(&m, 0, true, 0), LAT_L2);
