@@ -36,7 +36,7 @@ static void usage(FILE *out)
             "                     [--trace-cycles A:B] [--trace-limit N]]\n"
             "                    [--racecheck] [--synccheck] [--initcheck] [--leak-check] [--timeout S]\n"
             "                    [--progress-limit N]\n"
-            "                    [--max-cycles N] [--max-warp-insts N] -- PROGRAM [ARGS...]\n"
+            "                    [--max-cycles N] [--max-warp-insts N] [--threads N] -- PROGRAM [ARGS...]\n"
             "\n"
             "Runs PROGRAM (built with nvcc -cudart shared) with every kernel simulated.\n"
             "Its output is left as it is; a summary of each kernel launch goes to stderr\n"
@@ -88,6 +88,8 @@ static void usage(FILE *out)
             "                      changed memory, no barrier completed, no exit (default 2^24)\n"
             "  --timeout S         stop a launch after S seconds of wall-clock time\n"
             "  --max-cycles N      stop a launch after N simulated cycles\n"
+            "  --threads N         simulate the SMs on N threads (default: the machine's\n"
+            "                      cores); the results are the same for any N (docs/THREADS.md)\n"
             "  --racecheck         report shared-memory accesses by different warps to the\n"
             "                      same word with no barrier between (docs/FAULTS.md)\n"
             "  --synccheck         report barriers reached in divergent code and barriers\n"
@@ -216,7 +218,7 @@ static const struct { runarg_opt opt; const char *var; } handed[] = {
     {RUNOPT_TIMEOUT, WS_ENV_TIMEOUT},               {RUNOPT_MAX_CYCLES, WS_ENV_MAX_CYCLES},
     {RUNOPT_LEAK_CHECK, WS_ENV_LEAK_CHECK},         {RUNOPT_KEEP_PTX, WS_ENV_KEEP_PTX},
     {RUNOPT_REPORT, WS_ENV_REPORT},                 {RUNOPT_SASS, WS_ENV_SASS},
-    {RUNOPT_SIMULATE_ALL, WS_ENV_SIMULATE_ALL},
+    {RUNOPT_SIMULATE_ALL, WS_ENV_SIMULATE_ALL},     {RUNOPT_THREADS, WS_ENV_THREADS},
 };
 
 /* The environment the runtime reads: the options given, and nothing left

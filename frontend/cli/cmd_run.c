@@ -323,6 +323,7 @@ static int run(run_state *s)
         kernel_regs(s, k, &gpu, &ro.timing);
     ro.timing.optin = true;     /* --smem is the size asked for, as after cudaFuncSetAttribute */
     ro.timing.max_cycles = o->max_cycles;
+    ro.timing.threads = o->threads;
     if (s->report && !o->functional)
         ro.timing.timeline = ws_html_report_timeline(s->report, &gpu);
     FILE *trace_out = NULL;

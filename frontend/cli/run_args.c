@@ -536,6 +536,8 @@ void runarg_print_help(FILE *out)
 "                      completed, no exit); default 2^24\n"
 "  --timeout S         stop the launch after S seconds of wall-clock time\n"
 "  --max-cycles N      stop the launch after N simulated cycles\n"
+"  --threads N         simulate the SMs on N threads (default: the machine's\n"
+"                      cores); the results are the same for any N (docs/THREADS.md)\n"
 "  --racecheck         report shared-memory accesses by different warps to the same\n"
 "                      word with no barrier between (docs/FAULTS.md)\n"
 "  --synccheck         report barriers reached in divergent code and barriers\n"
@@ -694,6 +696,7 @@ static const struct option_info {
     [RUNOPT_REPORT] = {"--report", true, false, FOR_BOTH},
     [RUNOPT_SASS] = {"--sass", true, false, FOR_BOTH},
     [RUNOPT_SIMULATE_ALL] = {"--simulate-all", false, true, FOR_EXEC},
+    [RUNOPT_THREADS] = {"--threads", true, false, FOR_BOTH},
 };
 
 static const char *const cmd_name[] = {[FOR_RUN] = "run", [FOR_EXEC] = "exec"};
@@ -781,6 +784,15 @@ static bool check_limits(runarg_options *o, char *err, size_t errsize)
     if (g[RUNOPT_MAX_CYCLES] && !parse_count_opt(g[RUNOPT_MAX_CYCLES], "--max-cycles", "a count of cycles",
                                                  false, &o->max_cycles, err, errsize))
         return false;
+    if (g[RUNOPT_THREADS]) {
+        uint64_t n = 0;
+        if (!parse_count_opt(g[RUNOPT_THREADS], "--threads", "a number of threads, 1 to 64", false, &n, err,
+                             errsize))
+            return false;
+        if (n > 64) return fail(err, errsize, "bad --threads '%s': want a number of threads, 1 to 64",
+                                g[RUNOPT_THREADS]);
+        o->threads = (int32_t)n;
+    }
     if (g[RUNOPT_TIMEOUT]) {
         char *end = NULL;
         o->timeout_s = strtod(g[RUNOPT_TIMEOUT], &end);
@@ -839,6 +851,8 @@ static bool check_common(runarg_options *o, int cmd, char *err, size_t errsize)
     if (!check_limits(o, err, errsize)) return false;
     if (o->functional && g[RUNOPT_MAX_CYCLES])
         return fail(err, errsize, "--functional runs no timing model: --max-cycles does not apply");
+    if (o->functional && g[RUNOPT_THREADS])
+        return fail(err, errsize, "--functional runs on one thread: --threads applies to the timing model");
     if (o->functional && g[RUNOPT_SIMULATE_ALL])
         return fail(err, errsize, "--functional runs no timing model: --simulate-all does not apply");
     ws_summary_mode mode = WS_SUMMARY_FULL;

@@ -96,6 +96,9 @@ static cr_context *context_create(void)
     c->progress_limit = progress ? strtoull(progress, NULL, 10) : 0;
     c->timeout_s = timeout ? strtod(timeout, NULL) : 0;
     c->max_cycles = cycles ? strtoull(cycles, NULL, 10) : 0;
+    const char *threads = env(WS_ENV_THREADS);
+    c->threads = threads ? (int32_t)strtol(threads, NULL, 10) : 0;
+    if (c->threads < 0 || c->threads > 64) c->threads = 0;
     c->leak_check = env(WS_ENV_LEAK_CHECK) && strcmp(env(WS_ENV_LEAK_CHECK), "0") != 0;
     c->checks = (checks && strstr(checks, "race") ? WS_CHECK_RACE : 0) |
                 (checks && strstr(checks, "sync") ? WS_CHECK_SYNC : 0) |

@@ -241,6 +241,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     ro.timing.optin = true;     /* the limit the program set is the check's */
     ro.timing.trace = c->trace;
     ro.timing.max_cycles = c->max_cycles;
+    ro.timing.threads = c->threads;
     ws_error err;
     /* refused before anything is traced or copied: the call fails alone, as on a GPU */
     if (!ws_run_check(f->kernel, &l, &ro, &err)) {

@@ -31,6 +31,7 @@
 #define WS_ENV_PROGRESS_LIMIT  "WARPSIM_PROGRESS_LIMIT"   /* warp instructions without progress */
 #define WS_ENV_TIMEOUT         "WARPSIM_TIMEOUT"          /* wall-clock seconds per launch */
 #define WS_ENV_MAX_CYCLES      "WARPSIM_MAX_CYCLES"       /* simulated cycles per launch */
+#define WS_ENV_THREADS         "WARPSIM_THREADS"          /* threads the SMs run on; unset = the cores */
 #define WS_ENV_CHECKS          "WARPSIM_CHECKS"           /* "race", "sync", "init", comma-separated */
 #define WS_ENV_LEAK_CHECK      "WARPSIM_LEAK_CHECK"       /* "1": report allocations never freed */
 #define WS_ENV_KEEP_PTX        "WARPSIM_KEEP_PTX"         /* --keep-ptx: folder to write each module's PTX to */

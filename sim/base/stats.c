@@ -1,6 +1,8 @@
 /* The names of the stall reasons (stats.h). */
 #include "stats.h"
 
+#include <string.h>
+
 static const char *const stall_names[WS_STALL_COUNT] = {
     "selected", "not_selected", "wait", "short_scoreboard", "long_scoreboard",
     "math_pipe_throttle", "lg_throttle", "mio_throttle", "barrier", "branch_resolving", "drain",
@@ -27,4 +29,32 @@ const char *ws_stall_metric(ws_stall s)
         "smsp__pcsamp_warps_issue_stalled_drain",
     };
     return s < WS_STALL_COUNT ? metrics[s] : "?";
+}
+
+/* Every field of ws_launch_stats is a uint64_t counter (the assert below
+ * catches one that is not a multiple of 8 bytes). */
+_Static_assert(sizeof(ws_launch_stats) % sizeof(uint64_t) == 0, "ws_launch_stats holds uint64_t counters");
+
+void ws_launch_stats_add(ws_launch_stats *to, const ws_launch_stats *from)
+{
+    uint64_t t[sizeof *to / sizeof(uint64_t)], f[sizeof *to / sizeof(uint64_t)];
+    memcpy(t, to, sizeof t);
+    memcpy(f, from, sizeof f);
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) t[i] += f[i];
+    memcpy(to, t, sizeof t);
+}
+
+void ws_timing_stats_add_sm_counts(ws_timing_stats *to, const ws_timing_stats *from)
+{
+    to->warp_insts += from->warp_insts;
+    to->sm_active_cycles += from->sm_active_cycles;
+    to->warp_cycles += from->warp_cycles;
+    to->issue_slots += from->issue_slots;
+    to->l1_wavefronts += from->l1_wavefronts;
+    to->sm_steps += from->sm_steps;
+    for (int i = 0; i < WS_PIPE_COUNT; i++) {
+        to->pipe_busy[i] += from->pipe_busy[i];
+        to->pipe_insts[i] += from->pipe_insts[i];
+    }
+    for (int i = 0; i < WS_STALL_COUNT; i++) to->stall[i] += from->stall[i];
 }

@@ -71,6 +71,10 @@ typedef struct ws_launch_stats {
     uint64_t warpsync_partial;
 } ws_launch_stats;
 
+/* to += from, counter by counter (a timed launch on several threads keeps
+ * one set per thread and adds them up at the end). */
+void ws_launch_stats_add(ws_launch_stats *to, const ws_launch_stats *from);
+
 /* Why a resident warp did not issue in a cycle, one count per warp per
  * cycle, named after Nsight Compute's smsp__pcsamp_warps_issue_stalled_*. */
 typedef enum ws_stall {
@@ -122,5 +126,10 @@ typedef struct ws_timing_stats {
     uint64_t loop_iterations;       /* times the main loop advanced to a new cycle */
     uint64_t sm_steps;              /* SM-cycles simulated (<= cycles * SMs) */
 } ws_timing_stats;
+
+/* to += from for the counters the SMs gather (instructions, pipes, stalls,
+ * active cycles, L1 wavefronts, SM steps); the launch-wide figures
+ * (cycles, rates, occupancy, caches) are the caller's. */
+void ws_timing_stats_add_sm_counts(ws_timing_stats *to, const ws_timing_stats *from);
 
 #endif

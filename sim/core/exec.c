@@ -287,7 +287,8 @@ static uint64_t now_ns(void)
 
 void ws_watchdog_start(ws_exec *x)
 {
-    x->progress_at = x->stats->warp_insts;
+    x->steps = x->stats->warp_insts;
+    x->progress_at = x->steps;
     x->deadline_ns = x->l->timeout_s > 0 ? now_ns() + (uint64_t)(x->l->timeout_s * 1e9) : 0;
 }
 
@@ -335,7 +336,7 @@ static void blocks_waiting(const ws_exec *x, char *s, size_t cap)
  * runtime reports as cudaErrorLaunchTimeout, as a GPU's watchdog would. */
 static bool watchdog_check(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
 {
-    uint64_t n = x->stats->warp_insts;
+    uint64_t n = x->steps;
     if (x->l->max_warp_insts && n >= x->l->max_warp_insts) {
         ws_fault(x, b, w, -1, pc, "launch timed out: instruction limit exceeded (%llu warp instructions; "
                  "--max-warp-insts N raises the limit, 0 removes it)",
@@ -383,7 +384,7 @@ static bool watchdog_check(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
 /* watchdog_check's limits, the common case of none reached tested inline. */
 static inline bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
 {
-    uint64_t n = x->stats->warp_insts, max = x->l->max_warp_insts;
+    uint64_t n = x->steps, max = x->l->max_warp_insts;
     uint64_t limit = x->l->progress_limit ? x->l->progress_limit : WS_DEFAULT_PROGRESS_LIMIT;
     bool poll = (x->deadline_ns && (n & 0xfff) == 0) ||
                 (x->l->progress && (n & (WS_PROGRESS_POLL_STEPS - 1)) == 0);     /* the clock, the progress line */
@@ -438,6 +439,7 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
     if (!watchdog_ok(x, b, w, pc)) return WS_STEP_FAULT;
     uint32_t nactive = lanes_in(active);
     x->stats->warp_insts++;
+    x->steps++;
     x->stats->thread_insts += nactive;
     x->clock++;
     w->insts++;

@@ -1,4 +1,5 @@
 /* Memory instructions: ld, st, atom/red, cvta, wmma load/store. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "warp.h"
@@ -380,6 +381,41 @@ static void warp_addrs(const ws_exec *x, const ws_warp *w, const ws_opnd *a, uin
         FOR_LANES(mask, lane) out[lane] = r[lane] + base;
 }
 
+/* ---- accesses put off to the end of the cycle (ws_deferred) ---------- */
+
+/* Whether an access of space at addrs waits for the end of the cycle: the
+ * launch puts accesses off (x->defer) and some lane reaches global memory,
+ * which the SMs share; constant memory and kernel parameters are read-only
+ * and shared and local memory belong to the block. */
+static bool put_off(const ws_exec *x, uint8_t space, const ws_insn *in, const uint64_t *addrs, uint32_t mask)
+{
+    if (!x->defer || x->applying || !mask) return false;
+    if (space == WS_SP_GLOBAL) return in->m.space != PTX_SPACE_CONST;
+    if (space != WS_SP_GENERIC) return false;
+    FOR_LANES(mask, lane) {
+        uint64_t off;
+        if (ws_generic_classify(addrs[lane], &off) == WS_GEN_GLOBAL) return true;
+    }
+    return false;
+}
+
+static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask)
+{
+    ws_deferred_list *l = x->defer;
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? 2 * l->cap : 16;
+        ws_deferred *a = realloc(l->a, sizeof *a * cap);
+        if (!a) {
+            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+            return false;
+        }
+        l->a = a;
+        l->cap = cap;
+    }
+    l->a[l->n++] = (ws_deferred){.b = b, .w = w, .in = in, .pc = pc, .mask = mask, .steps = x->steps};
+    return true;
+}
+
 /* n bytes little-endian (the host's order where it is little-endian). */
 static inline uint64_t load_le(const uint8_t *p, uint32_t n)
 {
@@ -454,6 +490,10 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     record(info, in->space, total, false);
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     warp_addrs(x, w, a, mask, addrs);
+    if (put_off(x, in->space, in, addrs, mask)) {
+        account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL);
+        return defer_push(x, b, w, in, pc, mask);
+    }
     warp_bytes wb;
     if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, false, &wb)) {
         bool sext = ptx_type_is_signed(t) && es < 8;
@@ -475,7 +515,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
                                                       x->p->reg_width[el[k].reg]);
         }
     }
-    account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL);
+    if (!x->applying) account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL);
     return true;
 }
 
@@ -489,6 +529,11 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     record(info, in->space, total, true);
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     warp_addrs(x, w, a, mask, addrs);
+    if (put_off(x, in->space, in, addrs, mask)) {
+        ws_progress(x, w);
+        account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL);
+        return defer_push(x, b, w, in, pc, mask);
+    }
     warp_bytes wb;
     if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, true, &wb)) {
         /* element by element: lanes' vectors are aligned to their whole
@@ -511,6 +556,7 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
             if (!mem_access(x, b, w, lane, pc, in->space, addr, buf, total, true, WHAT_WRITE)) return false;
         }
     }
+    if (x->applying) return true;       /* counted when it issued */
     if (mask) ws_progress(x, w);
     account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL);
     return true;
@@ -527,6 +573,10 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     record(info, in->space, size, true);
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     warp_addrs(x, w, a, mask, addrs);
+    if (put_off(x, in->space, in, addrs, mask)) {
+        account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL);
+        return defer_push(x, b, w, in, pc, mask);
+    }
     warp_bytes wb;
     bool whole = mask && plain_width(size) && warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, &wb);
     /* Lanes in lane order: the serialization the hardware's per-address
@@ -547,7 +597,7 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
             return false;
         if (d && d->kind == WS_OK_REG) w->regs[d->reg][lane] = old;
     }
-    account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL);
+    if (!x->applying) account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL);
     return true;
 }
 
@@ -651,12 +701,19 @@ bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     }
     wmma_ctx c = {x, b, w, lane, pc, in->space};
     uint64_t base = lane_addr(x, w, a, lane);
-    if (store) ws_progress(x, w);
+    uint64_t first[WS_WARP_SIZE];
+    first[lane] = base;
+    if (put_off(x, in->space, in, first, UINT32_C(1) << lane)) {
+        if (store) ws_progress(x, w);
+        wmma_account(x, in, pc, mask, base, stride, store, info);
+        return defer_push(x, b, w, in, pc, mask);
+    }
+    if (store && !x->applying) ws_progress(x, w);
     ok = store ? ws_wmma_store(&in->m, base, stride, wmma_wr, &c, r0, why, sizeof why)
                : ws_wmma_load(&in->m, base, stride, wmma_rd, &c, r0, why, sizeof why);
     if (!ok && why[0] && strncmp(x->err->msg, "Invalid", 7) != 0)
         ws_fault(x, b, w, -1, pc, "wmma: %s", why);
-    if (ok) wmma_account(x, in, pc, mask, base, stride, store, info);
+    if (ok && !x->applying) wmma_account(x, in, pc, mask, base, stride, store, info);
     return ok;
 }
 
@@ -672,6 +729,7 @@ bool ws_exec_cp_async(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
     uint32_t size = (uint32_t)in->ops[2].imm, read_mask = 0;
     uint64_t saddr[WS_WARP_SIZE], own[WS_WARP_SIZE], *gaddr = info ? info->addr : own;
     record(info, WS_SP_GLOBAL, size, false);
+    bool later = x->defer && !x->applying && mask;     /* its source is global (put_off) */
     FOR_LANES(mask, lane) {
         uint8_t buf[16] = {0};
         uint64_t n = size;
@@ -686,15 +744,34 @@ bool ws_exec_cp_async(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
         gaddr[lane] = lane_addr(x, w, src, lane);
         if (!check_align(x, b, w, lane, pc, WS_SP_SHARED, saddr[lane], size, WHAT_WRITE)) return false;
         if (!check_align(x, b, w, lane, pc, WS_SP_GLOBAL, gaddr[lane], size, WHAT_READ)) return false;
+        if (n) read_mask |= UINT32_C(1) << lane;
+        if (later) continue;
         if (n && !mem_access(x, b, w, lane, pc, WS_SP_GLOBAL, gaddr[lane], buf, (uint32_t)n, false, WHAT_READ))
             return false;
         if (!mem_access(x, b, w, lane, pc, WS_SP_SHARED, saddr[lane], buf, size, true, WHAT_WRITE))
             return false;
-        if (n) read_mask |= UINT32_C(1) << lane;
     }
+    if (x->applying) return true;       /* counted when it issued */
     ws_insn as_global = *in;
     as_global.space = WS_SP_GLOBAL;
     account(x, &as_global, pc, read_mask, gaddr, size, ACC_LD, NULL);
     account(x, in, pc, mask, saddr, size, ACC_ST, NULL);
-    return true;
+    return later ? defer_push(x, b, w, in, pc, mask) : true;
+}
+
+bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred *d)
+{
+    bool ok = false;
+    x->applying = true;
+    x->steps = d->steps;
+    switch (d->in->cls) {
+    case WS_I_LD: ok = ws_exec_ld(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
+    case WS_I_ST: ok = ws_exec_st(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
+    case WS_I_ATOM: ok = ws_exec_atom(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
+    case WS_I_WMMA: ok = ws_exec_wmma(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
+    case WS_I_CP_ASYNC: ok = ws_exec_cp_async(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
+    default: ws_fault(x, d->b, d->w, -1, d->pc, "internal error: instruction put off that moves no data"); break;
+    }
+    x->applying = false;
+    return ok;
 }

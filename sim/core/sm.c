@@ -43,6 +43,8 @@ void ws_sm_free(ws_tsim *s, ws_sm *sm)
     }
     if (sm->ready_to_run) ws_l1_free(&sm->l1);
     free(sm->slots); free(sm->blocks); free(sm->sp);
+    free(sm->lsu_q.a); free(sm->lsu_q.sector); free(sm->lsu_q.serial);
+    free(sm->data.a);
 }
 
 static bool block_storage(ws_tsim *s, ws_sm_block *b)
@@ -184,7 +186,7 @@ static void leave(ws_sm *sm, ws_sm_warp *sw)
 
 /* Warps that are done and drained leave; a block whose warps all left
  * frees its slot, and the dispatcher fills it at once. */
-static bool retire(ws_tsim *s, ws_sm *sm, uint64_t now)
+bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
 {
     bool freed = false;
     for (uint32_t p = 0; sm->finished && p < sm->nsp; p++)
@@ -450,7 +452,6 @@ static void count_cycles(ws_tsim *s, ws_sm *sm, uint64_t weight)
 
 bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
 {
-    if (!retire(s, sm, now)) return false;
     uint64_t next = WS_NEVER;
     bool issued = false;
     s->ts->sm_steps++;

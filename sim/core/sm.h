@@ -30,7 +30,7 @@ typedef struct ws_tsim {
     uint32_t lat_shared, lat_const, lat_branch, lsu_queue;
     ws_sched_policy policy;
     uint32_t two_level_active;
-    ws_l2_dram l2;
+    ws_l2_dram *l2;                     /* the launch's L2 and DRAM */
     ws_dispatcher disp;
     uint32_t nthreads, nwarps;          /* per block */
     uint32_t smem;                      /* bytes of shared memory per block */
@@ -39,6 +39,10 @@ typedef struct ws_tsim {
     ws_timing_stats *ts;
     struct ws_trace *trace;             /* NULL: no issue trace */
     struct ws_issue_timeline *timeline; /* NULL: no issue timeline */
+    /* The SMs of a cycle run on several threads: their L1 and L2 accesses
+     * wait in each SM's lsu_q for the end of the cycle (ws_sm_memory_finish),
+     * as global memory's data waits in its put-off list (ws_deferred). */
+    bool defer_timing;
 } ws_tsim;
 
 typedef struct ws_sm_warp {
@@ -95,6 +99,28 @@ typedef struct ws_subpart {
     uint64_t age[WS_SCHED_MAX_WARPS];   /* per bit: the warp's dispatch order */
 } ws_subpart;
 
+/* An access of one SM's cycle waiting for L1 and L2 (ws_tsim.defer_timing):
+ * its sectors, from the cycle start its L1 data-stage passes begin; or,
+ * with lead_reg >= 0, an access ptxas merged into its leader's, whose
+ * registers are ready with lead_reg. */
+typedef struct ws_lsu_pending {
+    struct ws_sm_warp *sw;
+    int32_t pc;                         /* its destination registers get the time */
+    uint8_t op, policy;                 /* WS_I_LD, _ST or _ATOM; ws_l1_policy */
+    int32_t lead_reg;
+    uint64_t start;
+    uint32_t first, nsec;               /* its sectors in ws_lsu_queue.sector */
+} ws_lsu_pending;
+
+typedef struct ws_lsu_queue {
+    ws_lsu_pending *a;
+    uint32_t n, cap;
+    uint64_t *sector;                   /* the sectors of a[], in order */
+    uint32_t *serial;                   /* per sector: an atomic's serialized operations */
+    uint32_t nsec, seccap;
+    bool failed;                        /* out of memory while queueing */
+} ws_lsu_queue;
+
 typedef struct ws_sm {
     int32_t id;
     bool ready_to_run;                  /* storage allocated */
@@ -108,6 +134,8 @@ typedef struct ws_sm {
     uint32_t finished;                  /* of those, warps that exited and wait to retire */
     uint32_t nreason[WS_STALL_COUNT];   /* resident warps per current reason */
     uint64_t next;                      /* next cycle to evaluate, WS_NEVER when idle */
+    ws_lsu_queue lsu_q;                 /* defer_timing: this cycle's L1/L2 accesses */
+    ws_deferred_list data;              /* defer_timing: this cycle's global data movement */
 } ws_sm;
 
 /* Allocates sm's storage (done the first time a block is placed on it). */
@@ -117,10 +145,19 @@ void ws_sm_free(ws_tsim *s, ws_sm *sm);
 /* Starts block (linear index) on sm at cycle now.  False on out of memory. */
 bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now);
 
-/* Simulates cycle now of sm (retiring finished blocks and placing new
- * ones, then one issue per sub-partition) and sets sm->next.  False on a
- * kernel fault (s->x.err filled). */
+/* The start of cycle now of sm: retires warps that are done and drained,
+ * and has the dispatcher fill the block slots that frees.  False on out of
+ * memory (s->x.err filled). */
+bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now);
+
+/* The rest of cycle now of sm (after ws_sm_retire): one issue per
+ * sub-partition; sets sm->next.  False on a kernel fault (s->x.err filled). */
 bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now);
+
+/* The end of a cycle with defer_timing: sm's queued accesses reach L1 and
+ * L2, in the order they issued, and their warps' registers get their ready
+ * times.  False on out of memory. */
+bool ws_sm_memory_finish(ws_tsim *s, ws_sm *sm);
 
 /* Times a memory instruction of sw that issued at now (info from the
  * executor): the cycle its destination registers are ready, and in *kind

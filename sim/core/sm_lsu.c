@@ -13,6 +13,8 @@
  * kernel parameters are constant-bank operands and cost only the latency. */
 #include "sm.h"
 
+#include <stdlib.h>
+
 #include "sass_groups.h"
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
@@ -101,7 +103,67 @@ static ws_l1_policy l1_policy(const ws_insn *in)
     }
 }
 
-static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_mem_resolved *res,
+/* The sectors of one access through L1 and, past it, L2 and DRAM, from
+ * the cycle start its L1 data-stage passes begin: the cycle the last one
+ * is done.  serial: per sector, atomics only. */
+static uint64_t sectors_access(ws_tsim *s, ws_sm *sm, const uint64_t *sector, const uint32_t *serial,
+                               uint32_t n, int op, ws_l1_policy policy, uint64_t start)
+{
+    uint64_t ready = start;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t sec = sector[i], r;
+        if (op == WS_I_LD) {
+            if (!ws_l1_load(&sm->l1, sec, start, policy, &r)) {
+                r = ws_l2_read(s->l2, sec, start);
+                ws_l1_fill(&sm->l1, sec, r, policy);
+            }
+        } else if (op == WS_I_ST) {
+            ws_l1_store(&sm->l1, sec, start);
+            bool first = i == 0 || sector[i - 1] / WS_SECTORS_PER_LINE != sec / WS_SECTORS_PER_LINE;
+            r = ws_l2_write(s->l2, sec, first, start);
+        } else {
+            ws_l1_atomic(&sm->l1, sec);
+            r = ws_l2_atomic(s->l2, sec, serial[i], start);
+        }
+        ready = max64(ready, r);
+    }
+    return ready;
+}
+
+/* Queues an access for the end of the cycle (s->defer_timing): the L1 and
+ * L2 are reached in ws_sm_memory_finish, SM by SM.  False on out of memory. */
+static bool put_off(ws_sm *sm, ws_sm_warp *sw, int32_t pc, int op, ws_l1_policy policy, uint64_t start,
+                    const uint64_t *sector, const uint32_t *serial, uint32_t n, int32_t lead_reg)
+{
+    ws_lsu_queue *q = &sm->lsu_q;
+    if (q->n == q->cap) {
+        uint32_t cap = q->cap ? 2 * q->cap : 64;
+        ws_lsu_pending *a = realloc(q->a, sizeof *a * cap);
+        if (!a) return false;
+        q->a = a;
+        q->cap = cap;
+    }
+    if (q->nsec + n > q->seccap) {
+        uint32_t cap = q->seccap ? 2 * q->seccap : 1024;
+        while (cap < q->nsec + n) cap *= 2;
+        uint64_t *sec = realloc(q->sector, sizeof *sec * cap);
+        if (sec) q->sector = sec;
+        uint32_t *ser = realloc(q->serial, sizeof *ser * cap);
+        if (ser) q->serial = ser;
+        if (!sec || !ser) return false;
+        q->seccap = cap;
+    }
+    q->a[q->n++] = (ws_lsu_pending){.sw = sw, .pc = pc, .op = (uint8_t)op, .policy = (uint8_t)policy,
+                                    .lead_reg = lead_reg, .start = start, .first = q->nsec, .nsec = n};
+    for (uint32_t i = 0; i < n; i++) {
+        q->sector[q->nsec + i] = sector[i];
+        q->serial[q->nsec + i] = serial ? serial[i] : 1;
+    }
+    q->nsec += n;
+    return true;
+}
+
+static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, int32_t pc, const ws_mem_resolved *res,
                               const uint64_t *addr, uint32_t mask, uint32_t size, int op,
                               ws_l1_policy policy, uint64_t now)
 {
@@ -110,26 +172,35 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_me
     if (co->sectors == 0) return now + 1;
     uint32_t serial[WS_COALESCE_MAX_SECTORS], wavefronts = co->lines ? co->lines : 1;
     if (op == WS_I_ATOM) wavefronts = atomic_serials(addr, mask, co, serial);
-    uint64_t start = l1_stage(s, sm, now, wavefronts), ready = start;
-    for (uint32_t i = 0; i < co->sectors; i++) {
-        uint64_t sec = co->sector[i], r;
-        if (op == WS_I_LD) {
-            if (!ws_l1_load(&sm->l1, sec, start, policy, &r)) {
-                r = ws_l2_read(&s->l2, sec, start);
-                ws_l1_fill(&sm->l1, sec, r, policy);
-            }
-        } else if (op == WS_I_ST) {
-            ws_l1_store(&sm->l1, sec, start);
-            bool first = i == 0 || co->sector[i - 1] / WS_SECTORS_PER_LINE != sec / WS_SECTORS_PER_LINE;
-            r = ws_l2_write(&s->l2, sec, first, start);
-        } else {
-            ws_l1_atomic(&sm->l1, sec);
-            r = ws_l2_atomic(&s->l2, sec, serial[i], start);
-        }
-        ready = max64(ready, r);
+    uint64_t start = l1_stage(s, sm, now, wavefronts);
+    if (s->defer_timing) {
+        if (!put_off(sm, sw, pc, op, policy, start, co->sector, op == WS_I_ATOM ? serial : NULL, co->sectors, -1))
+            sm->lsu_q.failed = true;
+        sw->mem_done = max64(sw->mem_done, start);
+        return start;
     }
+    uint64_t ready = sectors_access(s, sm, co->sector, serial, co->sectors, op, policy, start);
     sw->mem_done = max64(sw->mem_done, ready);
     return ready;
+}
+
+bool ws_sm_memory_finish(ws_tsim *s, ws_sm *sm)
+{
+    ws_lsu_queue *q = &sm->lsu_q;
+    bool ok = !q->failed;
+    for (uint32_t k = 0; ok && k < q->n; k++) {
+        const ws_lsu_pending *e = &q->a[k];
+        ws_sm_warp *sw = e->sw;
+        uint64_t ready = e->lead_reg >= 0 ? sw->ready[e->lead_reg]
+                       : sectors_access(s, sm, q->sector + e->first, q->serial + e->first, e->nsec, e->op,
+                                        (ws_l1_policy)e->policy, e->start);
+        sw->mem_done = max64(sw->mem_done, ready);
+        const ws_insn_deps *d = &s->deps[e->pc];
+        for (uint32_t i = 0; i < d->ndst; i++) sw->ready[d->dst[i]] = max64(sw->ready[d->dst[i]], ready);
+    }
+    q->n = q->nsec = 0;
+    q->failed = false;
+    return ok;
 }
 
 /* One warp-wide access (addr[lane] for the lanes in mask) of a memory
@@ -169,7 +240,7 @@ static uint64_t one_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_insn 
         ready = max64(ready, r);
     }
     if (gmask) {
-        ready = max64(ready, global_access(s, sm, sw, res, gaddr, gmask, size, op, l1_policy(in), now));
+        ready = max64(ready, global_access(s, sm, sw, info->pc, res, gaddr, gmask, size, op, l1_policy(in), now));
         *kind = WS_STALL_LONG_SCOREBOARD;
     }
     return ready;
@@ -201,6 +272,10 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
             const ws_insn_deps *lead = &s->deps[p->sass_lead[info->pc]];
             if (!lead->ndst) return now + 1;
             *kind = sw->kind[lead->dst[0]];
+            /* the leader's time may be known only at the end of the cycle */
+            if (s->defer_timing && !put_off(sm, sw, info->pc, WS_I_LD, WS_L1_ALLOCATE, now, NULL, NULL, 0,
+                                            lead->dst[0]))
+                sm->lsu_q.failed = true;
             return max64(now + 1, sw->ready[lead->dst[0]]);
         }
         size *= g;
@@ -208,7 +283,7 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
     /* a wmma.load or wmma.store makes several accesses, one after another
      * through the L1 data stage; the registers are ready with the last */
     uint64_t ready = now + 1;
-    uint64_t l1_lookups = sm->l1.lookups, l1_hits = sm->l1.hits, l2_lookups = s->l2.lookups, l2_hits = s->l2.hits;
+    uint64_t l1_lookups = sm->l1.lookups, l1_hits = sm->l1.hits, l2_lookups = s->l2->lookups, l2_hits = s->l2->hits;
     const ws_mem_resolved *res = ws_step_resolved(info, in);     /* the first access's, from the executor */
     for (uint32_t k = 0; k < info->naccess; k++)
         ready = max64(ready, one_access(s, sm, sw, in, info, k == 0 ? res : NULL,
@@ -218,8 +293,8 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
     if (pcc) {
         pcc->l1_sectors += sm->l1.lookups - l1_lookups;
         pcc->l1_hit_sectors += sm->l1.hits - l1_hits;
-        pcc->l2_sectors += s->l2.lookups - l2_lookups;
-        pcc->l2_hit_sectors += s->l2.hits - l2_hits;
+        pcc->l2_sectors += s->l2->lookups - l2_lookups;
+        pcc->l2_hit_sectors += s->l2->hits - l2_hits;
     }
     return ready;
 }

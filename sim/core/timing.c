@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "sm.h"
+#include "sm_team.h"
+#include "progress_line.h"
 #include "../mem/coalescer.h"
 
 /* The kind of a block that cannot launch, as launch_check.h reports it. */
@@ -25,7 +27,8 @@ static ws_error_kind occupancy_error_kind(const ws_occ_result *r)
 ws_timing_options ws_timing_defaults(void)
 {
     return (ws_timing_options){.regs_per_thread = 0, .regs_estimated = false, .carveout = -1, .optin = false,
-                               .sched_policy = -1, .max_cycles = 0, .trace = NULL, .timeline = NULL};
+                               .sched_policy = -1, .max_cycles = 0, .trace = NULL, .timeline = NULL,
+                               .threads = 1};
 }
 
 /* The [timing] keys the model reads; a config without one cannot be timed. */
@@ -79,11 +82,11 @@ static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_confi
         t->l1_sectors += sms[i].l1.lookups;
         t->l1_hit_sectors += sms[i].l1.hits;
     }
-    ws_l2_flush(&s->l2);
-    t->l2_sectors = s->l2.lookups;
-    t->l2_hit_sectors = s->l2.hits;
-    t->dram_bytes_read = s->l2.dram_read_sectors * WS_SECTOR_BYTES;
-    t->dram_bytes_written = s->l2.dram_write_sectors * WS_SECTOR_BYTES;
+    ws_l2_flush(s->l2);
+    t->l2_sectors = s->l2->lookups;
+    t->l2_hit_sectors = s->l2->hits;
+    t->dram_bytes_read = s->l2->dram_read_sectors * WS_SECTOR_BYTES;
+    t->dram_bytes_written = s->l2->dram_write_sectors * WS_SECTOR_BYTES;
     t->l1_hit_rate = t->l1_sectors ? (double)t->l1_hit_sectors / (double)t->l1_sectors : 0;
     t->l2_hit_rate = t->l2_sectors ? (double)t->l2_hit_sectors / (double)t->l2_sectors : 0;
     t->ipc = t->sm_active_cycles ? (double)t->warp_insts / (double)t->sm_active_cycles : 0;
@@ -139,6 +142,24 @@ static void queue_pop(sm_queue *q)
     q->heap[k] = last;
 }
 
+/* How many threads a launch's SMs run on: what the options ask for (0:
+ * the machine's cores), no more than the SMs that can have a block, and one
+ * where a launch writes outside its memory in the order it runs (device
+ * printf, assert) or something records every issue in order (the trace,
+ * the HTML timeline, the per-line counters, the checks). */
+static int32_t team_threads(const ws_timing_options *o, const ws_program *p, const ws_launch *l, int32_t nsm,
+                            uint64_t nblocks)
+{
+    int32_t n = o->threads > 0 ? o->threads : ws_machine_cores();
+    if (n > nsm) n = nsm;
+    if ((uint64_t)n > nblocks) n = (int32_t)nblocks;
+    if (n > WS_SM_TEAM_MAX_THREADS) n = WS_SM_TEAM_MAX_THREADS;
+    if (o->trace || o->timeline || l->pc_counts || l->checks) return 1;
+    for (int32_t i = 0; i < p->ncode && n > 1; i++)
+        if (p->code[i].cls == WS_I_PRINTF || p->code[i].cls == WS_I_ASSERT) return 1;
+    return n > 1 ? n : 1;
+}
+
 bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
                      const ws_gpu_config *cfg, const ws_timing_options *o,
                      ws_launch_stats *stats, ws_timing_stats *ts, ws_error *err)
@@ -158,7 +179,10 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     }
 
     ws_tsim s;
+    ws_l2_dram l2;
     memset(&s, 0, sizeof s);
+    memset(&l2, 0, sizeof l2);
+    s.l2 = &l2;
     s.g = cfg;
     s.ts = &tst;
     s.trace = opt.trace;
@@ -195,7 +219,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     if (ok) {
         s.deps = malloc(sizeof *s.deps * (size_t)(p->ncode ? p->ncode : 1));
         sms = calloc((size_t)nsm, sizeof *sms);
-        ok = s.deps && sms && ws_l2_init(&s.l2, cfg);
+        ok = s.deps && sms && ws_l2_init(&l2, cfg);
         if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for timing kernel %s",
                           p->funcs[k->func].shown);
     }
@@ -216,16 +240,21 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
             if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         }
     }
-    /* the main loop: the earliest cycle any SM has something to do */
+    /* the main loop: the earliest cycle any SM has something to do; its
+     * SMs (due, ascending) retire, then issue, on the team's threads */
     sm_queue q = {.heap = ok ? malloc(sizeof *q.heap * (size_t)nsm) : NULL, .n = 0};
-    if (ok && !q.heap) {
+    int32_t *due = ok ? malloc(sizeof *due * (size_t)nsm) : NULL;
+    int32_t nthreads = ok ? team_threads(&opt, p, l, nsm, nblocks) : 1;
+    s.defer_timing = nthreads > 1;
+    ws_sm_team team;
+    bool have_team = ok && ws_sm_team_init(&team, &s, sms, nthreads, opt.threads_every_cycle);
+    if (ok && (!q.heap || !due || !have_team)) {
         ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         ok = false;
     }
     for (int32_t i = 0; ok && i < nsm; i++)
         if (sms[i].next != WS_NEVER) queue_push(&q, (sm_entry){.next = sms[i].next, .id = i});
-    for (uint64_t last = WS_NEVER; ok && q.n > 0;) {
-        int32_t i = q.heap[0].id;
+    while (ok && q.n > 0) {
         uint64_t now = q.heap[0].next;
         if (opt.max_cycles && now > opt.max_cycles) {
             ws_error_set(err, WS_ERR_TIMEOUT, "launch timed out: cycle limit exceeded (%llu cycles, --max-cycles) in kernel %s",
@@ -233,19 +262,26 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
             ok = false;
             break;
         }
-        if (now != last) tst.loop_iterations++;
-        last = now;
-        queue_pop(&q);
-        ok = ws_sm_cycle(&s, &sms[i], now);
-        if (ok && sms[i].next != WS_NEVER) queue_push(&q, (sm_entry){.next = sms[i].next, .id = i});
+        tst.loop_iterations++;
+        int32_t ndue = 0;
+        for (; q.n > 0 && q.heap[0].next == now; queue_pop(&q)) due[ndue++] = q.heap[0].id;
+        for (int32_t j = 0; ok && j < ndue; j++) ok = ws_sm_retire(&s, &sms[due[j]], now);
+        if (ok) ok = ws_sm_team_cycle(&team, due, ndue, now);
+        for (int32_t j = 0; ok && j < ndue; j++)
+            if (sms[due[j]].next != WS_NEVER) queue_push(&q, (sm_entry){.next = sms[due[j]].next, .id = due[j]});
+        if (l->progress && (tst.loop_iterations & 0x3ff) == 0)
+            ws_progress_line_poll(l->progress, &(ws_progress_state){.blocks_done = s.x.blocks_done,
+                                  .blocks_total = s.x.grid_blocks, .cycles = now, .warp_insts = team.steps});
     }
+    if (have_team) ws_sm_team_free(&team, &st, &tst);
     free(q.heap);
+    free(due);
     if (ok) finish_stats(&s, sms, nsm, cfg);
     ws_checks_summary(&s.x);
     for (int32_t i = 0; sms && i < nsm; i++) ws_sm_free(&s, &sms[i]);
     free(sms);
     free(s.deps);
-    ws_l2_free(&s.l2);
+    ws_l2_free(&l2);
     ws_dispatcher_free(&s.disp);
     if (stats) *stats = st;
     if (ts) *ts = tst;

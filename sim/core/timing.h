@@ -29,6 +29,12 @@ typedef struct ws_timing_options {
     bool optin;                 /* dynamic shared memory above 48 KB allowed */
     int32_t sched_policy;       /* ws_sched_policy, -1 = the config's warpScheduler */
     uint64_t max_cycles;        /* 0 = no limit; past it the launch faults */
+    /* Threads the SMs run on (sm_team.h), 0 = the machine's cores; the
+     * results are the same for any number. */
+    int32_t threads;
+    /* Tests: every cycle with SMs for two threads or more runs on the
+     * threads (else the team measures which way is faster). */
+    bool threads_every_cycle;
     struct ws_trace *trace;     /* issue trace (sim/trace/trace.h), NULL = none */
     /* issues binned per SM for the HTML report (sim/trace/issue_timeline.h),
      * NULL = none */

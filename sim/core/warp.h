@@ -78,6 +78,26 @@ typedef struct ws_block {
     ws_initshadow init;     /* initcheck's shadow of shared memory (when on) */
 } ws_block;
 
+/* A memory instruction whose data movement waits for the end of its
+ * cycle: a timed launch on several threads (timing.c) runs the SMs of a
+ * cycle at once, and puts off every access that reaches global memory,
+ * which the SMs share, to the end of the cycle, where they are done SM by
+ * SM in index order, each SM's in issue order: the order a run on one
+ * thread does them in (docs/THREADS.md). */
+typedef struct ws_deferred {
+    ws_block *b;
+    ws_warp *w;
+    const ws_insn *in;
+    int32_t pc;
+    uint32_t mask;
+    uint64_t steps;         /* the watchdog's count when it issued */
+} ws_deferred;
+
+typedef struct ws_deferred_list {
+    ws_deferred *a;
+    uint32_t n, cap;
+} ws_deferred_list;
+
 /* One launch of a kernel. */
 typedef struct ws_exec {
     const ws_program *p;
@@ -99,13 +119,25 @@ typedef struct ws_exec {
      * only the end of a resident block frees (the watchdog's message). */
     uint64_t grid_blocks, blocks_started, blocks_done;
     uint32_t nsmid, nwarpid;        /* %nsmid, %nwarpid */
+    /* The watchdog's count of warp instructions: stats->warp_insts in a
+     * functional launch; in a timed one, the launch's count when the cycle
+     * began plus the instructions of the SM being simulated in it, so that
+     * it does not depend on how the SMs are spread over threads. */
+    uint64_t steps;
+    /* Non-NULL: accesses that reach global memory are put off to the end
+     * of the cycle, into this list (ws_deferred).  applying: doing them. */
+    ws_deferred_list *defer;
+    bool applying;
 } ws_exec;
 
 static inline void ws_progress(ws_exec *x, ws_warp *w)
 {
-    x->progress_at = x->stats->warp_insts;
+    if (x->steps > x->progress_at) x->progress_at = x->steps;
     w->progress_at = w->insts;
 }
+
+/* Does a put-off access's data movement (exec_mem.c).  False on a fault. */
+bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred *d);
 
 /* Sets up the watchdog of a launch (exec.c). */
 void ws_watchdog_start(ws_exec *x);

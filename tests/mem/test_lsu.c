@@ -23,6 +23,7 @@ typedef struct lsu {
     ws_gpu_config g;
     ws_timing_stats ts;
     ws_tsim s;
+    ws_l2_dram l2;
     ws_sm sm;
     ws_subpart sp;
     ws_sm_warp sw;
@@ -41,8 +42,8 @@ static int setup(void **state)
         .l2BytesPerCyclePerSlice = 32, .dramChannels = 1, .dramAccessBytes = 32,
     };
     u->s = (ws_tsim){.g = &u->g, .lat_shared = 20, .lat_const = 8, .grid_warps = 2,
-                     .ts = &u->ts};
-    assert_true(ws_l2_init(&u->s.l2, &u->g));
+                     .ts = &u->ts, .l2 = &u->l2};
+    assert_true(ws_l2_init(&u->l2, &u->g));
     assert_true(ws_l1_init(&u->sm.l1, &u->g));
     *state = u;
     return 0;
@@ -52,7 +53,7 @@ static int teardown(void **state)
 {
     lsu *u = *state;
     ws_l1_free(&u->sm.l1);
-    ws_l2_free(&u->s.l2);
+    ws_l2_free(&u->l2);
     test_free(u);
     return 0;
 }
@@ -91,13 +92,13 @@ static void test_global_load_miss_then_hit(void **state)
     assert_int_equal(u->ts.l1_wavefronts, 1);
     assert_int_equal(u->sm.l1.lookups, 4);
     assert_int_equal(u->sm.l1.hits, 0);
-    assert_int_equal(u->s.l2.lookups, 4);
-    assert_int_equal(u->s.l2.dram_read_sectors, 4);
+    assert_int_equal(u->l2.lookups, 4);
+    assert_int_equal(u->l2.dram_read_sectors, 4);
 
     assert_int_equal(issue(u, 200, &kind), 603);
     assert_int_equal(issue(u, 1000, &kind), 1030);
     assert_int_equal(u->sm.l1.hits, 8);
-    assert_int_equal(u->s.l2.lookups, 4);
+    assert_int_equal(u->l2.lookups, 4);
 }
 
 /* 32 lanes 128 B apart: 32 lines, 32 sectors.  The L1 data stage is held
@@ -130,12 +131,12 @@ static void test_global_store(void **state)
     assert_int_equal(kind, WS_STALL_LONG_SCOREBOARD);
     assert_int_equal(u->sw.mem_done, 2203);
     assert_int_equal(u->sm.l1.lookups, 0);
-    assert_int_equal(u->s.l2.dram_read_sectors, 0);
+    assert_int_equal(u->l2.dram_read_sectors, 0);
     warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0x2000, 4);
     assert_int_equal(issue(u, 3000, &kind), 3000 + 3 + 200);
     assert_int_equal(u->sm.l1.hits, 0);
-    assert_int_equal(u->s.l2.hits, 4);
-    assert_int_equal(u->s.l2.dram_read_sectors, 0);
+    assert_int_equal(u->l2.hits, 4);
+    assert_int_equal(u->l2.dram_read_sectors, 0);
 }
 
 /* 32 lanes adding to one word: one sector, performed at the slice, which
@@ -192,7 +193,7 @@ static void test_shared(void **state)
     warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, 1, 0x4000, 0);
     assert_int_equal(issue(u, 13, &kind), 44 + 500);
     /* no memory was touched beyond L1 by the shared accesses */
-    assert_int_equal(u->s.l2.lookups, 1);
+    assert_int_equal(u->l2.lookups, 1);
 }
 
 /* Constant loads: the sub-partition's constant cache serves one distinct
@@ -232,13 +233,13 @@ static void test_local_interleaved(void **state)
     assert_int_equal(issue(u, 1000, &kind), 1030);      /* the same four sectors */
     u->sw.gwarp = 1;
     assert_int_equal(issue(u, 2000, &kind), 2000 + 3 + 500);
-    assert_int_equal(u->s.l2.dram_read_sectors, 8);
+    assert_int_equal(u->l2.dram_read_sectors, 8);
     /* the next word of warp 0 comes after that word of both warps (of the
      * grid's two): a third line, not warp 1's */
     u->sw.gwarp = 0;
     warp_access(u, WS_I_LD, WS_SP_LOCAL, 4, UINT32_MAX, 4, 0);
     assert_int_equal(issue(u, 3000, &kind), 3000 + 3 + 500);
-    assert_int_equal(u->s.l2.dram_read_sectors, 12);
+    assert_int_equal(u->l2.dram_read_sectors, 12);
 }
 
 /* A generic access split by window: lanes 0-15 in shared memory take one

@@ -1,0 +1,302 @@
+/* The SMs of a cycle on several threads, with results that do not depend
+ * on how many (sm_team.h). */
+#define _GNU_SOURCE
+#include "sm_team.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct ws_sm_worker {
+    ws_sm_team *team;
+    int32_t index;
+    ws_tsim s;                  /* the launch's, with the executor state below */
+    ws_launch l;                /* the launch's, without the progress line (the caller's loop polls it) */
+    ws_launch_stats st;
+    ws_timing_stats ts;
+    ws_error err;
+    int32_t failed_sm;          /* the SM whose cycle failed; -1: none */
+    uint64_t progress_at;       /* the latest sign of progress of its SMs */
+    pthread_t thread;
+};
+
+/* Spins before a waiting thread sleeps (some microseconds): a cycle of a
+ * busy GPU takes some microseconds to simulate, and waking a sleeping
+ * thread about as long; a machine with fewer free cores than threads must
+ * not lose its cores to spinning. */
+#define SPINS_BEFORE_SLEEP 2000
+
+/* Cycles in a stretch measured for the choice between running a cycle's
+ * SMs on the threads and on the calling thread; a stretch that tries the
+ * mode found slower is shorter, and after each try it loses, the next comes
+ * twice as many stretches later (up to MAX_TRY_GAP), so that a machine with
+ * no free cores loses little to the tries. */
+#define STRETCH_CYCLES 2048
+#define TRY_CYCLES 256
+#define FIRST_TRY_GAP 2
+#define MAX_TRY_GAP 256
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int32_t ws_machine_cores(void)
+{
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int32_t)n : 1;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* One SM's cycle on worker w's state. */
+static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
+{
+    ws_exec *x = &w->s.x;
+    const ws_exec *launch = &t->s->x;
+    ws_sm *sm = &t->sms[i];
+    x->steps = t->steps;
+    x->progress_at = t->progress_at;
+    x->blocks_started = launch->blocks_started;
+    x->blocks_done = launch->blocks_done;
+    x->defer = t->nthreads > 1 ? &sm->data : NULL;
+    bool ok = ws_sm_cycle(&w->s, sm, t->now);
+    if (x->progress_at > w->progress_at) w->progress_at = x->progress_at;
+    return ok;
+}
+
+/* Worker w's SMs of the cycle (all of them: every SM of the cycle), in
+ * ascending order, up to the first that fails. */
+static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
+{
+    for (int32_t j = 0; j < t->ndue; j++) {
+        int32_t i = t->due[j];
+        if (!all && i % t->nthreads != w->index) continue;
+        if (!run_sm(t, w, i)) {
+            w->failed_sm = i;
+            return;
+        }
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    ws_sm_worker *w = arg;
+    ws_sm_team *t = w->team;
+    unsigned seen = 0;
+    for (;;) {
+        unsigned g;
+        for (int spins = 0; (g = atomic_load(&t->gen)) == seen && !atomic_load(&t->stop); spins++) {
+            if (spins < SPINS_BEFORE_SLEEP) {
+                cpu_relax();
+                continue;
+            }
+            pthread_mutex_lock(&t->mu);
+            atomic_fetch_add(&t->sleepers, 1);
+            while (atomic_load(&t->gen) == seen && !atomic_load(&t->stop)) pthread_cond_wait(&t->cv, &t->mu);
+            atomic_fetch_sub(&t->sleepers, 1);
+            pthread_mutex_unlock(&t->mu);
+            spins = 0;
+        }
+        if (atomic_load(&t->stop)) return NULL;
+        seen = g;
+        run_share(t, w, false);
+        if (atomic_fetch_add(&t->done, 1) == t->nthreads - 2 && atomic_load(&t->caller_asleep)) {
+            pthread_mutex_lock(&t->mu);
+            pthread_cond_signal(&t->cv_done);
+            pthread_mutex_unlock(&t->mu);
+        }
+    }
+}
+
+static void wake_all(ws_sm_team *t)
+{
+    if (atomic_load(&t->sleepers) == 0) return;
+    pthread_mutex_lock(&t->mu);
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+}
+
+static bool start_threads(ws_sm_team *t)
+{
+    for (int32_t k = 1; k < t->nthreads; k++)
+        if (pthread_create(&t->w[k].thread, NULL, worker_main, &t->w[k]) != 0) {
+            /* run on the threads that started: the results are the same */
+            t->nthreads = k;
+            break;
+        }
+    t->started = true;
+    return t->nthreads > 1;
+}
+
+bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, bool every_cycle)
+{
+    memset(t, 0, sizeof *t);
+    t->s = s;
+    t->sms = sms;
+    t->nthreads = nthreads;
+    t->steps = s->x.steps;
+    t->progress_at = s->x.progress_at;
+    t->w = calloc((size_t)nthreads, sizeof *t->w);
+    if (!t->w) return false;
+    atomic_init(&t->gen, 0);
+    atomic_init(&t->done, 0);
+    atomic_init(&t->sleepers, 0);
+    atomic_init(&t->stop, false);
+    atomic_init(&t->caller_asleep, false);
+    pthread_mutex_init(&t->mu, NULL);
+    pthread_cond_init(&t->cv, NULL);
+    pthread_cond_init(&t->cv_done, NULL);
+    t->parallel = every_cycle;     /* else the first stretch on this thread alone, then a try */
+    t->every_cycle = every_cycle;
+    t->try_gap = FIRST_TRY_GAP;
+    t->until_try = FIRST_TRY_GAP;
+    for (int32_t k = 0; k < nthreads; k++) {
+        ws_sm_worker *w = &t->w[k];
+        w->team = t;
+        w->index = k;
+        w->failed_sm = -1;
+        w->s = *s;
+        w->l = *s->x.l;
+        w->l.progress = NULL;
+        w->s.x.l = &w->l;
+        w->s.x.stats = &w->st;
+        w->s.x.err = &w->err;
+        w->s.ts = &w->ts;
+        /* the dispatcher is the launch's alone (ws_sm_retire), and so is
+         * the L2 where there are several threads (defer_timing) */
+        memset(&w->s.disp, 0, sizeof w->s.disp);
+    }
+    return true;
+}
+
+/* The end of the cycle, on the calling thread: each SM's put-off data
+ * movement and L1/L2 accesses, SM by SM in index order, up to the lowest
+ * SM that failed, whose error is the launch's. */
+static bool end_cycle(ws_sm_team *t)
+{
+    ws_sm_worker *failed = NULL;
+    for (int32_t k = 0; k < t->nthreads; k++) {
+        ws_sm_worker *w = &t->w[k];
+        if (w->failed_sm >= 0 && (!failed || w->failed_sm < failed->failed_sm)) failed = w;
+        if (w->progress_at > t->progress_at) t->progress_at = w->progress_at;
+    }
+    ws_exec *x = &t->s->x;
+    for (int32_t j = 0; j < t->ndue; j++) {
+        int32_t i = t->due[j];
+        if (failed && i > failed->failed_sm) break;
+        ws_sm *sm = &t->sms[i];
+        for (uint32_t k = 0; k < sm->data.n; k++)
+            if (!ws_exec_apply_deferred(x, &sm->data.a[k])) return false;
+        sm->data.n = 0;
+        if (!ws_sm_memory_finish(t->s, sm)) {
+            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+            return false;
+        }
+        if (failed && i == failed->failed_sm) {
+            *x->err = failed->err;
+            return false;
+        }
+    }
+    /* atomics done just now may have changed memory: progress */
+    if (x->progress_at > t->progress_at) t->progress_at = x->progress_at;
+    uint64_t steps = t->s->x.stats->warp_insts;
+    for (int32_t k = 0; k < t->nthreads; k++) steps += t->w[k].st.warp_insts;
+    t->steps = steps;
+    return true;
+}
+
+/* At the end of each stretch of cycles: its time per SM-cycle becomes its
+ * mode's figure; the next stretch takes the faster mode, or tries the other
+ * one when its turn has come. */
+static void choose_mode(ws_sm_team *t, int32_t ndue)
+{
+    t->stretch_sms += (uint64_t)ndue;
+    if (t->stretch_cycles++ == 0) {
+        t->stretch_start_ns = mono_ns();
+        return;
+    }
+    if (t->stretch_cycles < (t->trying ? TRY_CYCLES : STRETCH_CYCLES)) return;
+    t->ns_per_sm[t->parallel] = (double)(mono_ns() - t->stretch_start_ns) / (double)t->stretch_sms;
+    t->stretch_cycles = 0;
+    t->stretch_sms = 0;
+    if (t->ns_per_sm[!t->parallel] == 0) {      /* the other mode not measured yet */
+        t->parallel = !t->parallel;
+        t->trying = true;
+        return;
+    }
+    bool faster = t->ns_per_sm[1] < t->ns_per_sm[0];
+    if (t->trying) {        /* the tried mode lost: try it less often; won: it is the mode now */
+        t->try_gap = faster == t->parallel ? FIRST_TRY_GAP
+                   : t->try_gap < MAX_TRY_GAP ? 2 * (t->try_gap ? t->try_gap : 1) : MAX_TRY_GAP;
+        t->until_try = t->try_gap;
+    }
+    t->trying = t->until_try-- == 0;
+    t->parallel = t->trying ? !faster : faster;
+}
+
+bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t now)
+{
+    t->due = due;
+    t->ndue = ndue;
+    t->now = now;
+    for (int32_t k = 0; k < t->nthreads; k++) {
+        t->w[k].failed_sm = -1;
+        t->w[k].progress_at = t->progress_at;
+    }
+    if (t->nthreads > 1 && !t->every_cycle) choose_mode(t, ndue);
+    bool parallel = t->parallel && ndue > 1;
+    if (parallel && !t->started) parallel = start_threads(t);
+    if (!parallel) {
+        run_share(t, &t->w[0], true);
+        return end_cycle(t);
+    }
+    atomic_store(&t->done, 0);
+    atomic_fetch_add(&t->gen, 1);
+    wake_all(t);
+    run_share(t, &t->w[0], false);
+    for (int spins = 0; atomic_load(&t->done) < t->nthreads - 1; spins++) {
+        if (spins < SPINS_BEFORE_SLEEP) {
+            cpu_relax();
+            continue;
+        }
+        pthread_mutex_lock(&t->mu);
+        atomic_store(&t->caller_asleep, true);
+        while (atomic_load(&t->done) < t->nthreads - 1) pthread_cond_wait(&t->cv_done, &t->mu);
+        atomic_store(&t->caller_asleep, false);
+        pthread_mutex_unlock(&t->mu);
+    }
+    return end_cycle(t);
+}
+
+void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
+{
+    if (t->started) {
+        atomic_store(&t->stop, true);
+        pthread_mutex_lock(&t->mu);
+        pthread_cond_broadcast(&t->cv);
+        pthread_mutex_unlock(&t->mu);
+        for (int32_t k = 1; k < t->nthreads; k++) pthread_join(t->w[k].thread, NULL);
+    }
+    for (int32_t k = 0; k < t->nthreads; k++) {
+        ws_launch_stats_add(st, &t->w[k].st);
+        ws_timing_stats_add_sm_counts(ts, &t->w[k].ts);
+    }
+    pthread_mutex_destroy(&t->mu);
+    pthread_cond_destroy(&t->cv);
+    pthread_cond_destroy(&t->cv_done);
+    free(t->w);
+}

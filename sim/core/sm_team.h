@@ -1,0 +1,73 @@
+/* The SMs of a timed launch's cycle, spread over threads (timing.c).
+ *
+ * Each thread owns the SMs whose index modulo the number of threads is its
+ * own, and keeps its own executor state over the shared launch: statistics,
+ * error, clock, the watchdog's count.  The SMs of a cycle issue at once;
+ * what they would otherwise share, global memory's data and the L1, L2 and
+ * DRAM model, waits in each SM's lists (ws_deferred, ws_lsu_queue) and is
+ * done at the end of the cycle on the calling thread: SM by SM in index
+ * order, each SM's in the order it issued, which is the order a run on one
+ * thread does it in.  So cycles, counters and outputs do not depend on the
+ * number of threads (docs/THREADS.md). */
+#ifndef WARPSIM_SM_TEAM_H
+#define WARPSIM_SM_TEAM_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "sm.h"
+
+#define WS_SM_TEAM_MAX_THREADS 64
+
+typedef struct ws_sm_worker ws_sm_worker;
+
+typedef struct ws_sm_team {
+    ws_tsim *s;                 /* the launch's: retiring, and the end of each cycle */
+    ws_sm *sms;
+    int32_t nthreads;
+    ws_sm_worker *w;            /* nthreads of them; w[0] is the calling thread's */
+    /* the cycle being run: its SMs, ascending */
+    const int32_t *due;
+    int32_t ndue;
+    uint64_t now;
+    /* the watchdog's: warp instructions before this cycle, and at the last
+     * sign of progress */
+    uint64_t steps, progress_at;
+    bool started;               /* the other threads exist */
+    atomic_uint gen;            /* moves on to start a cycle on the other threads */
+    atomic_int done;            /* threads done with the cycle */
+    atomic_int sleepers;        /* threads asleep on cv */
+    atomic_bool caller_asleep;  /* the calling thread asleep on cv_done */
+    atomic_bool stop;
+    pthread_mutex_t mu;
+    pthread_cond_t cv, cv_done;
+    /* Whether cycles run on the threads or on the calling thread alone: the
+     * faster, as measured in stretches of cycles (the results are the same
+     * either way).  ns_per_sm: per mode, the last stretch's time per SM-cycle. */
+    bool parallel;
+    bool every_cycle;           /* no measuring: always on the threads (tests) */
+    bool trying;                /* this stretch tries the mode that was slower */
+    uint32_t stretch_cycles;    /* cycles so far in this stretch */
+    uint32_t until_try;         /* stretches before the slower mode is tried again */
+    uint32_t try_gap;           /* ... after each try that it loses, twice as many */
+    uint64_t stretch_start_ns, stretch_sms;
+    double ns_per_sm[2];
+} ws_sm_team;
+
+/* A team of nthreads (1 or more) for s's SMs; threads other than the
+ * caller's start with the first cycle that has SMs for them.  False on out
+ * of memory. */
+bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, bool every_cycle);
+
+/* Cycle now of the SMs in due (ascending, retired already): they issue,
+ * then the cycle's put-off work is done.  False on a fault (s->x.err
+ * filled: the fault the lowest SM met first). */
+bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t now);
+
+/* Stops the threads and adds their counters to st and ts. */
+void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts);
+
+/* The cores this process may run on. */
+int32_t ws_machine_cores(void);
+
+#endif
