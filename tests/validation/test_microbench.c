@@ -3,7 +3,9 @@
  * validation/results/h200_microbench.txt, the section under ncu): the
  * pipe, shared-memory and L1 latencies; and the L2 and DRAM latencies
  * against the pointer chases of validation/probes/calib.cu under ncu
- * (validation/results/h200_calib/calib_ncu.txt). */
+ * (validation/results/h200_calib/calib_ncu.txt); the launch overhead and
+ * the DRAM access block against validation/probes/launch_overhead.cu and
+ * dram_sector.cu (validation/results/h200/probes_2026-12-01/). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdbool.h>
@@ -15,6 +17,7 @@
 #include <cmocka.h>
 
 #include "sim/base/gpu_config.h"
+#include "../timing/timing_util.h"
 
 /* The value of name in the plain section (before "# under ncu") or the
  * one under ncu of the results file; fails when absent. */
@@ -38,25 +41,61 @@ static double measured_in(const char *name, bool want_ncu)
 
 static double measured(const char *name) { return measured_in(name, true); }
 
-/* The SM clock of the ncu runs in GHz: sm__cycles_elapsed.max over
- * gpu__time_duration.sum of the launches of h200_trends.csv, the largest
- * (the duration includes a little besides the cycles). */
-static double ncu_sm_clock_ghz(void)
+/* One launch of an ncu CSV: its kernel (ncu's name, with the parameter
+ * list), grid and block size in x, and one metric's value. */
+typedef struct ncu_launch { char kernel[64]; uint32_t grid, block; double value; } ncu_launch;
+
+/* The launches of an ncu CSV ("ID",...,"Metric Name","Metric Unit","Metric
+ * Value"; values with thousands separators) in the order of their IDs, with
+ * the value of metric; returns how many (at most max). */
+static int ncu_launches(const char *path, const char *metric, ncu_launch *out, int max)
 {
-    char path[1024], line[512];
-    snprintf(path, sizeof path, "%s/validation/results/h200_trends.csv", WARPSIM_SOURCE_DIR);
+    char line[1024];
     FILE *f = fopen(path, "r");
     if (!f) fail_msg("cannot read %s", path);
-    double ns = 0, best = 0;
-    while (fgets(line, sizeof line, f)) {
-        char *v = strrchr(line, ',');
-        if (!v) continue;
-        double x = strtod(v + 2, NULL);     /* past ,"  */
-        if (strstr(line, "\"gpu__time_duration.sum\"")) ns = x;
-        if (strstr(line, "\"sm__cycles_elapsed.max\"") && ns > 0 && x / ns > best) best = x / ns;
+    int n = 0;
+    while (fgets(line, sizeof line, f) && n < max) {
+        if (line[0] != '"' || !strncmp(line, "\"ID\"", 4)) continue;
+        /* fields between '"', separated by "," */
+        char *field[16];
+        int nf = 0;
+        for (char *p = line + 1; nf < 16;) {
+            field[nf++] = p;
+            char *q = strstr(p, "\",\"");
+            if (!q) { if ((q = strchr(p, '"'))) *q = '\0'; break; }
+            *q = '\0';
+            p = q + 3;
+        }
+        if (nf < 15 || strcmp(field[12], metric)) continue;
+        ncu_launch *l = &out[n++];
+        snprintf(l->kernel, sizeof l->kernel, "%s", field[4]);
+        l->block = (uint32_t)strtoul(field[7] + 1, NULL, 10);   /* "(32, 1, 1)" */
+        l->grid = (uint32_t)strtoul(field[8] + 1, NULL, 10);
+        double x = 0;
+        for (const char *q = field[14]; *q; q++)
+            if (*q >= '0' && *q <= '9') x = x * 10 + (*q - '0');
+        l->value = x;
     }
     fclose(f);
-    if (best <= 0) fail_msg("no cycles and durations in %s", path);
+    return n;
+}
+
+/* The SM clock of the ncu runs in GHz: sm__cycles_elapsed.max over
+ * gpu__time_duration.sum of the launches of validation/probes/dram_sector.cu
+ * under ncu with the validation runs' settings, the largest (the duration
+ * includes a little besides the cycles). */
+static double ncu_sm_clock_ghz(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/validation/results/h200/probes_2026-12-01/dram_sector_ncu.csv",
+             WARPSIM_SOURCE_DIR);
+    ncu_launch cyc[32], ns[32];
+    int n = ncu_launches(path, "sm__cycles_elapsed.max", cyc, 32);
+    if (n == 0 || ncu_launches(path, "gpu__time_duration.sum", ns, 32) != n)
+        fail_msg("no cycles and durations in %s", path);
+    double best = 0;
+    for (int i = 0; i < n; i++)
+        if (ns[i].value > 0 && cyc[i].value / ns[i].value > best) best = cyc[i].value / ns[i].value;
     return best;
 }
 
@@ -154,38 +193,13 @@ static void test_h200_memory_rates(void **state)
     fclose(f);
     if (gbs <= 0) fail_msg("no plain bandwidth_dram in %s", path);
     double want = gbs / ghz;
+    printf("dramBytesPerCycle = %d, measured %.0f (%.0f GB/s over %.3f GHz)\n", g.dramBytesPerCycle, want, gbs, ghz);
     if (fabs(g.dramBytesPerCycle - want) > 0.15 * want)
         fail_msg("configs/h200.ini dramBytesPerCycle = %d, the H200 streamed %.0f GB/s at %.3f GHz: %.0f",
                  g.dramBytesPerCycle, gbs, ghz, want);
     double per_op = measured("atomic_same_address_1warp") / 32;
     if (fabs(g.l2AtomicCyclesPerOp - per_op) > 0.15 * per_op)
         fail_msg("configs/h200.ini l2AtomicCyclesPerOp = %d, the H200 measured %.2f", g.l2AtomicCyclesPerOp, per_op);
-}
-
-/* The value of metric in the row of the launch with ncu ID id of an ncu
- * CSV ("ID",...,"Metric Name","Metric Unit","Metric Value"; values with
- * thousands separators). */
-static double ncu_value(const char *path, int id, const char *metric)
-{
-    char line[1024], want_id[32], want_metric[128];
-    snprintf(want_id, sizeof want_id, "\"%d\",", id);
-    snprintf(want_metric, sizeof want_metric, "\"%s\",", metric);
-    FILE *f = fopen(path, "r");
-    if (!f) fail_msg("cannot read %s", path);
-    double v = NAN;
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, want_id, strlen(want_id)) || !strstr(line, want_metric)) continue;
-        char *q = NULL;     /* the last field: after the last "," */
-        for (char *p = strstr(line, "\",\""); p; p = strstr(p + 1, "\",\"")) q = p + 3;
-        if (!q) break;
-        double x = 0;
-        for (; *q && *q != '"'; q++)
-            if (*q >= '0' && *q <= '9') x = x * 10 + (*q - '0');
-        v = x;
-    }
-    fclose(f);
-    if (isnan(v)) fail_msg("no %s for launch %d in %s", metric, id, path);
-    return v;
 }
 
 /* The L2's rate of write requests: one-lane stores from every SM
@@ -199,8 +213,10 @@ static void test_h200_l2_write_requests(void **state)
     if (ws_gpu_config_load("h200", &g, err, sizeof err) != 0) fail_msg("%s", err);
     snprintf(path, sizeof path, "%s/validation/results/h200/probes_2026-12-01/stores_few_sms_ncu.csv",
              WARPSIM_SOURCE_DIR);
-    double req = ncu_value(path, 2, "lts__t_requests_srcunit_tex_op_write.sum");
-    double cyc = ncu_value(path, 2, "gpc__cycles_elapsed.max");
+    ncu_launch r[8], c[8];
+    assert_int_equal(ncu_launches(path, "lts__t_requests_srcunit_tex_op_write.sum", r, 8), 6);
+    assert_int_equal(ncu_launches(path, "gpc__cycles_elapsed.max", c, 8), 6);
+    double req = r[2].value, cyc = c[2].value;
     assert_true(req > 1e6 && cyc > 1e5);
     double rate = req / cyc;
     printf("l2WriteRequestsPerCycle = %d, measured %.1f\n", g.l2WriteRequestsPerCycle, rate);
@@ -209,11 +225,104 @@ static void test_h200_l2_write_requests(void **state)
                  g.l2WriteRequestsPerCycle, rate);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* launchOverheadCycles: each launch of validation/probes/launch_overhead.cu
+ * (kernels that do almost nothing, 1 to 1056 blocks) took the H200
+ * sm__cycles_elapsed.max cycles under ncu; warpsim simulates the same
+ * launch (the probe's PTX as nvcc built it for the GPU, with ptxas's
+ * register counts) and the overhead is the median of what the GPU took
+ * beyond warpsim's cycles for the work.  Within 5 %: warpsim's cycles for
+ * the work may move a little as the model does. */
+static void test_h200_launch_overhead(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    tt_config(&g, "h200");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/validation/results/h200/probes_2026-12-01/launch_overhead_ncu.csv",
+             WARPSIM_SOURCE_DIR);
+    ncu_launch l[64];
+    int n = ncu_launches(path, "sm__cycles_elapsed.max", l, 64);
+    assert_int_equal(n, 42);
+    snprintf(path, sizeof path, "%s/validation/probes/launch_overhead.ptx", WARPSIM_SOURCE_DIR);
+    tctx t;
+    memset(&t, 0, sizeof t);
+    ptx_error pe;
+    if (!(t.m = ptx_parse_file(path, &pe))) fail_msg("cannot parse %s", path);
+    t.mem = ws_devmem_create();
+    if (!(t.p = ws_program_load(t.m, t.mem, &t.err))) fail_msg("load failed: %s", t.err.msg);
+    uint64_t in = t_alloc(&t, NULL, 132 * 1024 * 4), out = t_alloc(&t, NULL, 132 * 1024 * 4);
+    double over[64];
+    for (int i = 0; i < n; i++) {
+        const char *name = NULL;
+        int32_t regs = 0;   /* ptxas -v for sm_90, as warpsim exec takes them */
+        t.nparams = 0;
+        if (!strncmp(l[i].kernel, "launch_empty(", 13)) {
+            name = "_Z12launch_emptyv", regs = 4;
+        } else if (!strncmp(l[i].kernel, "launch_store(", 13)) {
+            name = "_Z12launch_storePi", regs = 10;
+            t_p64(&t, out);
+        } else if (!strncmp(l[i].kernel, "launch_load_store(", 18)) {
+            name = "_Z17launch_load_storePKiPi", regs = 10;
+            t_p64(&t, in);
+            t_p64(&t, out);
+        } else {
+            fail_msg("unknown kernel %s in %s", l[i].kernel, path);
+        }
+        ws_timing_stats ts;
+        tt_run(&t, &g, name, D3(l[i].grid, 1, 1), D3(l[i].block, 1, 1), 0, regs, &ts);
+        over[i] = l[i].value - (double)(ts.cycles - ts.launch_cycles);
+    }
+    t_free(&t);
+    qsort(over, (size_t)n, sizeof *over, cmp_double);
+    double median = (over[(n - 1) / 2] + over[n / 2]) / 2;
+    printf("launchOverheadCycles = %d, measured %.1f (%.0f-%.0f over %d launches)\n", g.launchOverheadCycles,
+           median, over[0], over[n - 1], n);
+    if (fabs(g.launchOverheadCycles - median) > 0.05 * median)
+        fail_msg("configs/h200.ini launchOverheadCycles = %d, the H200's launches give %.1f",
+                 g.launchOverheadCycles, median);
+}
+
+/* dramAccessBytes: validation/probes/dram_sector.cu reads one word a thread
+ * at strides of 4, 32, 64, 128, 256, 1024 and 4096 bytes, three launches
+ * each in that order.  DRAM bytes per L2 read sector: at stride 32 (every
+ * sector read) 32; from stride 64 on (each sector alone in its 64 B) the
+ * config's block.  Within 2 %. */
+static void test_h200_dram_access_block(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    tt_config(&g, "h200");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/validation/results/h200/probes_2026-12-01/dram_sector_ncu.csv",
+             WARPSIM_SOURCE_DIR);
+    ncu_launch dram[32], sectors[32];
+    int n = ncu_launches(path, "dram__bytes_read.sum", dram, 32);
+    assert_int_equal(n, 21);
+    assert_int_equal(ncu_launches(path, "lts__t_sectors_srcunit_tex_op_read.sum", sectors, 32), 21);
+    for (int i = 3; i < n; i++) {
+        assert_true(sectors[i].value >= 1 << 20);
+        double per_sector = dram[i].value / sectors[i].value, want = i < 6 ? 32 : g.dramAccessBytes;
+        if (fabs(per_sector - want) > 0.02 * want)
+            fail_msg("launch %d of %s: %.2f DRAM bytes per sector; configs/h200.ini dramAccessBytes = %d",
+                     i, path, per_sector, g.dramAccessBytes);
+    }
+    printf("dramAccessBytes = %d, measured %.2f for a lone sector, %.2f for adjacent ones\n",
+           g.dramAccessBytes, dram[20].value / sectors[20].value, dram[4].value / sectors[4].value);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_h200_latencies),
                                        cmocka_unit_test(test_h200_l2_dram_latencies),
                                        cmocka_unit_test(test_h200_memory_rates),
-                                       cmocka_unit_test(test_h200_l2_write_requests)};
+                                       cmocka_unit_test(test_h200_l2_write_requests),
+                                       cmocka_unit_test(test_h200_launch_overhead),
+                                       cmocka_unit_test(test_h200_dram_access_block)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
