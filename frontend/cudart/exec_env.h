@@ -32,6 +32,9 @@
 #define WS_ENV_TIMEOUT         "WARPSIM_TIMEOUT"          /* wall-clock seconds per launch */
 #define WS_ENV_MAX_CYCLES      "WARPSIM_MAX_CYCLES"       /* simulated cycles per launch */
 #define WS_ENV_THREADS         "WARPSIM_THREADS"          /* threads the SMs run on; unset = the cores */
+/* Tests: "1" runs every cycle with SMs for two threads or more on the threads
+ * (else warpsim measures which is faster); not an exec option, passed through */
+#define WS_ENV_THREADS_EVERY_CYCLE "WARPSIM_THREADS_EVERY_CYCLE"
 #define WS_ENV_CHECKS          "WARPSIM_CHECKS"           /* "race", "sync", "init", comma-separated */
 #define WS_ENV_LEAK_CHECK      "WARPSIM_LEAK_CHECK"       /* "1": report allocations never freed */
 #define WS_ENV_KEEP_PTX        "WARPSIM_KEEP_PTX"         /* --keep-ptx: folder to write each module's PTX to */

@@ -383,10 +383,10 @@ static void warp_addrs(const ws_exec *x, const ws_warp *w, const ws_opnd *a, uin
 
 /* ---- accesses put off to the end of the cycle (ws_deferred) ---------- */
 
-/* Whether an access of space at addrs waits for the end of the cycle: the
- * launch puts accesses off (x->defer) and some lane reaches global memory,
- * which the SMs share; constant memory and kernel parameters are read-only
- * and shared and local memory belong to the block. */
+/* Whether a write (a store, an atomic) to space at addrs waits for the end
+ * of the cycle: the launch puts writes off (x->defer) and some lane reaches
+ * global memory, which the SMs share; shared and local memory belong to
+ * the block. */
 static bool put_off(const ws_exec *x, uint8_t space, const ws_insn *in, const uint64_t *addrs, uint32_t mask)
 {
     if (!x->defer || x->applying || !mask) return false;
@@ -490,10 +490,6 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     record(info, in->space, total, false);
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     warp_addrs(x, w, a, mask, addrs);
-    if (put_off(x, in->space, in, addrs, mask)) {
-        account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL);
-        return defer_push(x, b, w, in, pc, mask);
-    }
     warp_bytes wb;
     if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, false, &wb)) {
         bool sext = ptx_type_is_signed(t) && es < 8;
@@ -515,7 +511,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
                                                       x->p->reg_width[el[k].reg]);
         }
     }
-    if (!x->applying) account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL);
+    account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL);
     return true;
 }
 
@@ -703,8 +699,8 @@ bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     uint64_t base = lane_addr(x, w, a, lane);
     uint64_t first[WS_WARP_SIZE];
     first[lane] = base;
-    if (put_off(x, in->space, in, first, UINT32_C(1) << lane)) {
-        if (store) ws_progress(x, w);
+    if (store && put_off(x, in->space, in, first, UINT32_C(1) << lane)) {
+        ws_progress(x, w);
         wmma_account(x, in, pc, mask, base, stride, store, info);
         return defer_push(x, b, w, in, pc, mask);
     }
@@ -729,7 +725,6 @@ bool ws_exec_cp_async(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
     uint32_t size = (uint32_t)in->ops[2].imm, read_mask = 0;
     uint64_t saddr[WS_WARP_SIZE], own[WS_WARP_SIZE], *gaddr = info ? info->addr : own;
     record(info, WS_SP_GLOBAL, size, false);
-    bool later = x->defer && !x->applying && mask;     /* its source is global (put_off) */
     FOR_LANES(mask, lane) {
         uint8_t buf[16] = {0};
         uint64_t n = size;
@@ -744,19 +739,17 @@ bool ws_exec_cp_async(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
         gaddr[lane] = lane_addr(x, w, src, lane);
         if (!check_align(x, b, w, lane, pc, WS_SP_SHARED, saddr[lane], size, WHAT_WRITE)) return false;
         if (!check_align(x, b, w, lane, pc, WS_SP_GLOBAL, gaddr[lane], size, WHAT_READ)) return false;
-        if (n) read_mask |= UINT32_C(1) << lane;
-        if (later) continue;
         if (n && !mem_access(x, b, w, lane, pc, WS_SP_GLOBAL, gaddr[lane], buf, (uint32_t)n, false, WHAT_READ))
             return false;
         if (!mem_access(x, b, w, lane, pc, WS_SP_SHARED, saddr[lane], buf, size, true, WHAT_WRITE))
             return false;
+        if (n) read_mask |= UINT32_C(1) << lane;
     }
-    if (x->applying) return true;       /* counted when it issued */
     ws_insn as_global = *in;
     as_global.space = WS_SP_GLOBAL;
     account(x, &as_global, pc, read_mask, gaddr, size, ACC_LD, NULL);
     account(x, in, pc, mask, saddr, size, ACC_ST, NULL);
-    return later ? defer_push(x, b, w, in, pc, mask) : true;
+    return true;
 }
 
 bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred *d)
@@ -765,11 +758,9 @@ bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred *d)
     x->applying = true;
     x->steps = d->steps;
     switch (d->in->cls) {
-    case WS_I_LD: ok = ws_exec_ld(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
     case WS_I_ST: ok = ws_exec_st(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
     case WS_I_ATOM: ok = ws_exec_atom(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
     case WS_I_WMMA: ok = ws_exec_wmma(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
-    case WS_I_CP_ASYNC: ok = ws_exec_cp_async(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
     default: ws_fault(x, d->b, d->w, -1, d->pc, "internal error: instruction put off that moves no data"); break;
     }
     x->applying = false;

@@ -2,6 +2,7 @@
  * (launch_reuse.h). */
 #include "launch_reuse.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,6 +157,7 @@ struct ws_reuse_recorder {
     size_t nslots, used;
     wpage *last;            /* the page of the last access */
     bool failed;            /* out of memory: nothing is filed */
+    pthread_mutex_t mu;     /* a timed launch's SMs read on several threads at once */
 };
 
 static size_t slot_of(uint64_t key, size_t nslots)
@@ -212,6 +214,7 @@ static bool note(ws_reuse_recorder *r, wpage *pg, uint32_t lo, uint32_t hi, bool
 static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write)
 {
     ws_reuse_recorder *r = ctx;
+    pthread_mutex_lock(&r->mu);
     while (size && !r->failed) {
         uint32_t off = (uint32_t)(addr & (RPAGE - 1));
         uint32_t n = size < RPAGE - off ? (uint32_t)size : RPAGE - off;
@@ -220,6 +223,7 @@ static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write)
         addr += n;
         size -= n;
     }
+    pthread_mutex_unlock(&r->mu);
 }
 
 ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem)
@@ -232,6 +236,7 @@ ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem)
         free(r);
         return NULL;
     }
+    pthread_mutex_init(&r->mu, NULL);
     ws_devmem_watch(mem, on_access, r);
     return r;
 }
@@ -346,6 +351,7 @@ void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *ke
         free(r->slots[i].pre);
     }
     free(r->slots);
+    pthread_mutex_destroy(&r->mu);
     free(r);
 }
 

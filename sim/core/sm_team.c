@@ -72,7 +72,7 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
     x->progress_at = t->progress_at;
     x->blocks_started = launch->blocks_started;
     x->blocks_done = launch->blocks_done;
-    x->defer = t->nthreads > 1 ? &sm->data : NULL;
+    x->defer = &sm->data;
     bool ok = ws_sm_cycle(&w->s, sm, t->now);
     if (x->progress_at > w->progress_at) w->progress_at = x->progress_at;
     return ok;

@@ -78,12 +78,12 @@ typedef struct ws_block {
     ws_initshadow init;     /* initcheck's shadow of shared memory (when on) */
 } ws_block;
 
-/* A memory instruction whose data movement waits for the end of its
- * cycle: a timed launch on several threads (timing.c) runs the SMs of a
- * cycle at once, and puts off every access that reaches global memory,
- * which the SMs share, to the end of the cycle, where they are done SM by
- * SM in index order, each SM's in issue order: the order a run on one
- * thread does them in (docs/THREADS.md). */
+/* A write to global memory that waits for the end of its cycle: a timed
+ * launch (timing.c, sm_team.h) runs the SMs of a cycle at once, maybe on
+ * several threads, so a cycle's loads read memory as it was when the cycle
+ * began and its stores and atomics, which other SMs may read, take effect
+ * at the end of the cycle, SM by SM in index order, each SM's in issue
+ * order (docs/THREADS.md). */
 typedef struct ws_deferred {
     ws_block *b;
     ws_warp *w;
@@ -124,8 +124,8 @@ typedef struct ws_exec {
      * began plus the instructions of the SM being simulated in it, so that
      * it does not depend on how the SMs are spread over threads. */
     uint64_t steps;
-    /* Non-NULL: accesses that reach global memory are put off to the end
-     * of the cycle, into this list (ws_deferred).  applying: doing them. */
+    /* Non-NULL: writes to global memory are put off to the end of the
+     * cycle, into this list (ws_deferred).  applying: doing them. */
     ws_deferred_list *defer;
     bool applying;
 } ws_exec;

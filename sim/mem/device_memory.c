@@ -13,10 +13,12 @@
  * pages return zeros.  Small allocations share pages; freeing one clears its
  * bytes so a later allocation at the same addresses starts zeroed.
  *
- * The simulator calls read/write once per lane, so the last allocation and
- * the last page looked up are cached.  The cache is updated from the const
- * read functions too: a ws_devmem belongs to one simulation and must not be
- * used from two threads at once. */
+ * The last allocation and the last page written are cached.  Reads use the
+ * cache but do not change it, so reads (the const functions, and spans for
+ * reading) may run on several threads at once while nothing writes: a timed
+ * launch on several threads reads that way, its writes waiting for the end
+ * of the cycle (sim/core/sm_team.h).  A watcher is called from those threads
+ * too. */
 #include "device_memory.h"
 
 #include <stdio.h>
@@ -418,9 +420,8 @@ bool ws_devmem_free(ws_devmem *m, uint64_t addr)
 /* The allocation holding [addr, addr+size), or NULL.  A zero-size range
  * may sit at the end of an allocation (so that a 0-byte copy to a 0-byte
  * allocation succeeds). */
-static const ws_alloc *alloc_find(const ws_devmem *m, uint64_t addr, uint64_t size)
+static const ws_alloc *alloc_find(const ws_devmem *m, uint64_t addr, uint64_t size, ws_devmem *remember)
 {
-    ws_devmem *mm = (ws_devmem *)m;     /* cache only; see the top of the file */
     if (m->last_alloc < m->nallocs) {
         const ws_alloc *a = &m->allocs[m->last_alloc];
         if (addr - a->base <= a->size && size <= a->size - (addr - a->base))
@@ -432,25 +433,27 @@ static const ws_alloc *alloc_find(const ws_devmem *m, uint64_t addr, uint64_t si
     const ws_alloc *a = &m->allocs[i - 1];
     if (addr - a->base > a->size || size > a->size - (addr - a->base))
         return NULL;
-    mm->last_alloc = i - 1;
+    if (remember) remember->last_alloc = i - 1;     /* the same ws_devmem: a write caches */
     return a;
 }
 
 bool ws_devmem_valid(const ws_devmem *m, uint64_t addr, uint64_t size)
 {
-    return alloc_find(m, addr, size) != NULL;
+    return alloc_find(m, addr, size, NULL) != NULL;
 }
 
 /* ---- data ---- */
 
-static uint8_t *page_cached(const ws_devmem *m, uint64_t key)
+/* The page of key; remember (m itself, on a write) caches it. */
+static uint8_t *page_cached(const ws_devmem *m, uint64_t key, ws_devmem *remember)
 {
-    ws_devmem *mm = (ws_devmem *)m;
     if (m->last_key == key)
         return m->last_page;
     uint8_t *p = page_lookup(m, key);
-    mm->last_key = key;
-    mm->last_page = p;
+    if (remember) {
+        remember->last_key = key;
+        remember->last_page = p;
+    }
     return p;
 }
 
@@ -466,7 +469,7 @@ static void copy_out(const ws_devmem *m, uint64_t addr, uint8_t *out, uint64_t s
     while (size) {
         uint64_t off = addr & (WS_PAGE_SIZE - 1);
         uint64_t n = WS_PAGE_SIZE - off < size ? WS_PAGE_SIZE - off : size;
-        const uint8_t *p = page_cached(m, addr >> WS_PAGE_SHIFT);
+        const uint8_t *p = page_cached(m, addr >> WS_PAGE_SHIFT, NULL);
         if (p)
             memcpy(out, p + off, n);
         else
@@ -484,7 +487,7 @@ void ws_devmem_peek(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
 
 bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
 {
-    if (!alloc_find(m, addr, size))
+    if (!alloc_find(m, addr, size, NULL))
         return false;
     if (m->watch)
         m->watch(m->watch_ctx, addr, size, false);
@@ -494,12 +497,13 @@ bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
 
 uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
 {
-    if (size == 0 || (write && m->track_init) || !alloc_find(m, addr, size))
+    ws_devmem *remember = write ? m : NULL;
+    if (size == 0 || (write && m->track_init) || !alloc_find(m, addr, size, remember))
         return NULL;
     uint64_t key = addr >> WS_PAGE_SHIFT;
     if ((addr + size - 1) >> WS_PAGE_SHIFT != key)
         return NULL;
-    uint8_t *p = page_cached(m, key);
+    uint8_t *p = page_cached(m, key, remember);
     if (!p)
         return NULL;
     /* A watcher (the reuse recorder) is told the whole span as read: more
@@ -518,7 +522,7 @@ uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
 static bool page_write(ws_devmem *m, uint64_t addr, const uint8_t *src, uint8_t fill, uint64_t n)
 {
     uint64_t key = addr >> WS_PAGE_SHIFT, off = addr & (WS_PAGE_SIZE - 1);
-    uint8_t *p = page_cached(m, key);
+    uint8_t *p = page_cached(m, key, m);
     if (!p) {
         if (src ? all_zero(src, n) : fill == 0)
             return true;
@@ -537,7 +541,7 @@ static bool page_write(ws_devmem *m, uint64_t addr, const uint8_t *src, uint8_t 
 
 static bool write_range(ws_devmem *m, uint64_t addr, const uint8_t *src, uint8_t fill, uint64_t size)
 {
-    if (!alloc_find(m, addr, size))
+    if (!alloc_find(m, addr, size, m))
         return false;
     if (m->watch)
         m->watch(m->watch_ctx, addr, size, true);
@@ -600,7 +604,7 @@ bool ws_devmem_initialized(const ws_devmem *m, uint64_t addr, uint64_t size, uin
 
 bool ws_devmem_allocation_of(const ws_devmem *m, uint64_t addr, uint64_t *base, uint64_t *size)
 {
-    const ws_alloc *a = alloc_find(m, addr, 1);
+    const ws_alloc *a = alloc_find(m, addr, 1, NULL);
     if (!a)
         return false;
     *base = a->base;
