@@ -11,6 +11,15 @@
 #include "trace_issue.h"
 #include "../trace/issue_timeline.h"
 
+/* n zeroed elements on cache lines of their own (SMs run on several threads). */
+static void *lines_calloc(size_t n, size_t size)
+{
+    size_t bytes = (n * size + 63) / 64 * 64;
+    void *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (p) memset(p, 0, bytes ? bytes : 64);
+    return p;
+}
+
 bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
 {
     const ws_gpu_config *g = s->g;
@@ -18,9 +27,9 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
     sm->nsp = (uint32_t)g->subPartitionsPerMultiprocessor;
     sm->nblocks = (uint32_t)s->disp.occ.blocks_per_sm;
     sm->nslots = sm->nblocks * s->nwarps;
-    sm->slots = calloc(sm->nslots, sizeof *sm->slots);
-    sm->blocks = calloc(sm->nblocks, sizeof *sm->blocks);
-    sm->sp = calloc(sm->nsp, sizeof *sm->sp);
+    sm->slots = lines_calloc(sm->nslots, sizeof *sm->slots);
+    sm->blocks = lines_calloc(sm->nblocks, sizeof *sm->blocks);
+    sm->sp = lines_calloc(sm->nsp, sizeof *sm->sp);
     if (!sm->slots || !sm->blocks || !sm->sp || !ws_l1_init(&sm->l1, g)) return false;
     for (uint32_t i = 0; i < sm->nsp; i++) {
         ws_sched_init(&sm->sp[i].sched, s->policy, (sm->nslots + sm->nsp - 1 - i) / sm->nsp,

@@ -121,8 +121,9 @@ typedef struct ws_lsu_queue {
     bool failed;                        /* out of memory while queueing */
 } ws_lsu_queue;
 
+/* Cache-line aligned: SMs next to each other may run on different threads. */
 typedef struct ws_sm {
-    int32_t id;
+    _Alignas(64) int32_t id;
     bool ready_to_run;                  /* storage allocated */
     uint32_t nsp, nslots, nblocks;
     ws_sm_warp *slots;                  /* nblocks * nwarps */

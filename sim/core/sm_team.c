@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 struct ws_sm_worker {
-    ws_sm_team *team;
+    _Alignas(64) ws_sm_team *team;     /* workers side by side: each on lines of its own */
     int32_t index;
     ws_tsim s;                  /* the launch's, with the executor state below */
     ws_launch l;                /* the launch's, without the progress line (the caller's loop polls it) */
@@ -84,7 +84,7 @@ static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
 {
     for (int32_t j = 0; j < t->ndue; j++) {
         int32_t i = t->due[j];
-        if (!all && i % t->nthreads != w->index) continue;
+        if (!all && t->owner[i] != w->index) continue;
         if (!run_sm(t, w, i)) {
             w->failed_sm = i;
             return;
@@ -135,6 +135,7 @@ static bool start_threads(ws_sm_team *t)
     for (int32_t k = 1; k < t->nthreads; k++)
         if (pthread_create(&t->w[k].thread, NULL, worker_main, &t->w[k]) != 0) {
             /* run on the threads that started: the results are the same */
+            for (int32_t i = 0; i < t->s->g->multiProcessorCount; i++) t->owner[i] %= k;
             t->nthreads = k;
             break;
         }
@@ -142,7 +143,7 @@ static bool start_threads(ws_sm_team *t)
     return t->nthreads > 1;
 }
 
-bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, bool every_cycle)
+bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, uint64_t nblocks, bool every_cycle)
 {
     memset(t, 0, sizeof *t);
     t->s = s;
@@ -150,8 +151,21 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, bo
     t->nthreads = nthreads;
     t->steps = s->x.steps;
     t->progress_at = s->x.progress_at;
-    t->w = calloc((size_t)nthreads, sizeof *t->w);
-    if (!t->w) return false;
+    int32_t nsm = s->g->multiProcessorCount;
+    t->w = aligned_alloc(_Alignof(ws_sm_worker), sizeof *t->w * (size_t)nthreads);
+    t->owner = malloc(sizeof *t->owner * (size_t)nsm);
+    if (!t->w || !t->owner) {
+        free(t->w);
+        free(t->owner);
+        return false;
+    }
+    memset(t->w, 0, sizeof *t->w * (size_t)nthreads);
+    /* Each thread a run of neighbouring SMs, among those the grid keeps
+     * busy (the first wave deals blocks to SMs 0, 1, ... in order): their
+     * state stays in one core's caches. */
+    int64_t busy = nblocks < (uint64_t)nsm ? (int64_t)nblocks : nsm;
+    for (int32_t i = 0; i < nsm; i++)
+        t->owner[i] = i < busy ? (int32_t)((int64_t)i * nthreads / busy) : i % nthreads;
     atomic_init(&t->gen, 0);
     atomic_init(&t->done, 0);
     atomic_init(&t->sleepers, 0);
@@ -299,4 +313,5 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     pthread_cond_destroy(&t->cv);
     pthread_cond_destroy(&t->cv_done);
     free(t->w);
+    free(t->owner);
 }

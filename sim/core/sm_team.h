@@ -26,6 +26,7 @@ typedef struct ws_sm_team {
     ws_sm *sms;
     int32_t nthreads;
     ws_sm_worker *w;            /* nthreads of them; w[0] is the calling thread's */
+    int32_t *owner;             /* per SM: the thread that runs it */
     /* the cycle being run: its SMs, ascending */
     const int32_t *due;
     int32_t ndue;
@@ -34,12 +35,14 @@ typedef struct ws_sm_team {
      * sign of progress */
     uint64_t steps, progress_at;
     bool started;               /* the other threads exist */
-    atomic_uint gen;            /* moves on to start a cycle on the other threads */
-    atomic_int done;            /* threads done with the cycle */
-    atomic_int sleepers;        /* threads asleep on cv */
-    atomic_bool caller_asleep;  /* the calling thread asleep on cv_done */
+    /* each on a cache line of its own: the threads write them while they
+     * read the fields above */
+    _Alignas(64) atomic_uint gen;       /* moves on to start a cycle on the other threads */
+    _Alignas(64) atomic_int done;       /* threads done with the cycle */
+    _Alignas(64) atomic_int sleepers;   /* threads asleep on cv */
+    atomic_bool caller_asleep;          /* the calling thread asleep on cv_done */
     atomic_bool stop;
-    pthread_mutex_t mu;
+    _Alignas(64) pthread_mutex_t mu;
     pthread_cond_t cv, cv_done;
     /* Whether cycles run on the threads or on the calling thread alone: the
      * faster, as measured in stretches of cycles (the results are the same
@@ -54,10 +57,10 @@ typedef struct ws_sm_team {
     double ns_per_sm[2];
 } ws_sm_team;
 
-/* A team of nthreads (1 or more) for s's SMs; threads other than the
- * caller's start with the first cycle that has SMs for them.  False on out
- * of memory. */
-bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, bool every_cycle);
+/* A team of nthreads (1 or more) for s's SMs, for a grid of nblocks;
+ * threads other than the caller's start with the first cycle that has SMs
+ * for them.  False on out of memory. */
+bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, uint64_t nblocks, bool every_cycle);
 
 /* Cycle now of the SMs in due (ascending, retired already): they issue,
  * then the cycle's put-off work is done.  False on a fault (s->x.err

@@ -218,7 +218,8 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     if (!ok) err->kind = occupancy_error_kind(&s.disp.occ);
     if (ok) {
         s.deps = malloc(sizeof *s.deps * (size_t)(p->ncode ? p->ncode : 1));
-        sms = calloc((size_t)nsm, sizeof *sms);
+        sms = aligned_alloc(_Alignof(ws_sm), sizeof *sms * (size_t)nsm);     /* a multiple of the alignment */
+        if (sms) memset(sms, 0, sizeof *sms * (size_t)nsm);
         ok = s.deps && sms && ws_l2_init(&l2, cfg);
         if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for timing kernel %s",
                           p->funcs[k->func].shown);
@@ -247,7 +248,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     int32_t nthreads = ok ? team_threads(&opt, p, l, nsm, nblocks) : 1;
     s.defer_timing = nthreads > 1;
     ws_sm_team team;
-    bool have_team = ok && ws_sm_team_init(&team, &s, sms, nthreads, opt.threads_every_cycle);
+    bool have_team = ok && ws_sm_team_init(&team, &s, sms, nthreads, nblocks, opt.threads_every_cycle);
     if (ok && (!q.heap || !due || !have_team)) {
         ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         ok = false;
