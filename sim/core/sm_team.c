@@ -75,6 +75,8 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
     x->defer = &sm->data;
     bool ok = ws_sm_cycle(&w->s, sm, t->now);
     if (x->progress_at > w->progress_at) w->progress_at = x->progress_at;
+    t->brief[i] = (ws_sm_brief){.next = sm->next, .finished = sm->finished,
+                                .pending = sm->data.n || sm->lsu_q.n || sm->lsu_q.failed};
     return ok;
 }
 
@@ -154,11 +156,15 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     int32_t nsm = s->g->multiProcessorCount;
     t->w = aligned_alloc(_Alignof(ws_sm_worker), sizeof *t->w * (size_t)nthreads);
     t->owner = malloc(sizeof *t->owner * (size_t)nsm);
-    if (!t->w || !t->owner) {
+    t->brief = aligned_alloc(64, (sizeof *t->brief * (size_t)nsm + 63) / 64 * 64);
+    if (!t->w || !t->owner || !t->brief) {
         free(t->w);
         free(t->owner);
+        free(t->brief);
         return false;
     }
+    for (int32_t i = 0; i < nsm; i++)
+        t->brief[i] = (ws_sm_brief){.next = sms[i].next, .finished = sms[i].finished, .pending = 0};
     memset(t->w, 0, sizeof *t->w * (size_t)nthreads);
     /* Each thread a run of neighbouring SMs, among those the grid keeps
      * busy (the first wave deals blocks to SMs 0, 1, ... in order): their
@@ -174,7 +180,9 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     pthread_mutex_init(&t->mu, NULL);
     pthread_cond_init(&t->cv, NULL);
     pthread_cond_init(&t->cv_done, NULL);
-    t->parallel = every_cycle;     /* else the first stretch on this thread alone, then a try */
+    /* the first two stretches, short, try the threads, then this thread alone */
+    t->parallel = nthreads > 1;
+    t->trying = true;
     t->every_cycle = every_cycle;
     t->try_gap = FIRST_TRY_GAP;
     t->until_try = FIRST_TRY_GAP;
@@ -213,6 +221,7 @@ static bool end_cycle(ws_sm_team *t)
         int32_t i = t->due[j];
         if (failed && i > failed->failed_sm) break;
         ws_sm *sm = &t->sms[i];
+        if (!t->brief[i].pending && !(failed && i == failed->failed_sm)) continue;
         for (uint32_t k = 0; k < sm->data.n; k++)
             if (!ws_exec_apply_deferred(x, &sm->data.a[k])) return false;
         sm->data.n = 0;
@@ -314,4 +323,5 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     pthread_cond_destroy(&t->cv_done);
     free(t->w);
     free(t->owner);
+    free(t->brief);
 }

@@ -21,12 +21,22 @@
 
 typedef struct ws_sm_worker ws_sm_worker;
 
+/* What the calling thread's loop needs of an SM after its cycle, written by
+ * the SM's thread: packed, so that the loop reads a few cache lines, not
+ * the SMs' own. */
+typedef struct ws_sm_brief {
+    uint64_t next;              /* ws_sm.next */
+    uint32_t finished;          /* ws_sm.finished: warps to retire (ws_sm_retire) */
+    uint32_t pending;           /* work put off to the end of the cycle */
+} ws_sm_brief;
+
 typedef struct ws_sm_team {
     ws_tsim *s;                 /* the launch's: retiring, and the end of each cycle */
     ws_sm *sms;
     int32_t nthreads;
     ws_sm_worker *w;            /* nthreads of them; w[0] is the calling thread's */
     int32_t *owner;             /* per SM: the thread that runs it */
+    ws_sm_brief *brief;         /* per SM */
     /* the cycle being run: its SMs, ascending */
     const int32_t *due;
     int32_t ndue;

@@ -266,10 +266,12 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         tst.loop_iterations++;
         int32_t ndue = 0;
         for (; q.n > 0 && q.heap[0].next == now; queue_pop(&q)) due[ndue++] = q.heap[0].id;
-        for (int32_t j = 0; ok && j < ndue; j++) ok = ws_sm_retire(&s, &sms[due[j]], now);
+        for (int32_t j = 0; ok && j < ndue; j++)
+            if (team.brief[due[j]].finished) ok = ws_sm_retire(&s, &sms[due[j]], now);
         if (ok) ok = ws_sm_team_cycle(&team, due, ndue, now);
         for (int32_t j = 0; ok && j < ndue; j++)
-            if (sms[due[j]].next != WS_NEVER) queue_push(&q, (sm_entry){.next = sms[due[j]].next, .id = due[j]});
+            if (team.brief[due[j]].next != WS_NEVER)
+                queue_push(&q, (sm_entry){.next = team.brief[due[j]].next, .id = due[j]});
         if (l->progress && (tst.loop_iterations & 0x3ff) == 0)
             ws_progress_line_poll(l->progress, &(ws_progress_state){.blocks_done = s.x.blocks_done,
                                   .blocks_total = s.x.grid_blocks, .cycles = now, .warp_insts = team.steps});
