@@ -1,0 +1,25 @@
+#!/bin/sh
+# A course program under `warpsim exec --gpu h200` prints the same, and
+# every launch's JSON summary is byte for byte the same, on one thread and
+# on 3 and 8 threads with every cycle run on the threads
+# (WARPSIM_THREADS_EVERY_CYCLE=1; docs/THREADS.md).
+#   threads_same.sh WARPSIM PROGRAM [ARGS...]
+warpsim=$1
+shift
+# Under the sanitizers LD_PRELOAD carries ASan's runtime for the program
+# warpsim runs; the text tools here run without it.
+preload=${LD_PRELOAD:-}
+unset LD_PRELOAD
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for n in 1 3 8; do
+    LD_PRELOAD=$preload WARPSIM_THREADS_EVERY_CYCLE=1 "$warpsim" exec --gpu h200 --threads $n --json \
+        --summary-out "$tmp/json.$n" -- "$@" >"$tmp/out.$n" 2>"$tmp/err.$n" ||
+        { echo "threads_same: exit status $? on $n threads" >&2; cat "$tmp/err.$n" >&2; exit 1; }
+done
+grep -q '^{"kernel"' "$tmp/json.1" || { echo "threads_same: no launch summary" >&2; exit 1; }
+for n in 3 8; do
+    cmp "$tmp/out.1" "$tmp/out.$n" >&2 || { echo "threads_same: output differs on $n threads" >&2; exit 1; }
+    cmp "$tmp/json.1" "$tmp/json.$n" >&2 || { echo "threads_same: summaries differ on $n threads" >&2; exit 1; }
+done
+echo "threads_same: $(grep -c '^{"kernel"' "$tmp/json.1") launches, the same on 1, 3 and 8 threads"
