@@ -73,13 +73,14 @@ int ws_warpsync_members_opnd(const ws_insn *in)
     }
 }
 
-/* Executes the parts of one operation as warp-wide operations: one for
- * each membermask the lanes name (the 16-lane tiles of a warp each reduce
- * their own 16 lanes through one redux.sync). */
-static void run_parts(const ws_exec *x, const ws_block *b, ws_warp *w,
+/* Executes the parts of one operation (in, the first part's instruction)
+ * as warp-wide operations: one for each membermask the lanes name (the
+ * 16-lane tiles of a warp each reduce their own 16 lanes through one
+ * redux.sync). */
+static void run_parts(const ws_exec *x, const ws_block *b, ws_warp *w, const ws_insn *in,
                       const warpsync_part *parts, int nparts)
 {
-    warpsync_op op = op_of(parts[0].in);
+    warpsync_op op = op_of(in);
     uint64_t src[3][WS_WARP_SIZE], d[WS_WARP_SIZE], p[WS_WARP_SIZE], scratch[WS_WARP_SIZE];
     uint32_t members[WS_WARP_SIZE];
     uint32_t exec = 0;
@@ -101,7 +102,7 @@ static void run_parts(const ws_exec *x, const ws_block *b, ws_warp *w,
     for (uint32_t left = exec; left;) {
         uint32_t m = members[__builtin_ctz(left)], group = 0;
         FOR_LANES(left, lane) if (members[lane] == m) group |= UINT32_C(1) << lane;
-        op.fn(parts[0].in, group, s, dst);
+        op.fn(in, group, s, dst);
         left &= ~group;
     }
     for (int k = 0; k < nparts; k++) {
@@ -168,7 +169,7 @@ static bool complete_waiting(const ws_exec *x, const ws_block *b, ws_warp *w, bo
             needed |= h->members;
         }
         if (!force && (needed & live & ~arrived)) continue;
-        run_parts(x, b, w, parts, nparts);
+        run_parts(x, b, w, in, parts, nparts);
         for (int k = 0; k < nparts; k++) w->others[who[k]].wait = WS_WAIT_NONE;
         any = true;
         if (force) return true;
@@ -211,7 +212,7 @@ ws_step_result ws_exec_warpsync(ws_exec *x, ws_block *b, ws_warp *w, const ws_in
     ws_stack_top(&w->g.stack)->pc = pc + 1;
     if (!(members & live & ~active)) {
         warpsync_part part = {in, mask};
-        if (!run_single_shfl(x, b, w, in, mask)) run_parts(x, b, w, &part, 1);
+        if (!run_single_shfl(x, b, w, in, mask)) run_parts(x, b, w, in, &part, 1);
         return WS_STEP_OK;
     }
     ws_group *g = ws_group_wait(w, active, WS_WAIT_WARPSYNC, pc);
