@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "sim/core/sm.h"
@@ -33,7 +35,9 @@ typedef struct lsu {
 
 static int setup(void **state)
 {
-    lsu *u = test_calloc(1, sizeof *u);
+    lsu *u = aligned_alloc(_Alignof(lsu), sizeof *u);     /* ws_sm is cache-line aligned */
+    assert_non_null(u);
+    memset(u, 0, sizeof *u);
     u->g = (ws_gpu_config){
         .clockRate = 1000000, .memoryClockRate = 1000000, .memoryBusWidth = 256,
         .latencyL1Hit = 30, .latencyL2Hit = 200, .latencyDram = 500,
@@ -54,7 +58,7 @@ static int teardown(void **state)
     lsu *u = *state;
     ws_l1_free(&u->sm.l1);
     ws_l2_free(&u->l2);
-    test_free(u);
+    free(u);
     return 0;
 }
 
