@@ -766,6 +766,8 @@ static bool layout_function(dctx *c, int32_t fi)
     }
     p->tparam_size = (uint32_t)frame;
     p->local_size = (uint32_t)local;
+    wf->tparam_end = (uint32_t)frame;
+    wf->local_end = (uint32_t)local;
     return true;
 }
 

@@ -7,15 +7,18 @@
 #include "warp_groups.h"
 #include "warp_ops.h"
 
-static uint8_t *tparam_of(ws_block *b, const ws_program *p, const ws_warp *w, int lane)
+/* The byte at offset off of lane's parameter frames (off in the module's
+ * layout, inside the kernel's window: decode places every copy there). */
+static uint8_t *tparam_at(const ws_exec *x, ws_block *b, const ws_warp *w, int lane, uint32_t off)
 {
-    return b->tparam + (size_t)(w->index * WS_WARP_SIZE + (uint32_t)lane) * p->tparam_size;
+    const ws_kernel *k = x->k;
+    return b->tparam + (size_t)(w->index * WS_WARP_SIZE + (uint32_t)lane) * k->tparam_size + (off - k->tparam_lo);
 }
 
-static uint64_t tparam_u64(ws_block *b, const ws_program *p, const ws_warp *w, int lane, uint32_t off)
+static uint64_t tparam_u64(const ws_exec *x, ws_block *b, const ws_warp *w, int lane, uint32_t off)
 {
     uint64_t v;
-    memcpy(&v, tparam_of(b, p, w, lane) + off, 8);
+    memcpy(&v, tparam_at(x, b, w, lane, off), 8);
     return v;
 }
 
@@ -40,10 +43,9 @@ static bool do_call(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int3
     }
     w->g.frames[w->g.nframes++] = (ws_frame){pc + 1, in->aux};
     FOR_LANES(mask, lane) {
-        uint8_t *tp = tparam_of(b, p, w, lane);
         for (int32_t i = 0; i < c->nargs; i++) {
             const ws_copy *cp = &p->copies[c->first + i];
-            memmove(tp + cp->dst, tp + cp->src, cp->size);
+            memmove(tparam_at(x, b, w, lane, cp->dst), tparam_at(x, b, w, lane, cp->src), cp->size);
         }
     }
     ws_stack_top(&w->g.stack)->pc = in->target;
@@ -57,10 +59,9 @@ static bool do_return(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32_t 
     ws_frame f = w->g.frames[--w->g.nframes];
     const ws_call *c = &p->calls[f.call];
     FOR_LANES(mask, lane) {
-        uint8_t *tp = tparam_of(b, p, w, lane);
         for (int32_t i = 0; i < c->nrets; i++) {
             const ws_copy *cp = &p->copies[c->first + c->nargs + i];
-            memmove(tp + cp->dst, tp + cp->src, cp->size);
+            memmove(tparam_at(x, b, w, lane, cp->dst), tparam_at(x, b, w, lane, cp->src), cp->size);
         }
     }
     ws_stack_top(&w->g.stack)->pc = f.ret_pc;
@@ -94,17 +95,19 @@ static bool do_printf(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
     if (c->nargs < 1) { ws_fault(x, b, w, -1, pc, "vprintf called without a format"); return false; }
     FOR_LANES(mask, lane) {
         rd_ctx rc = {x, b, w, lane, pc};
-        uint64_t fmt = tparam_u64(b, p, w, lane, p->copies[c->first].src);
-        uint64_t args = c->nargs > 1 ? tparam_u64(b, p, w, lane, p->copies[c->first + 1].src) : 0;
+        uint64_t fmt = tparam_u64(x, b, w, lane, p->copies[c->first].src);
+        uint64_t args = c->nargs > 1 ? tparam_u64(x, b, w, lane, p->copies[c->first + 1].src) : 0;
         const uint8_t *abuf = NULL;
         size_t asize = 0;
         uint8_t gbuf[256];
         uint64_t off;
         if (args) {
             ws_generic_space g = ws_generic_classify(args, &off);
-            if (g == WS_GEN_LOCAL && off < p->local_size) {
-                abuf = b->local + (size_t)(w->index * WS_WARP_SIZE + (uint32_t)lane) * p->local_size + off;
-                asize = p->local_size - off;
+            const ws_kernel *k = x->k;
+            if (g == WS_GEN_LOCAL && off >= k->local_lo && off - k->local_lo < k->local_size) {
+                abuf = b->local + (size_t)(w->index * WS_WARP_SIZE + (uint32_t)lane) * k->local_size +
+                       (off - k->local_lo);
+                asize = k->local_size - (off - k->local_lo);
             } else {
                 /* Arguments elsewhere: as many bytes as can be read. */
                 for (asize = sizeof gbuf; asize >= 8; asize /= 2)
@@ -123,7 +126,7 @@ static bool do_printf(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
         }
         if (c->nrets > 0) {
             int32_t r = n;
-            memcpy(tparam_of(b, p, w, lane) + p->copies[c->first + c->nargs].dst, &r, 4);
+            memcpy(tparam_at(x, b, w, lane, p->copies[c->first + c->nargs].dst), &r, 4);
         }
     }
     return true;
@@ -139,10 +142,10 @@ static bool do_assert(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
     FOR_LANES(mask, lane) {
         rd_ctx rc = {x, b, w, lane, pc};
         const ws_copy *cp = &p->copies[c->first];
-        if (c->nargs >= 1) read_cstr(&rc, tparam_u64(b, p, w, lane, cp[0].src), msg, sizeof msg);
-        if (c->nargs >= 2) read_cstr(&rc, tparam_u64(b, p, w, lane, cp[1].src), file, sizeof file);
-        if (c->nargs >= 3) memcpy(&line, tparam_of(b, p, w, lane) + cp[2].src, 4);
-        if (c->nargs >= 4) read_cstr(&rc, tparam_u64(b, p, w, lane, cp[3].src), func, sizeof func);
+        if (c->nargs >= 1) read_cstr(&rc, tparam_u64(x, b, w, lane, cp[0].src), msg, sizeof msg);
+        if (c->nargs >= 2) read_cstr(&rc, tparam_u64(x, b, w, lane, cp[1].src), file, sizeof file);
+        if (c->nargs >= 3) memcpy(&line, tparam_at(x, b, w, lane, cp[2].src), 4);
+        if (c->nargs >= 4) read_cstr(&rc, tparam_u64(x, b, w, lane, cp[3].src), func, sizeof func);
         ws_dim3 t;
         ws_thread_of(x, w, lane, &t);
         fprintf(x->out, "%s:%u: %s: block [%u,%u,%u], thread [%u,%u,%u] Assertion `%s` failed.\n",

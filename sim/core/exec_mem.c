@@ -49,10 +49,12 @@ static bool mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc
     case WS_SP_SHARED:
         if (off <= b->shared_size && size <= b->shared_size - off) host = b->shared + off;
         break;
-    case WS_SP_LOCAL:
-        if (off <= p->local_size && size <= p->local_size - off)
-            host = b->local + (size_t)t * p->local_size + off;
+    case WS_SP_LOCAL: {       /* the kernel's window of the module's local memory */
+        const ws_kernel *k = x->k;
+        if (off >= k->local_lo && off - k->local_lo <= k->local_size && size <= k->local_size - (off - k->local_lo))
+            host = b->local + (size_t)t * k->local_size + (off - k->local_lo);
         break;
+    }
     case WS_SP_PARAM:
         if (off < WS_TPARAM_BASE) {
             if (!write && off <= x->l->params_size && size <= x->l->params_size - off) {
@@ -60,9 +62,11 @@ static bool mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc
                 return true;
             }
         } else {
+            const ws_kernel *k = x->k;
             off -= WS_TPARAM_BASE;
-            if (off <= p->tparam_size && size <= p->tparam_size - off)
-                host = b->tparam + (size_t)t * p->tparam_size + off;
+            if (off >= k->tparam_lo && off - k->tparam_lo <= k->tparam_size &&
+                size <= k->tparam_size - (off - k->tparam_lo))
+                host = b->tparam + (size_t)t * k->tparam_size + (off - k->tparam_lo);
         }
         break;
     }
@@ -87,7 +91,7 @@ static bool mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc
     if (s == WS_SP_GLOBAL) ws_devmem_describe(p->mem, off, where, sizeof where);
     else if (s == WS_SP_SHARED) snprintf(where, sizeof where, "past the %u bytes of shared memory of the block",
                                          b->shared_size);
-    else snprintf(where, sizeof where, "past the %u bytes of local memory of each thread", p->local_size);
+    else snprintf(where, sizeof where, "outside the %u bytes of local memory of each thread", x->k->local_size);
     if (s == WS_SP_GLOBAL || s == WS_SP_SHARED || s == WS_SP_LOCAL)
         snprintf(x->err->msg + n, sizeof x->err->msg - n, ": the address is %s", where);
     return false;
@@ -347,22 +351,27 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
         if (!fits(ohi, size, b->shared_size)) return false;
         *out = (warp_bytes){.host = b->shared, .origin = origin, .per_lane = 0};
         return true;
-    case WS_SP_LOCAL:
-        if (!fits(ohi, size, p->local_size)) return false;
-        *out = (warp_bytes){.host = b->local + frame * p->local_size, .origin = origin,
-                            .per_lane = p->local_size};
+    case WS_SP_LOCAL: {       /* the kernel's window, as mem_access */
+        const ws_kernel *k = x->k;
+        if (lo - origin < k->local_lo || !fits(ohi - k->local_lo, size, k->local_size)) return false;
+        *out = (warp_bytes){.host = b->local + frame * k->local_size, .origin = origin + k->local_lo,
+                            .per_lane = k->local_size};
         return true;
+    }
     case WS_SP_PARAM:
         if (hi < WS_TPARAM_BASE) {
             if (write || !fits(hi, size, x->l->params_size)) return false;
             *out = (warp_bytes){.host = (uint8_t *)x->l->params, .origin = 0, .per_lane = 0};
             return true;
         }
-        if (lo < WS_TPARAM_BASE || !fits(hi - WS_TPARAM_BASE, size, p->tparam_size))
-            return false;
-        *out = (warp_bytes){.host = b->tparam + frame * p->tparam_size, .origin = WS_TPARAM_BASE,
-                            .per_lane = p->tparam_size};
-        return true;
+        {
+            const ws_kernel *k = x->k;
+            if (lo < WS_TPARAM_BASE + k->tparam_lo || !fits(hi - WS_TPARAM_BASE - k->tparam_lo, size, k->tparam_size))
+                return false;
+            *out = (warp_bytes){.host = b->tparam + frame * k->tparam_size, .origin = WS_TPARAM_BASE + k->tparam_lo,
+                                .per_lane = k->tparam_size};
+            return true;
+        }
     }
     return false;
 }

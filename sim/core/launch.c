@@ -84,8 +84,8 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     lm.warps = calloc(nwarps, sizeof *lm.warps);
     lm.regs = malloc(regbytes ? regbytes : 1);
     lm.shared = malloc(smem ? smem : 1);
-    lm.local = malloc((size_t)p->local_size * nthreads + 1);
-    lm.tparam = malloc((size_t)p->tparam_size * nthreads + 1);
+    lm.local = malloc((size_t)k->local_size * nthreads + 1);       /* the kernel's windows */
+    lm.tparam = malloc((size_t)k->tparam_size * nthreads + 1);
     bool ok = lm.warps && lm.regs && lm.shared && lm.local && lm.tparam;
     if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s", p->funcs[k->func].shown);
 
@@ -100,8 +100,8 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
         };
         memset(lm.regs, 0, regbytes);
         memset(lm.shared, 0, smem);
-        memset(lm.local, 0, (size_t)p->local_size * nthreads);
-        memset(lm.tparam, 0, (size_t)p->tparam_size * nthreads);
+        memset(lm.local, 0, (size_t)k->local_size * nthreads);
+        memset(lm.tparam, 0, (size_t)k->tparam_size * nthreads);
         for (uint32_t wi = 0; ok && wi < nwarps; wi++) {
             uint32_t n = (uint32_t)(nthreads - (uint64_t)wi * WS_WARP_SIZE);
             uint32_t lanes = n >= WS_WARP_SIZE ? UINT32_MAX : (UINT32_C(1) << n) - 1;

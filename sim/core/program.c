@@ -84,13 +84,33 @@ static bool layout_params(ws_program *p)
     return true;
 }
 
-/* Widens k's register window by function fi's registers and those of the
- * functions it calls (calls form no cycle: decode rejects recursion). */
+/* Widens the window [*lo, *lo + *size) to take [off, end); an empty range
+ * changes nothing. */
+static void widen_bytes(uint32_t *lo, uint32_t *size, uint32_t off, uint32_t end)
+{
+    if (end <= off) return;
+    if (*size == 0) {
+        *lo = off;
+        *size = end - off;
+        return;
+    }
+    uint32_t hi = *lo + *size;
+    if (off < *lo) *lo = off;
+    if (end > hi) hi = end;
+    *size = hi - *lo;
+}
+
+/* Widens k's windows (registers, local memory, parameter frames) by
+ * function fi's and those of the functions it calls (calls form no cycle:
+ * decode rejects recursion).  A function without a body (vprintf) has a
+ * parameter frame, its callers' copies write. */
 static void widen_window(const ws_program *p, ws_kernel *k, int32_t fi, bool *seen)
 {
     if (fi < 0 || seen[fi]) return;
     seen[fi] = true;
     const ws_func *wf = &p->funcs[fi];
+    widen_bytes(&k->tparam_lo, &k->tparam_size, wf->tparam_off, wf->tparam_end);
+    widen_bytes(&k->local_lo, &k->local_size, wf->local_off, wf->local_end);
     if (wf->start < 0) return;
     int32_t lo = wf->reg_base, hi = wf->reg_base + wf->f->nregs;
     if (k->reg_hi == k->reg_lo) {
@@ -104,10 +124,12 @@ static void widen_window(const ws_program *p, ws_kernel *k, int32_t fi, bool *se
         if (p->code[pc].cls == WS_I_CALL) widen_window(p, k, p->calls[p->code[pc].aux].callee, seen);
 }
 
-/* Each kernel's register window: the span of the registers of its function
- * and of every function it can call.  Functions' registers are laid out one
- * after another, so a kernel that calls nothing gets exactly its own, and
- * an empty kernel none, however large the rest of the module is. */
+/* Each kernel's windows: the span of the registers (local memory,
+ * parameter frames) of its function and of every function it can call.
+ * Functions' registers are laid out one after another, and so are their
+ * local variables and frames, so a kernel that calls nothing gets exactly
+ * its own, and an empty kernel none, however large the rest of the module
+ * is. */
 static bool register_windows(ws_program *p)
 {
     bool *seen = malloc((size_t)p->nfuncs + 1);
@@ -116,6 +138,7 @@ static bool register_windows(ws_program *p)
         ws_kernel *k = &p->kernels[i];
         memset(seen, 0, (size_t)p->nfuncs + 1);
         k->reg_lo = k->reg_hi = p->funcs[k->func].reg_base;
+        k->local_lo = k->local_size = k->tparam_lo = k->tparam_size = 0;
         widen_window(p, k, k->func, seen);
     }
     free(seen);

@@ -17,8 +17,9 @@ typedef struct ws_func {
     char *shown;            /* its name as messages show it: demangled where ptx_demangle can, else name */
     int32_t start, end;
     int32_t reg_base;
-    uint32_t tparam_off;    /* its params and rets in the thread param frame */
-    uint32_t local_off;     /* its .local variables in the thread's local memory */
+    uint32_t tparam_off;    /* its params and rets in the thread param frame: [tparam_off, tparam_end) */
+    uint32_t local_off;     /* its .local variables in the thread's local memory: [local_off, local_end) */
+    uint32_t tparam_end, local_end;
 } ws_func;
 
 /* A call of a .func: copy args in before, rets out after. */
@@ -55,6 +56,12 @@ struct ws_kernel {
      * functions it can call name all lie in [reg_lo, reg_hi), so a warp
      * of it needs rows for those only, whatever else the module holds. */
     int32_t reg_lo, reg_hi;
+    /* Its windows of the module's per-thread local memory and .func
+     * parameter frames, likewise: [local_lo, local_lo + local_size) holds
+     * the .local variables of its function and those it can call, and
+     * [tparam_lo, tparam_lo + tparam_size) their parameter frames, so a
+     * block of it stores those bytes per thread and no more. */
+    uint32_t local_lo, local_size, tparam_lo, tparam_size;
 };
 
 /* Register rows a warp of k needs (its window's size).  A warp's regs (and

@@ -58,15 +58,14 @@ void ws_sm_free(ws_tsim *s, ws_sm *sm)
 
 static bool block_storage(ws_tsim *s, ws_sm_block *b)
 {
-    const ws_program *p = s->x.p;
     size_t nr = (size_t)ws_kernel_reg_rows(s->x.k) * s->nwarps;
     b->b.warps = calloc(s->nwarps, sizeof *b->b.warps);
     b->regs = malloc(sizeof *b->regs * (nr ? nr : 1));
     b->ready = malloc(sizeof *b->ready * (nr ? nr : 1));
     b->kind = malloc(nr ? nr : 1);
     b->b.shared = malloc(s->smem ? s->smem : 1);
-    b->b.local = malloc((size_t)p->local_size * s->nthreads + 1);
-    b->b.tparam = malloc((size_t)p->tparam_size * s->nthreads + 1);
+    b->b.local = malloc((size_t)s->x.k->local_size * s->nthreads + 1);     /* the kernel's windows */
+    b->b.tparam = malloc((size_t)s->x.k->tparam_size * s->nthreads + 1);
     return b->b.warps && b->regs && b->ready && b->kind && b->b.shared && b->b.local && b->b.tparam;
 }
 
@@ -130,7 +129,6 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     ws_sm_block *b = &sm->blocks[bs];
     if (!b->b.warps && !block_storage(s, b)) return false;
     const ws_launch *l = s->x.l;
-    const ws_program *p = s->x.p;
     const ws_kernel *k = s->x.k;
     size_t rows = (size_t)ws_kernel_reg_rows(k), nr = rows * s->nwarps;
     b->used = true;
@@ -149,8 +147,8 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     memset(b->b.shared, 0, s->smem);
     if ((l->checks & WS_CHECK_RACE) && !ws_race_begin(&b->b.race, s->smem)) return false;
     if ((l->checks & WS_CHECK_INIT) && !ws_init_begin(&b->b.init, s->smem)) return false;
-    memset(b->b.local, 0, (size_t)p->local_size * s->nthreads);
-    memset(b->b.tparam, 0, (size_t)p->tparam_size * s->nthreads);
+    memset(b->b.local, 0, (size_t)k->local_size * s->nthreads);
+    memset(b->b.tparam, 0, (size_t)k->tparam_size * s->nthreads);
     for (uint32_t wi = 0; wi < s->nwarps; wi++) {
         uint32_t n = s->nthreads - wi * WS_WARP_SIZE;
         uint32_t lanes = n >= WS_WARP_SIZE ? UINT32_MAX : (UINT32_C(1) << n) - 1;

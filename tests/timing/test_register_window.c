@@ -2,7 +2,9 @@
  * those of the functions it can call), not by the module that holds it:
  * the same small kernel alone and after a kernel of 900 registers needs
  * the same rows per warp, runs to the same results, and takes the same
- * cycles. */
+ * cycles.  So are its local memory and .func parameter frames: a kernel of
+ * 64 local bytes after one of 4096 stores 64 per thread and reads back
+ * what it wrote. */
 #include "timing_util.h"
 
 /* out[i] = i * 3 + 1 for the grid's threads: 4 .b32 and 3 .b64 registers
@@ -41,6 +43,23 @@ static void big_module(tbuf *b)
           " call.uni (r), times5, (a);\n ld.param.b32 %%r3, [r];\n }\n"
           " mul.wide.u32 %%rd2, %%r1, 4;\n add.u64 %%rd1, %%rd1, %%rd2;\n"
           " st.global.u32 [%%rd1], %%r3;\n ret;\n}\n");
+    tb(b, ".visible .entry bigloc(.param .u64 out)\n{\n"
+          " .local .align 4 .b8 junk[4096];\n .reg .b32 %%r<3>;\n .reg .b64 %%rd<3>;\n"
+          " ld.param.u64 %%rd1, [out];\n mov.u32 %%r1, 9;\n"
+          " st.local.u32 [junk+4092], %%r1;\n ld.local.u32 %%r2, [junk+4092];\n"
+          " st.global.u32 [%%rd1], %%r2;\n ret;\n}\n");
+    /* out[i] = i * 7 + 2, through local memory: stored through a generic
+     * address, loaded through a .local one */
+    tb(b, ".visible .entry locals(.param .u64 out)\n{\n"
+          " .local .align 4 .b8 buf[64];\n .reg .b32 %%r<8>;\n .reg .b64 %%rd<6>;\n"
+          " ld.param.u64 %%rd1, [out];\n"
+          " mov.u32 %%r1, %%ctaid.x;\n mov.u32 %%r2, %%tid.x;\n"
+          " mad.lo.s32 %%r1, %%r1, %%ntid.x, %%r2;\n"
+          " mad.lo.s32 %%r3, %%r1, 7, 2;\n and.b32 %%r4, %%r1, 15;\n"
+          " mul.wide.u32 %%rd2, %%r4, 4;\n mov.u64 %%rd3, buf;\n add.u64 %%rd3, %%rd3, %%rd2;\n"
+          " cvta.local.u64 %%rd5, %%rd3;\n st.u32 [%%rd5], %%r3;\n ld.local.u32 %%r5, [%%rd3];\n"
+          " mul.wide.u32 %%rd4, %%r1, 4;\n add.u64 %%rd1, %%rd1, %%rd4;\n"
+          " st.global.u32 [%%rd1], %%r5;\n ret;\n}\n");
     small_kernel(b);
 }
 
@@ -82,6 +101,32 @@ static void test_rows_sized_by_the_kernel(void **state)
     t_free(&big);
 }
 
+static const ws_kernel *kernel_of(const tctx *t, const char *name)
+{
+    const ws_kernel *k = ws_program_kernel(t->p, name);
+    if (!k) fail_msg("no kernel %s", name);
+    return k;
+}
+
+/* Local memory and parameter frames per thread: the kernel's own (and its
+ * callees'), not the module's 4096 + 64 local bytes. */
+static void test_local_and_frames_sized_by_the_kernel(void **state)
+{
+    (void)state;
+    tctx big;
+    load_big(&big);
+    assert_true(big.p->local_size >= 4096 + 64);
+    assert_int_equal(kernel_of(&big, "small")->local_size, 0);
+    assert_int_equal(kernel_of(&big, "small")->tparam_size, 0);
+    assert_true(kernel_of(&big, "bigloc")->local_size >= 4096);
+    assert_int_equal(kernel_of(&big, "locals")->local_size, 64);
+    assert_true(kernel_of(&big, "locals")->local_lo >= 4096);      /* laid out after bigloc's */
+    /* caller's two .param variables and times5's parameter and result */
+    assert_int_equal(kernel_of(&big, "caller")->local_size, 0);
+    assert_true(kernel_of(&big, "caller")->tparam_size >= 4 * 4);
+    t_free(&big);
+}
+
 enum { BLOCKS = 40, THREADS = 64, N = BLOCKS * THREADS };
 
 /* Runs kernel name of t (functional, or timed when g) on out[N] and checks
@@ -117,6 +162,8 @@ static void test_same_results_in_a_big_module(void **state)
     run_and_check(&alone, "small", &g, 3, 1, &ta);
     run_and_check(&big, "small", &g, 3, 1, &tbig);
     run_and_check(&big, "caller", &g, 5, 0, NULL);
+    run_and_check(&big, "locals", NULL, 7, 2, NULL);
+    run_and_check(&big, "locals", &g, 7, 2, NULL);
     assert_int_equal(tbig.cycles, ta.cycles);
     assert_int_equal(tbig.warp_insts, ta.warp_insts);
     t_free(&alone);
@@ -128,6 +175,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows_sized_by_the_kernel),
         cmocka_unit_test(test_same_results_in_a_big_module),
+        cmocka_unit_test(test_local_and_frames_sized_by_the_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
