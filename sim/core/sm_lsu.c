@@ -194,7 +194,7 @@ bool ws_sm_memory_finish(ws_tsim *s, ws_sm *sm)
         uint64_t ready = e->lead_reg >= 0 ? sw->ready[e->lead_reg]
                        : sectors_access(s, sm, q->sector + e->first, q->serial + e->first, e->nsec, e->op,
                                         (ws_l1_policy)e->policy, e->start);
-        sw->mem_done = max64(sw->mem_done, ready);
+        if (e->lead_reg < 0) sw->mem_done = max64(sw->mem_done, ready);
         const ws_insn_deps *d = &s->deps[e->pc];
         for (uint32_t i = 0; i < d->ndst; i++) sw->ready[d->dst[i]] = max64(sw->ready[d->dst[i]], ready);
     }

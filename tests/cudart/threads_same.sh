@@ -3,9 +3,14 @@
 # every launch's JSON summary is byte for byte the same, on one thread and
 # on 3 and 8 threads with every cycle run on the threads
 # (WARPSIM_THREADS_EVERY_CYCLE=1; docs/THREADS.md).
-#   threads_same.sh WARPSIM PROGRAM [ARGS...]
+#   threads_same.sh WARPSIM [--sass LISTING] PROGRAM [ARGS...]
 warpsim=$1
 shift
+sass=
+if [ "${1:-}" = --sass ]; then
+    sass=$2
+    shift 2
+fi
 # Under the sanitizers LD_PRELOAD carries ASan's runtime for the program
 # warpsim runs; the text tools here run without it.
 preload=${LD_PRELOAD:-}
@@ -14,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for n in 1 3 8; do
     LD_PRELOAD=$preload WARPSIM_THREADS_EVERY_CYCLE=1 "$warpsim" exec --gpu h200 --threads $n --json \
-        --summary-out "$tmp/json.$n" -- "$@" >"$tmp/out.$n" 2>"$tmp/err.$n" ||
+        ${sass:+--sass "$sass"} --summary-out "$tmp/json.$n" -- "$@" >"$tmp/out.$n" 2>"$tmp/err.$n" ||
         { echo "threads_same: exit status $? on $n threads" >&2; cat "$tmp/err.$n" >&2; exit 1; }
 done
 grep -q '^{"kernel"' "$tmp/json.1" || { echo "threads_same: no launch summary" >&2; exit 1; }
