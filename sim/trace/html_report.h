@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include "../base/gpu_config.h"
 #include "../core/sim.h"
-#include "../core/timing.h"
+#include "../base/stats.h"
 #include "issue_timeline.h"
 #include "lines.h"
 #include "summary.h"

@@ -1,7 +1,7 @@
 /* The per-line sections of the HTML report. */
 #include "html_report_lines.h"
 #include "html_util.h"
-#include "../core/timing.h"
+#include "../base/stats.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 #include "../core/sim.h"
-#include "../core/timing.h"
+#include "../base/stats.h"
 
 typedef struct ws_kernel_totals ws_kernel_totals;
 

@@ -1,7 +1,7 @@
 /* Per-source-line counters: the kernels' per-pc counters, summed per line. */
 #include "lines.h"
 #include "json_out.h"
-#include "../core/timing.h"
+#include "../base/stats.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "../core/sim.h"
-#include "../core/timing.h"
+#include "../base/stats.h"
 
 typedef struct ws_summary_info {
     const char *kernel;         /* as the user named it (demangled where possible) */

@@ -11,6 +11,7 @@
 
 #include "../core/core_util.h"
 #include "sim/base/gpu_config.h"
+#include "sim/core/timing.h"
 #include "sim/trace/html_report.h"
 #include "sim/trace/html_util.h"
 #include "sim/trace/issue_timeline.h"
