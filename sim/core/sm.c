@@ -52,7 +52,7 @@ void ws_sm_free(ws_tsim *s, ws_sm *sm)
     }
     if (sm->ready_to_run) ws_l1_free(&sm->l1);
     free(sm->slots); free(sm->blocks); free(sm->sp);
-    free(sm->lsu_q.a); free(sm->lsu_q.sector); free(sm->lsu_q.serial);
+    free(sm->lsu_q.a); free(sm->lsu_q.req); free(sm->lsu_q.dep);
     free(sm->data.a);
 }
 

@@ -99,25 +99,40 @@ typedef struct ws_subpart {
     uint64_t age[WS_SCHED_MAX_WARPS];   /* per bit: the warp's dispatch order */
 } ws_subpart;
 
-/* An access of one SM's cycle waiting for L1 and L2 (ws_tsim.defer_timing):
- * its sectors, from the cycle start its L1 data-stage passes begin; or,
- * with lead_reg >= 0, an access ptxas merged into its leader's, whose
- * registers are ready with lead_reg. */
+/* A sector request of one SM's cycle for L2 (ws_tsim.defer_timing): the
+ * SM's own thread has done the L1 part; a load's miss filled L1 with the
+ * time WS_L1_PENDING + its index in the cycle's requests, which the end of
+ * the cycle settles. */
+typedef struct ws_l2_request {
+    uint64_t sector, start;
+    uint8_t op;                         /* WS_I_LD, _ST or _ATOM */
+    bool first;                         /* a store's first sector of its line */
+    uint32_t serial;                    /* an atomic's serialized operations */
+    uint64_t done;                      /* the end of the cycle: when L2 answers */
+} ws_l2_request;
+
+#define WS_L1_PENDING (UINT64_C(1) << 62)
+
+/* An access of one SM's cycle waiting for L2: ready at known at the
+ * earliest, and with its requests [first_req, +nreq) and the earlier
+ * requests its L1 hits wait for (deps [first_dep, +ndep)); or, with
+ * lead_reg >= 0, an access ptxas merged into its leader's, whose registers
+ * are ready with lead_reg. */
 typedef struct ws_lsu_pending {
     struct ws_sm_warp *sw;
     int32_t pc;                         /* its destination registers get the time */
-    uint8_t op, policy;                 /* WS_I_LD, _ST or _ATOM; ws_l1_policy */
     int32_t lead_reg;
-    uint64_t start;
-    uint32_t first, nsec;               /* its sectors in ws_lsu_queue.sector */
+    uint64_t known;
+    uint32_t first_req, nreq, first_dep, ndep;
 } ws_lsu_pending;
 
 typedef struct ws_lsu_queue {
     ws_lsu_pending *a;
     uint32_t n, cap;
-    uint64_t *sector;                   /* the sectors of a[], in order */
-    uint32_t *serial;                   /* per sector: an atomic's serialized operations */
-    uint32_t nsec, seccap;
+    ws_l2_request *req;
+    uint32_t nreq, reqcap;
+    uint32_t *dep;                      /* request indexes */
+    uint32_t ndep, depcap;
     bool failed;                        /* out of memory while queueing */
 } ws_lsu_queue;
 

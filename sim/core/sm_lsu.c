@@ -130,37 +130,81 @@ static uint64_t sectors_access(ws_tsim *s, ws_sm *sm, const uint64_t *sector, co
     return ready;
 }
 
-/* Queues an access for the end of the cycle (s->defer_timing): the L1 and
- * L2 are reached in ws_sm_memory_finish, SM by SM.  False on out of memory. */
-static bool put_off(ws_sm *sm, ws_sm_warp *sw, int32_t pc, int op, ws_l1_policy policy, uint64_t start,
-                    const uint64_t *sector, const uint32_t *serial, uint32_t n, int32_t lead_reg)
+/* Room for one more element of a growing array; false on out of memory. */
+static bool grow(void **a, uint32_t n, uint32_t *cap, size_t size)
+{
+    if (n < *cap) return true;
+    uint32_t c = *cap ? 2 * *cap : 64;
+    void *p = realloc(*a, size * c);
+    if (!p) return false;
+    *a = p;
+    *cap = c;
+    return true;
+}
+
+static bool push_request(ws_lsu_queue *q, ws_l2_request r, uint32_t *index)
+{
+    if (!grow((void **)&q->req, q->nreq, &q->reqcap, sizeof *q->req)) return false;
+    *index = q->nreq;
+    q->req[q->nreq++] = r;
+    return true;
+}
+
+static bool push_dep(ws_lsu_queue *q, uint32_t request)
+{
+    if (!grow((void **)&q->dep, q->ndep, &q->depcap, sizeof *q->dep)) return false;
+    q->dep[q->ndep++] = request;
+    return true;
+}
+
+static bool push_entry(ws_lsu_queue *q, ws_lsu_pending e)
+{
+    if (!grow((void **)&q->a, q->n, &q->cap, sizeof *q->a)) return false;
+    q->a[q->n++] = e;
+    return true;
+}
+
+/* On several threads (s->defer_timing): the L1 part of an access on the
+ * SM's own thread, in the order one thread does it, and its L2 part queued
+ * for the end of the cycle (ws_sm_memory_finish).  A load that misses fills
+ * L1 with a pending time; a later hit on it waits for that request.
+ * Returns the cycle the access is ready at the earliest. */
+static uint64_t queue_access(ws_sm *sm, ws_sm_warp *sw, int32_t pc, const uint64_t *sector,
+                             const uint32_t *serial, uint32_t n, int op, ws_l1_policy policy, uint64_t start)
 {
     ws_lsu_queue *q = &sm->lsu_q;
-    if (q->n == q->cap) {
-        uint32_t cap = q->cap ? 2 * q->cap : 64;
-        ws_lsu_pending *a = realloc(q->a, sizeof *a * cap);
-        if (!a) return false;
-        q->a = a;
-        q->cap = cap;
+    ws_lsu_pending e = {.sw = sw, .pc = pc, .lead_reg = -1, .known = start, .first_req = q->nreq,
+                        .first_dep = q->ndep};
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        uint64_t sec = sector[i], r;
+        uint32_t j;
+        if (op == WS_I_LD) {
+            if (ws_l1_load(&sm->l1, sec, start, policy, &r)) {
+                if (r >= WS_L1_PENDING) {       /* on its way from an L2 request of this cycle */
+                    ok = push_dep(q, (uint32_t)(r - WS_L1_PENDING));
+                    r = start + sm->l1.latency;
+                }
+                e.known = max64(e.known, r);
+            } else {
+                ok = push_request(q, (ws_l2_request){.sector = sec, .start = start, .op = WS_I_LD}, &j);
+                if (ok) ws_l1_fill(&sm->l1, sec, WS_L1_PENDING + j, policy);
+            }
+        } else if (op == WS_I_ST) {
+            ws_l1_store(&sm->l1, sec, start);
+            bool first = i == 0 || sector[i - 1] / WS_SECTORS_PER_LINE != sec / WS_SECTORS_PER_LINE;
+            ok = push_request(q, (ws_l2_request){.sector = sec, .start = start, .op = WS_I_ST, .first = first}, &j);
+        } else {
+            ws_l1_atomic(&sm->l1, sec);
+            ok = push_request(q, (ws_l2_request){.sector = sec, .start = start, .op = WS_I_ATOM,
+                                                 .serial = serial[i]}, &j);
+        }
     }
-    if (q->nsec + n > q->seccap) {
-        uint32_t cap = q->seccap ? 2 * q->seccap : 1024;
-        while (cap < q->nsec + n) cap *= 2;
-        uint64_t *sec = realloc(q->sector, sizeof *sec * cap);
-        if (sec) q->sector = sec;
-        uint32_t *ser = realloc(q->serial, sizeof *ser * cap);
-        if (ser) q->serial = ser;
-        if (!sec || !ser) return false;
-        q->seccap = cap;
-    }
-    q->a[q->n++] = (ws_lsu_pending){.sw = sw, .pc = pc, .op = (uint8_t)op, .policy = (uint8_t)policy,
-                                    .lead_reg = lead_reg, .start = start, .first = q->nsec, .nsec = n};
-    for (uint32_t i = 0; i < n; i++) {
-        q->sector[q->nsec + i] = sector[i];
-        q->serial[q->nsec + i] = serial ? serial[i] : 1;
-    }
-    q->nsec += n;
-    return true;
+    e.nreq = q->nreq - e.first_req;
+    e.ndep = q->ndep - e.first_dep;
+    if (!ok || !push_entry(q, e)) q->failed = true;
+    sw->mem_done = max64(sw->mem_done, e.known);
+    return e.known;
 }
 
 static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, int32_t pc, const ws_mem_resolved *res,
@@ -173,12 +217,7 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, int32_t pc,
     uint32_t serial[WS_COALESCE_MAX_SECTORS], wavefronts = co->lines ? co->lines : 1;
     if (op == WS_I_ATOM) wavefronts = atomic_serials(addr, mask, co, serial);
     uint64_t start = l1_stage(s, sm, now, wavefronts);
-    if (s->defer_timing) {
-        if (!put_off(sm, sw, pc, op, policy, start, co->sector, op == WS_I_ATOM ? serial : NULL, co->sectors, -1))
-            sm->lsu_q.failed = true;
-        sw->mem_done = max64(sw->mem_done, start);
-        return start;
-    }
+    if (s->defer_timing) return queue_access(sm, sw, pc, co->sector, serial, co->sectors, op, policy, start);
     uint64_t ready = sectors_access(s, sm, co->sector, serial, co->sectors, op, policy, start);
     sw->mem_done = max64(sw->mem_done, ready);
     return ready;
@@ -188,17 +227,34 @@ bool ws_sm_memory_finish(ws_tsim *s, ws_sm *sm)
 {
     ws_lsu_queue *q = &sm->lsu_q;
     bool ok = !q->failed;
+    /* the L2 in the order the requests were made; a load's answer settles
+     * the L1 fill it made */
+    for (uint32_t j = 0; ok && j < q->nreq; j++) {
+        ws_l2_request *r = &q->req[j];
+        if (r->op == WS_I_LD) {
+            r->done = ws_l2_read(s->l2, r->sector, r->start);
+            ws_l1_settle(&sm->l1, r->sector, WS_L1_PENDING + j, r->done);
+        } else if (r->op == WS_I_ST) {
+            r->done = ws_l2_write(s->l2, r->sector, r->first, r->start);
+        } else {
+            r->done = ws_l2_atomic(s->l2, r->sector, r->serial, r->start);
+        }
+    }
     for (uint32_t k = 0; ok && k < q->n; k++) {
         const ws_lsu_pending *e = &q->a[k];
         ws_sm_warp *sw = e->sw;
-        uint64_t ready = e->lead_reg >= 0 ? sw->ready[e->lead_reg]
-                       : sectors_access(s, sm, q->sector + e->first, q->serial + e->first, e->nsec, e->op,
-                                        (ws_l1_policy)e->policy, e->start);
-        if (e->lead_reg < 0) sw->mem_done = max64(sw->mem_done, ready);
+        uint64_t ready = e->known;
+        if (e->lead_reg >= 0) {
+            ready = sw->ready[e->lead_reg];
+        } else {
+            for (uint32_t j = 0; j < e->nreq; j++) ready = max64(ready, q->req[e->first_req + j].done);
+            for (uint32_t j = 0; j < e->ndep; j++) ready = max64(ready, q->req[q->dep[e->first_dep + j]].done);
+            sw->mem_done = max64(sw->mem_done, ready);
+        }
         const ws_insn_deps *d = &s->deps[e->pc];
         for (uint32_t i = 0; i < d->ndst; i++) sw->ready[d->dst[i]] = max64(sw->ready[d->dst[i]], ready);
     }
-    q->n = q->nsec = 0;
+    q->n = q->nreq = q->ndep = 0;
     q->failed = false;
     return ok;
 }
@@ -273,8 +329,9 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
             if (!lead->ndst) return now + 1;
             *kind = sw->kind[lead->dst[0]];
             /* the leader's time may be known only at the end of the cycle */
-            if (s->defer_timing && !put_off(sm, sw, info->pc, WS_I_LD, WS_L1_ALLOCATE, now, NULL, NULL, 0,
-                                            lead->dst[0]))
+            if (s->defer_timing &&
+                !push_entry(&sm->lsu_q, (ws_lsu_pending){.sw = sw, .pc = info->pc, .lead_reg = lead->dst[0],
+                                                         .first_req = sm->lsu_q.nreq, .first_dep = sm->lsu_q.ndep}))
                 sm->lsu_q.failed = true;
             return max64(now + 1, sw->ready[lead->dst[0]]);
         }

@@ -31,6 +31,11 @@ void ws_l1_fill(ws_l1_cache *l1, uint64_t sector, uint64_t ready, ws_l1_policy p
     else if (policy == WS_L1_EVICT_FIRST) ws_scache_fill_evict_first(&l1->tags, sector, ready);
 }
 
+void ws_l1_settle(ws_l1_cache *l1, uint64_t sector, uint64_t pending, uint64_t ready)
+{
+    ws_scache_settle(&l1->tags, sector, pending, ready);
+}
+
 void ws_l1_store(ws_l1_cache *l1, uint64_t sector, uint64_t t)
 {
     uint64_t arrives;

@@ -34,6 +34,9 @@ typedef enum ws_l1_policy {
 bool ws_l1_load(ws_l1_cache *l1, uint64_t sector, uint64_t t, ws_l1_policy policy, uint64_t *ready);
 void ws_l1_fill(ws_l1_cache *l1, uint64_t sector, uint64_t ready, ws_l1_policy policy);
 
+/* A fill made at ready = pending (a time not yet known) gets its time. */
+void ws_l1_settle(ws_l1_cache *l1, uint64_t sector, uint64_t pending, uint64_t ready);
+
 /* A global store (write-through: the data goes on to L2 regardless). */
 void ws_l1_store(ws_l1_cache *l1, uint64_t sector, uint64_t t);
 

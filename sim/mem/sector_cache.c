@@ -71,6 +71,13 @@ uint32_t ws_scache_fill_evict_first(ws_sector_cache *c, uint64_t sector, uint64_
     return fill(c, sector, ready, false, true);
 }
 
+void ws_scache_settle(ws_sector_cache *c, uint64_t sector, uint64_t pending, uint64_t ready)
+{
+    ws_cache_line *l = find(c, sector / WS_SECTORS_PER_LINE);
+    uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE);
+    if (l && (l->valid >> s & 1) && l->ready[s] == pending) l->ready[s] = ready;
+}
+
 bool ws_scache_is_dirty(const ws_sector_cache *c, uint64_t sector)
 {
     ws_cache_line *l = find(c, sector / WS_SECTORS_PER_LINE);
