@@ -14,9 +14,9 @@
 /* n zeroed elements on cache lines of their own (SMs run on several threads). */
 static void *lines_calloc(size_t n, size_t size)
 {
-    size_t bytes = (n * size + 63) / 64 * 64;
-    void *p = aligned_alloc(64, bytes ? bytes : 64);
-    if (p) memset(p, 0, bytes ? bytes : 64);
+    size_t bytes = n * size > 0 ? (n * size + 63) / 64 * 64 : 64;
+    void *p = aligned_alloc(64, bytes);
+    if (p) memset(p, 0, bytes);
     return p;
 }
 

@@ -39,9 +39,10 @@ typedef struct ws_tsim {
     ws_timing_stats *ts;
     struct ws_trace *trace;             /* NULL: no issue trace */
     struct ws_issue_timeline *timeline; /* NULL: no issue timeline */
-    /* The SMs of a cycle run on several threads: their L1 and L2 accesses
-     * wait in each SM's lsu_q for the end of the cycle (ws_sm_memory_finish),
-     * as global memory's data waits in its put-off list (ws_deferred). */
+    /* The SMs of a cycle run on several threads: their L2 requests wait in
+     * each SM's lsu_q for the end of the cycle (ws_sm_memory_finish), as
+     * global memory's writes wait in its put-off list (ws_deferred); each
+     * SM's L1 is looked up on its own thread. */
     bool defer_timing;
 } ws_tsim;
 

@@ -103,33 +103,6 @@ static ws_l1_policy l1_policy(const ws_insn *in)
     }
 }
 
-/* The sectors of one access through L1 and, past it, L2 and DRAM, from
- * the cycle start its L1 data-stage passes begin: the cycle the last one
- * is done.  serial: per sector, atomics only. */
-static uint64_t sectors_access(ws_tsim *s, ws_sm *sm, const uint64_t *sector, const uint32_t *serial,
-                               uint32_t n, int op, ws_l1_policy policy, uint64_t start)
-{
-    uint64_t ready = start;
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t sec = sector[i], r;
-        if (op == WS_I_LD) {
-            if (!ws_l1_load(&sm->l1, sec, start, policy, &r)) {
-                r = ws_l2_read(s->l2, sec, start);
-                ws_l1_fill(&sm->l1, sec, r, policy);
-            }
-        } else if (op == WS_I_ST) {
-            ws_l1_store(&sm->l1, sec, start);
-            bool first = i == 0 || sector[i - 1] / WS_SECTORS_PER_LINE != sec / WS_SECTORS_PER_LINE;
-            r = ws_l2_write(s->l2, sec, first, start);
-        } else {
-            ws_l1_atomic(&sm->l1, sec);
-            r = ws_l2_atomic(s->l2, sec, serial[i], start);
-        }
-        ready = max64(ready, r);
-    }
-    return ready;
-}
-
 /* Room for one more element of a growing array; false on out of memory. */
 static bool grow(void **a, uint32_t n, uint32_t *cap, size_t size)
 {
@@ -164,45 +137,71 @@ static bool push_entry(ws_lsu_queue *q, ws_lsu_pending e)
     return true;
 }
 
-/* On several threads (s->defer_timing): the L1 part of an access on the
- * SM's own thread, in the order one thread does it, and its L2 part queued
- * for the end of the cycle (ws_sm_memory_finish).  A load that misses fills
- * L1 with a pending time; a later hit on it waits for that request.
- * Returns the cycle the access is ready at the earliest. */
-static uint64_t queue_access(ws_sm *sm, ws_sm_warp *sw, int32_t pc, const uint64_t *sector,
-                             const uint32_t *serial, uint32_t n, int op, ws_l1_policy policy, uint64_t start)
+/* The L2 and DRAM part of a sector request: the cycle L2 answers. */
+static uint64_t l2_answer(ws_tsim *s, const ws_l2_request *r)
 {
-    ws_lsu_queue *q = &sm->lsu_q;
-    ws_lsu_pending e = {.sw = sw, .pc = pc, .lead_reg = -1, .known = start, .first_req = q->nreq,
-                        .first_dep = q->ndep};
-    bool ok = true;
-    for (uint32_t i = 0; ok && i < n; i++) {
+    if (r->op == WS_I_LD) return ws_l2_read(s->l2, r->sector, r->start);
+    if (r->op == WS_I_ST) return ws_l2_write(s->l2, r->sector, r->first, r->start);
+    return ws_l2_atomic(s->l2, r->sector, r->serial, r->start);
+}
+
+/* The sectors of one access through L1, from the cycle start its L1
+ * data-stage passes begin; what goes on to L2 (load misses, stores,
+ * atomics) is answered at once, or, with q (several threads), queued for
+ * the end of the cycle (ws_sm_memory_finish): a load's miss then fills L1
+ * with a time still to come (WS_L1_PENDING + its request's index), which a
+ * later hit in the cycle waits for (a dep).  serial: per sector, atomics
+ * only.  Returns the cycle the last sector is ready (with q: at the
+ * earliest). */
+static uint64_t sectors_access(ws_tsim *s, ws_sm *sm, ws_lsu_queue *q, const uint64_t *sector,
+                               const uint32_t *serial, uint32_t n, int op, ws_l1_policy policy, uint64_t start)
+{
+    uint64_t ready = start;
+    for (uint32_t i = 0; i < n; i++) {
         uint64_t sec = sector[i], r;
-        uint32_t j;
+        ws_l2_request req = {.sector = sec, .start = start, .op = (uint8_t)op};
         if (op == WS_I_LD) {
             if (ws_l1_load(&sm->l1, sec, start, policy, &r)) {
-                if (r >= WS_L1_PENDING) {       /* on its way from an L2 request of this cycle */
-                    ok = push_dep(q, (uint32_t)(r - WS_L1_PENDING));
+                if (q && r >= WS_L1_PENDING) {      /* on its way from an L2 request of this cycle */
+                    if (!push_dep(q, (uint32_t)(r - WS_L1_PENDING))) q->failed = true;
                     r = start + sm->l1.latency;
                 }
-                e.known = max64(e.known, r);
-            } else {
-                ok = push_request(q, (ws_l2_request){.sector = sec, .start = start, .op = WS_I_LD}, &j);
-                if (ok) ws_l1_fill(&sm->l1, sec, WS_L1_PENDING + j, policy);
+                ready = max64(ready, r);
+                continue;
             }
         } else if (op == WS_I_ST) {
             ws_l1_store(&sm->l1, sec, start);
-            bool first = i == 0 || sector[i - 1] / WS_SECTORS_PER_LINE != sec / WS_SECTORS_PER_LINE;
-            ok = push_request(q, (ws_l2_request){.sector = sec, .start = start, .op = WS_I_ST, .first = first}, &j);
+            req.first = i == 0 || sector[i - 1] / WS_SECTORS_PER_LINE != sec / WS_SECTORS_PER_LINE;
         } else {
             ws_l1_atomic(&sm->l1, sec);
-            ok = push_request(q, (ws_l2_request){.sector = sec, .start = start, .op = WS_I_ATOM,
-                                                 .serial = serial[i]}, &j);
+            req.serial = serial[i];
         }
+        if (q) {
+            uint32_t j;
+            if (!push_request(q, req, &j)) q->failed = true;
+            else if (op == WS_I_LD) ws_l1_fill(&sm->l1, sec, WS_L1_PENDING + j, policy);
+            continue;
+        }
+        r = l2_answer(s, &req);
+        if (op == WS_I_LD) ws_l1_fill(&sm->l1, sec, r, policy);
+        ready = max64(ready, r);
     }
+    return ready;
+}
+
+/* On several threads (s->defer_timing): an access's L1 part on the SM's
+ * own thread, in the order one thread does it, its L2 part queued; the
+ * entry the end of the cycle completes.  Returns the cycle the access is
+ * ready at the earliest. */
+static uint64_t queue_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, int32_t pc, const uint64_t *sector,
+                             const uint32_t *serial, uint32_t n, int op, ws_l1_policy policy, uint64_t start)
+{
+    ws_lsu_queue *q = &sm->lsu_q;
+    ws_lsu_pending e = {.sw = sw, .pc = pc, .lead_reg = -1, .first_req = q->nreq, .first_dep = q->ndep};
+    e.known = sectors_access(s, sm, q, sector, serial, n, op, policy, start);
     e.nreq = q->nreq - e.first_req;
     e.ndep = q->ndep - e.first_dep;
-    if (!ok || !push_entry(q, e)) q->failed = true;
+    if (!push_entry(q, e)) q->failed = true;
     sw->mem_done = max64(sw->mem_done, e.known);
     return e.known;
 }
@@ -217,8 +216,8 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, int32_t pc,
     uint32_t serial[WS_COALESCE_MAX_SECTORS], wavefronts = co->lines ? co->lines : 1;
     if (op == WS_I_ATOM) wavefronts = atomic_serials(addr, mask, co, serial);
     uint64_t start = l1_stage(s, sm, now, wavefronts);
-    if (s->defer_timing) return queue_access(sm, sw, pc, co->sector, serial, co->sectors, op, policy, start);
-    uint64_t ready = sectors_access(s, sm, co->sector, serial, co->sectors, op, policy, start);
+    if (s->defer_timing) return queue_access(s, sm, sw, pc, co->sector, serial, co->sectors, op, policy, start);
+    uint64_t ready = sectors_access(s, sm, NULL, co->sector, serial, co->sectors, op, policy, start);
     sw->mem_done = max64(sw->mem_done, ready);
     return ready;
 }
@@ -231,14 +230,8 @@ bool ws_sm_memory_finish(ws_tsim *s, ws_sm *sm)
      * the L1 fill it made */
     for (uint32_t j = 0; ok && j < q->nreq; j++) {
         ws_l2_request *r = &q->req[j];
-        if (r->op == WS_I_LD) {
-            r->done = ws_l2_read(s->l2, r->sector, r->start);
-            ws_l1_settle(&sm->l1, r->sector, WS_L1_PENDING + j, r->done);
-        } else if (r->op == WS_I_ST) {
-            r->done = ws_l2_write(s->l2, r->sector, r->first, r->start);
-        } else {
-            r->done = ws_l2_atomic(s->l2, r->sector, r->serial, r->start);
-        }
+        r->done = l2_answer(s, r);
+        if (r->op == WS_I_LD) ws_l1_settle(&sm->l1, r->sector, WS_L1_PENDING + j, r->done);
     }
     for (uint32_t k = 0; ok && k < q->n; k++) {
         const ws_lsu_pending *e = &q->a[k];
