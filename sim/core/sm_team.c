@@ -84,6 +84,10 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
  * ascending order, up to the first that fails. */
 static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
 {
+    /* a worker that sits a cycle out keeps older figures: no failure (that
+     * ends the launch), and a progress mark no later than the team's */
+    w->failed_sm = -1;
+    w->progress_at = t->progress_at;
     for (int32_t j = 0; j < t->ndue; j++) {
         int32_t i = t->due[j];
         if (!all && t->owner[i] != w->index) continue;
@@ -276,10 +280,6 @@ bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t 
     t->due = due;
     t->ndue = ndue;
     t->now = now;
-    for (int32_t k = 0; k < t->nthreads; k++) {
-        t->w[k].failed_sm = -1;
-        t->w[k].progress_at = t->progress_at;
-    }
     if (t->nthreads > 1 && !t->every_cycle) choose_mode(t, ndue);
     bool parallel = t->parallel && ndue > 1;
     if (parallel && !t->started) parallel = start_threads(t);
