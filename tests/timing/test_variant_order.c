@@ -182,7 +182,10 @@ static void test_stride_in_proportion_to_sectors(void **state)
         double ratio = (double)c / c1, expect = (sectors + 4.0) / 8.0;
         print_message("%s: stride %2u: %llu cycles (x%.2f; DRAM sectors x%.2f)\n", tg->gpu, s, (unsigned long long)c,
                       ratio, expect);
-        assert_true((double)c >= 0.99 * (double)prev);
+        /* never fewer cycles for more traffic; strides 16 and 32 move the same
+         * sectors and differ only by where they fall in the L2 slices and DRAM
+         * channels (about 1 %) */
+        assert_true((double)c >= 0.98 * (double)prev);
         /* DRAM reads whole aligned blocks of dramAccessBytes: a block per
          * float once the floats are a block or more apart */
         uint64_t blk = (uint64_t)config_of(tg).dramAccessBytes;

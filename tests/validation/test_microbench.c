@@ -5,7 +5,10 @@
  * against the pointer chases of validation/probes/calib.cu under ncu
  * (validation/results/h200_calib/calib_ncu.txt); the launch overhead and
  * the DRAM access block against validation/probes/launch_overhead.cu and
- * dram_sector.cu (validation/results/h200/probes_2026-12-01/). */
+ * dram_sector.cu (validation/results/h200/probes_2026-12-01/); and the
+ * probes of validation/probes/pipe_rest.cu (the tensor pipe, constant
+ * loads, a loop's taken branch, shared-memory wavefronts) run in warpsim
+ * against the cycles the H200 gave for them. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdbool.h>
@@ -316,6 +319,131 @@ static void test_h200_dram_access_block(void **state)
            g.dramAccessBytes, dram[20].value / sectors[20].value, dram[4].value / sectors[4].value);
 }
 
+/* A "name value unit" line of validation/results/h200/probes_2026-12-01/
+ * pipe_rest_ncu.txt (validation/probes/pipe_rest.cu under ncu). */
+static double pipe_measured(const char *name)
+{
+    char path[1024], line[256];
+    snprintf(path, sizeof path, "%s/validation/results/h200/probes_2026-12-01/pipe_rest_ncu.txt",
+             WARPSIM_SOURCE_DIR);
+    FILE *f = fopen(path, "r");
+    if (!f) fail_msg("cannot read %s", path);
+    double v = NAN;
+    size_t n = strlen(name);
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, name, n) && line[n] == ' ') v = strtod(line + n, NULL);
+    fclose(f);
+    if (isnan(v)) fail_msg("%s not in %s", name, path);
+    return v;
+}
+
+/* One probe kernel of validation/probes/pipe_rest.ptx (nvcc -O3
+ * -arch=sm_90 -ptx, regs from ptxas -v) timed in warpsim on the h200
+ * config; it stores its own clock64 cycles in its last parameter.  The
+ * simulated cycles per unit (the probe's divisor) against the H200's,
+ * within tol. */
+typedef struct pipe_probe {
+    const char *measured;   /* the line of pipe_rest_ncu.txt */
+    const char *kernel;     /* mangled */
+    int32_t regs;
+    uint32_t threads;
+    int32_t a0, a1;         /* the leading scalar arguments (or pointers, see below) */
+    bool halves;            /* the kernel takes (a, b, n, out, cycles): a0 is n */
+    double per;             /* the probe's divisor: units a launch */
+    double tol;
+} pipe_probe;
+
+static void test_h200_pipe_probes(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    tt_config(&g, "h200");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/validation/probes/pipe_rest.ptx", WARPSIM_SOURCE_DIR);
+    tctx t;
+    memset(&t, 0, sizeof t);
+    ptx_error pe;
+    if (!(t.m = ptx_parse_file(path, &pe))) fail_msg("cannot parse %s", path);
+    t.mem = ws_devmem_create();
+    if (!(t.p = ws_program_load(t.m, t.mem, &t.err))) fail_msg("load failed: %s", t.err.msg);
+    /* the constant table the probe's host fills: next[i] = (i * 389 + 17) % 1024 */
+    bool table = false;
+    for (int32_t i = 0; i < t.p->nglobals; i++)
+        if (!strcmp(t.p->globals[i].name, "const_next")) {
+            uint32_t next[1024];
+            for (uint32_t j = 0; j < 1024; j++) next[j] = (j * 389 + 17) % 1024;
+            assert_true(t.p->globals[i].size == sizeof next);
+            assert_true(ws_devmem_write(t.mem, t.p->globals[i].addr, next, sizeof next));
+            table = true;
+        }
+    assert_true(table);
+    uint16_t h[256];   /* f16 (i % 7) * 0.01, as the probe's host makes them; values do not
+                        * change the cycles */
+    for (int i = 0; i < 256; i++) h[i] = (uint16_t)(0x2000 + i % 7);
+    uint64_t a = t_alloc(&t, h, sizeof h), b = t_alloc(&t, h, sizeof h);
+    uint64_t out = t_alloc(&t, NULL, 16 * 256 * 4), sink = t_alloc(&t, NULL, 1024 * 4);
+    uint64_t cyc = t_alloc(&t, NULL, 8);
+    const int n = 256;
+    const pipe_probe probes[] = {
+        {"tensor_chain", "_Z12tensor_chainPK6__halfS1_iPfPx", 28, 32, n, 0, true, n * 8, 0.05},
+        {"tensor_rate_16warps", "_Z11tensor_ratePK6__halfS1_iPfPx", 48, 512, n, 0, true, n * 4, 0.05},
+        /* the PTX's address arithmetic is an instruction longer than ptxas's (mul.wide and
+         * add.s64 against IMAD.SHL): 4 cycles more a load */
+        {"const_chain_64B", "_Z11const_chainijPjPx", 14, 1, n, 16, false, n * 8, 0.20},
+        /* the loop's counter, compare and branch issue in PTX's order after the body, where
+         * ptxas interleaves them with the chain: 8 cycles more a round */
+        {"branch_loop_8x1", "_Z11branch_loopILi8ELi1EEviPfPx", 14, 1, n * 8, -1, false, n * 8, 0.25},
+        {"branch_loop_16x1", "_Z11branch_loopILi16ELi1EEviPfPx", 14, 1, n * 8, -1, false, n * 8, 0.15},
+        {"branch_loop_4x8", "_Z11branch_loopILi4ELi8EEviPfPx", 24, 1, n * 8, -1, false, n * 8, 0.15},
+        {"shared_conflict_1", "_Z15shared_conflictiiPjPx", 17, 1024, 1, n, false, 32.0 * n * 8, 0.15},
+        {"shared_conflict_2", "_Z15shared_conflictiiPjPx", 17, 1024, 2, n, false, 32.0 * n * 8, 0.15},
+        {"shared_conflict_4", "_Z15shared_conflictiiPjPx", 17, 1024, 4, n, false, 32.0 * n * 8, 0.05},
+        {"shared_conflict_8", "_Z15shared_conflictiiPjPx", 17, 1024, 8, n, false, 32.0 * n * 8, 0.05},
+        {"shared_conflict_16", "_Z15shared_conflictiiPjPx", 17, 1024, 16, n, false, 32.0 * n * 8, 0.05},
+        {"shared_conflict_32", "_Z15shared_conflictiiPjPx", 17, 1024, 32, n, false, 32.0 * n * 8, 0.05},
+    };
+    for (size_t i = 0; i < sizeof probes / sizeof *probes; i++) {
+        const pipe_probe *q = &probes[i];
+        t.nparams = 0;
+        if (q->halves) {
+            t_p64(&t, a);
+            t_p64(&t, b);
+            t_p32(&t, (uint32_t)q->a0);
+            t_p64(&t, out);
+        } else {
+            t_p32(&t, (uint32_t)q->a0);
+            if (q->a1 >= 0) t_p32(&t, (uint32_t)q->a1);
+            t_p64(&t, sink);
+        }
+        t_p64(&t, cyc);
+        ws_timing_stats ts;
+        tt_run(&t, &g, q->kernel, D3(1, 1, 1), D3(q->threads, 1, 1), 0, q->regs, &ts);
+        int64_t c = 0;
+        assert_true(ws_devmem_read(t.mem, cyc, &c, sizeof c));
+        double sim = (double)c / q->per, gpu = pipe_measured(q->measured);
+        printf("%-20s warpsim %7.2f  H200 %7.2f\n", q->measured, sim, gpu);
+        if (fabs(sim - gpu) > q->tol * gpu)
+            fail_msg("%s: warpsim %.2f cycles, the H200 %.2f (configs/h200.ini against "
+                     "validation/results/h200/probes_2026-12-01/pipe_rest_ncu.txt)", q->measured, sim, gpu);
+    }
+    t_free(&t);
+}
+
+/* l2BytesPerCyclePerSlice: the L2 read bandwidth the microbenchmark
+ * measured (bytes a cycle, at the GPU's clocks) over the config's slices,
+ * within 5 %. */
+static void test_h200_l2_bandwidth(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    tt_config(&g, "h200");
+    double per_slice = measured_in("bandwidth_l2", false) / g.l2Slices;
+    printf("l2BytesPerCyclePerSlice = %d, measured %.1f\n", g.l2BytesPerCyclePerSlice, per_slice);
+    if (fabs(g.l2BytesPerCyclePerSlice - per_slice) > 0.05 * per_slice)
+        fail_msg("configs/h200.ini l2BytesPerCyclePerSlice = %d, the H200's L2 gave %.1f a slice",
+                 g.l2BytesPerCyclePerSlice, per_slice);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_h200_latencies),
@@ -323,6 +451,8 @@ int main(void)
                                        cmocka_unit_test(test_h200_memory_rates),
                                        cmocka_unit_test(test_h200_l2_write_requests),
                                        cmocka_unit_test(test_h200_launch_overhead),
-                                       cmocka_unit_test(test_h200_dram_access_block)};
+                                       cmocka_unit_test(test_h200_dram_access_block),
+                                       cmocka_unit_test(test_h200_pipe_probes),
+                                       cmocka_unit_test(test_h200_l2_bandwidth)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
