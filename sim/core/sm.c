@@ -87,6 +87,24 @@ static void set_reason(ws_sm *sm, ws_sm_warp *sw, uint8_t reason)
     ws_subpart *sp = &sm->sp[sw->spi];
     if (reason == WS_STALL_LONG_SCOREBOARD) sp->long_wait |= BIT(sw);
     else sp->long_wait &= ~BIT(sw);
+    if (reason == WS_STALL_MATH_PIPE_THROTTLE || reason == WS_STALL_MIO_THROTTLE || reason == WS_STALL_LG_THROTTLE)
+        sp->throttled |= BIT(sw);
+    else
+        sp->throttled &= ~BIT(sw);
+}
+
+/* sw waits at pipe: can_issue found its operands ready. */
+static void to_pipe(ws_subpart *sp, ws_sm_warp *sw, uint8_t pipe)
+{
+    sw->at_pipe = true;
+    sw->pipe = pipe;
+    sp->at_pipe[pipe] |= BIT(sw);
+}
+
+static void off_pipe(ws_subpart *sp, ws_sm_warp *sw)
+{
+    if (sw->at_pipe) sp->at_pipe[sw->pipe] &= ~BIT(sw);
+    sw->at_pipe = false;
 }
 
 static uint64_t min64(uint64_t a, uint64_t b)
@@ -183,7 +201,8 @@ static void leave(ws_sm *sm, ws_sm_warp *sw)
     uint64_t keep = ~BIT(sw);
     bool drained = sp->draining & BIT(sw);
     sp->eval &= keep; sp->blocked &= keep; sp->parked &= keep; sp->draining &= keep;
-    sp->finished &= keep; sp->long_wait &= keep;
+    sp->finished &= keep; sp->long_wait &= keep; sp->throttled &= keep;
+    off_pipe(sp, sw);
     if (drained) sp->drain_min = drain_min(sm, sp, sw->spi);
     sm->nreason[sw->reason]--;
     sw->live = false;
@@ -295,8 +314,7 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
         return false;
     }
     const ws_insn *in = &s->x.p->code[pc];
-    sw->at_pipe = true;
-    sw->pipe = d->pipe;
+    to_pipe(sp, sw, d->pipe);
     sw->lsu = d->pipe == WS_PIPE_LSU;
     sw->throttle = !sw->lsu ? WS_STALL_MATH_PIPE_THROTTLE
                  : in->space == WS_SP_SHARED || in->m.space == PTX_SPACE_CONST ||
@@ -312,7 +330,7 @@ static bool sync_block(ws_tsim *s, ws_sm *sm, ws_sm_block *b, uint32_t bs, uint6
         for (uint32_t w = 0; w < s->nwarps; w++) {
             ws_sm_warp *sw = &sm->slots[bs * s->nwarps + w];
             ws_subpart *sp = &sm->sp[sw->spi];
-            sw->at_pipe = false;
+            off_pipe(sp, sw);
             if (sp->parked & BIT(sw)) {     /* its state may have changed: look again */
                 sp->parked &= ~BIT(sw);
                 sp->eval |= BIT(sw);
@@ -341,7 +359,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     ws_warp *w = sw->w;
     ws_sm_block *b = &sm->blocks[sw->block];
     int32_t pc = ws_warp_next_pc(w);
-    sw->at_pipe = false;
+    off_pipe(sp, sw);
     ws_step_info info;
     info.mem = false;
     s->x.clock = now - 1;       /* the step counts one: %clock reads the issue cycle */
@@ -420,8 +438,20 @@ static bool subpart_cycle(ws_tsim *s, ws_sm *sm, uint32_t p, uint64_t now, uint6
 {
     ws_subpart *sp = &sm->sp[p];
     if (sp->blocked_min <= now) unblock(sm, sp, p, now);
+    /* the throttled warps of a pipe still busy: their reason stands, and
+     * they wake when it frees (as pipe_ready would find each of them) */
+    uint64_t pass = 0;
+    for (uint32_t q = 0; sp->throttled && q < WS_PIPE_COUNT; q++) {
+        uint64_t set = sp->at_pipe[q] & sp->throttled;
+        if (!set) continue;
+        uint64_t wake = sp->pipe_free[q];
+        if (wake <= now && q == WS_PIPE_LSU && sm->l1_free > now + s->lsu_queue) wake = sm->l1_free - s->lsu_queue;
+        if (wake <= now) continue;
+        pass |= set;
+        *next = min64(*next, wake);
+    }
     uint64_t ready = 0;
-    for (uint64_t m = sp->eval; m; m &= m - 1) {
+    for (uint64_t m = sp->eval & ~pass; m; m &= m - 1) {
         ws_sm_warp *sw = slot_of(sm, p, (uint32_t)__builtin_ctzll(m));
         uint64_t wake = WS_NEVER;
         if (can_issue(s, sm, sp, sw, now, &wake)) {

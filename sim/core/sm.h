@@ -97,6 +97,12 @@ typedef struct ws_subpart {
     uint64_t finished;                  /* exited, not yet retired (any set) */
     uint64_t long_wait;                 /* warps whose reason is long_scoreboard */
     uint64_t blocked_min, drain_min;    /* earliest blocked_until, mem_done of those sets; WS_NEVER: none */
+    /* Warps of eval found ready but for their pipe, per pipe, and those whose
+     * reason is a pipe's throttle: while a pipe stays busy its throttled
+     * warps would be evaluated to the same reason and wake-up cycle, so a
+     * cycle passes over them as a set (sm.c subpart_cycle). */
+    uint64_t at_pipe[WS_PIPE_COUNT];
+    uint64_t throttled;
     uint64_t age[WS_SCHED_MAX_WARPS];   /* per bit: the warp's dispatch order */
 } ws_subpart;
 
