@@ -2,7 +2,8 @@
 # Simulation speed: runs a few course kernels at sizes large enough to take
 # about a second and prints simulated thread instructions per second of
 # host time (the figure cycle-level simulators are compared by), functional
-# only (--functional) and with the timing model of the a100 config.  For
+# only (--functional) and with the timing model of the a100 config on one
+# thread (THREADS=N: on N; warpsim's own default is every core).  For
 # careful timing run each line under hyperfine or /usr/bin/time instead.
 #
 #   bench/sim_speed.sh [WARPSIM]      (default: build/warpsim)
@@ -14,7 +15,7 @@ ptx=$root/kernels/ptx/sm_80
 run() {
     base=$1; shift
     run_mode "$base (functional)" "$@" --functional
-    run_mode "$base (timing, a100)" "$@" --gpu a100 --regs 32
+    run_mode "$base (timing, a100)" "$@" --gpu a100 --regs 32 --threads "${THREADS:-1}"
 }
 
 run_mode() {
