@@ -46,28 +46,33 @@ typedef struct ws_tsim {
     bool defer_timing;
 } ws_tsim;
 
+/* A warp slot.  The fields a cycle's evaluation reads come first, on the
+ * slot's first cache line (slots are line-aligned): 132 SMs' warps do not
+ * stay in the host's caches from one SM-cycle to the next, so an
+ * evaluation that touches one line instead of two is most of its cost. */
 typedef struct ws_sm_warp {
-    ws_warp *w;                         /* NULL: free slot */
-    int32_t block;                      /* block slot */
-    uint8_t spi, bit;                   /* its sub-partition, and its bit in that one's masks */
-    bool live;                          /* resident and not retired */
-    bool finished;                      /* exited; counted in ws_sm.finished */
-    uint8_t reason;                     /* ws_stall of the current evaluation */
-    int32_t stall_pc;                   /* the pc that reason is about: next to issue, or last issued; -1 = none */
-    uint8_t fetch_reason;               /* why next_issue is in the future */
-    uint64_t age;                       /* dispatch order (gto: smaller = older) */
-    uint64_t gwarp;                     /* grid-wide warp number (local memory layout) */
+    _Alignas(64) ws_warp *w;            /* NULL: free slot */
     uint64_t *ready;                    /* per register: cycle its value is ready */
-    uint8_t *kind;                      /* per register: ws_stall while waiting for it */
     uint64_t next_issue;                /* earliest next issue (one per cycle; branches) */
-    uint64_t mem_done;                  /* its last memory access completes */
     uint64_t blocked_until;             /* waits on its own registers or fetch until then; 0 = look */
-    int32_t opnd_pc;                    /* the pc opnd_ready is for; -1 = none */
-    uint8_t opnd_why;                   /* ws_stall while waiting for those operands */
     uint64_t opnd_ready;                /* its registers at opnd_pc are ready then */
+    int32_t opnd_pc;                    /* the pc opnd_ready is for; -1 = none */
+    int32_t stall_pc;                   /* the pc that reason is about: next to issue, or last issued; -1 = none */
     bool at_pipe;                       /* found ready but for its pipe (sm.c can_issue) */
     bool lsu;                           /* at_pipe: a memory instruction (the L1 stage too) */
     uint8_t pipe, throttle;             /* at_pipe: its pipe, and the reason while that is busy */
+    uint8_t reason;                     /* ws_stall of the current evaluation */
+    uint8_t fetch_reason;               /* why next_issue is in the future */
+    uint8_t opnd_why;                   /* ws_stall while waiting for those operands */
+    uint8_t spi, bit;                   /* its sub-partition, and its bit in that one's masks */
+    bool live;                          /* resident and not retired */
+    bool finished;                      /* exited; counted in ws_sm.finished */
+    /* the second line: read on issue and retirement */
+    uint8_t *kind;                      /* per register: ws_stall while waiting for it */
+    int32_t block;                      /* block slot */
+    uint64_t age;                       /* dispatch order (gto: smaller = older) */
+    uint64_t gwarp;                     /* grid-wide warp number (local memory layout) */
+    uint64_t mem_done;                  /* its last memory access completes */
 } ws_sm_warp;
 
 typedef struct ws_sm_block {
