@@ -105,7 +105,7 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
         for (uint32_t wi = 0; ok && wi < nwarps; wi++) {
             uint32_t n = (uint32_t)(nthreads - (uint64_t)wi * WS_WARP_SIZE);
             uint32_t lanes = n >= WS_WARP_SIZE ? UINT32_MAX : (UINT32_C(1) << n) - 1;
-            lm.warps[wi].regs = lm.regs + wi * rows - k->reg_lo;
+            lm.warps[wi].regs = ws_reg_window(lm.regs + wi * rows, sizeof *lm.regs, k);
             ok = ws_warp_start(&x, &lm.warps[wi], wi, lanes);
         }
         if (!ok) { ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory"); break; }

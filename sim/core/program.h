@@ -73,6 +73,15 @@ static inline int32_t ws_kernel_reg_rows(const ws_kernel *k)
     return k->reg_hi - k->reg_lo;
 }
 
+/* The pointer a warp of k indexes by register number, for the storage of
+ * its window's rows (rows of row_size bytes): reg_lo rows before it.  The
+ * offset is taken on the address as an integer: that pointer may lie
+ * before the allocation, which C's pointer arithmetic may not form. */
+static inline void *ws_reg_window(void *storage, size_t row_size, const ws_kernel *k)
+{
+    return (void *)((uintptr_t)storage - (uintptr_t)k->reg_lo * row_size);
+}
+
 /* kernel_params.c: fills k's parameter layout from its function's .param
  * list; false when out of memory. */
 bool ws_kernel_layout_params(ws_kernel *k, const ptx_function *f);

@@ -171,7 +171,7 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
         uint32_t n = s->nthreads - wi * WS_WARP_SIZE;
         uint32_t lanes = n >= WS_WARP_SIZE ? UINT32_MAX : (UINT32_C(1) << n) - 1;
         ws_warp *w = &b->b.warps[wi];
-        w->regs = b->regs + wi * rows - k->reg_lo;   /* indexed by register number (program.h) */
+        w->regs = ws_reg_window(b->regs + wi * rows, sizeof *b->regs, k);   /* indexed by register number */
         if (!ws_warp_start(&s->x, w, wi, lanes)) return false;
         uint32_t slot = bs * s->nwarps + wi;
         ws_sm_warp *sw = &sm->slots[slot];
@@ -179,7 +179,8 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
             .w = w, .block = (int32_t)bs, .spi = (uint8_t)(slot % sm->nsp), .bit = (uint8_t)(slot / sm->nsp),
             .live = true, .age = block * s->nwarps + wi, .reason = WS_STALL_SELECTED,
             .gwarp = block * s->nwarps + wi,
-            .ready = b->ready + wi * rows - k->reg_lo, .kind = b->kind + wi * rows - k->reg_lo,
+            .ready = ws_reg_window(b->ready + wi * rows, sizeof *b->ready, k),
+            .kind = ws_reg_window(b->kind + wi * rows, sizeof *b->kind, k),
             .next_issue = now, .mem_done = now, .fetch_reason = WS_STALL_WAIT, .opnd_pc = -1, .stall_pc = -1,
         };
         sm->nreason[WS_STALL_SELECTED]++;
