@@ -245,7 +245,7 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
     r->gmask = gmask;
     if (smask) {
         const ws_bank_access *b = &r->banks;
-        ws_bank_access_eval(saddr, smask, size, op == ACC_LD, &r->banks);
+        ws_bank_access_eval_memo(x->bank_memo, (uint32_t)pc, saddr, smask, size, op == ACC_LD, &r->banks);
         ws_shared_counts *c = op == ACC_LD ? &s->shared_ld : op == ACC_ST ? &s->shared_st : &s->shared_atom;
         c->requests++;
         c->wavefronts += b->wavefronts;

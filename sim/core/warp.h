@@ -128,6 +128,10 @@ typedef struct ws_exec {
      * cycle, into this list (ws_deferred).  applying: doing them. */
     ws_deferred_list *defer;
     bool applying;
+    /* Each shared-memory access site's last bank evaluation (the counters
+     * evaluate every access; a site's warps mostly repeat one pattern).
+     * The executor's own: SMs on other threads have theirs. */
+    ws_bank_memo bank_memo[WS_BANK_MEMOS];
 } ws_exec;
 
 static inline void ws_progress(ws_exec *x, ws_warp *w)

@@ -118,3 +118,44 @@ void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, 
     }
     out->conflicts = out->wavefronts - used;
 }
+
+void ws_bank_access_eval_memo(ws_bank_memo memo[WS_BANK_MEMOS], uint32_t site, const uint64_t addr[32],
+                              uint32_t mask, uint32_t size, bool load, ws_bank_access *out)
+{
+    if (!mask) {
+        ws_bank_access_eval(addr, mask, size, load, out);
+        return;
+    }
+    ws_bank_memo *m = &memo[site % WS_BANK_MEMOS];
+    uint64_t first = addr[__builtin_ctz(mask)], shift = first - m->first;
+    if (m->site == site + 1 && m->mask == mask && m->size == size && m->load == load &&
+        shift % WS_SMEM_BANK_BYTES == 0) {
+        uint64_t differ = 0;
+        if (mask == UINT32_MAX) {
+            for (uint32_t lane = 0; lane < 32; lane++) differ |= (addr[lane] - first) ^ m->delta[lane];
+        } else {
+            for (uint32_t k = mask; k; k &= k - 1) {
+                uint32_t lane = (uint32_t)__builtin_ctz(k);
+                differ |= (addr[lane] - first) ^ m->delta[lane];
+            }
+        }
+        if (!differ) {
+            *out = m->result;
+            uint32_t n = (uint32_t)(shift / WS_SMEM_BANK_BYTES % WS_SMEM_BANKS);
+            for (uint32_t i = 0; n && i < out->wavefronts; i++)
+                out->pass_banks[i] = out->pass_banks[i] << n | out->pass_banks[i] >> (32 - n);
+            return;
+        }
+    }
+    ws_bank_access_eval(addr, mask, size, load, out);
+    m->site = site + 1;
+    m->mask = mask;
+    m->size = size;
+    m->load = load;
+    m->first = first;
+    for (uint32_t k = mask; k; k &= k - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(k);
+        m->delta[lane] = addr[lane] - first;
+    }
+    m->result = *out;
+}

@@ -68,4 +68,27 @@ typedef struct ws_bank_access {
 void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, bool load,
                          ws_bank_access *out);
 
+/* One access site's (an instruction's) last evaluation.  A warp of a lab
+ * kernel usually repeats its site's pattern: the same lanes and width, the
+ * same distances between the lanes' addresses, the whole pattern moved by
+ * whole words (the next k of a tiled loop, the next warp's row).  Moving
+ * every address by n words moves every word's bank by n and changes
+ * nothing else the rule looks at, so the result is the remembered one with
+ * each pass's banks rotated by n. */
+typedef struct ws_bank_memo {
+    uint32_t site;                      /* the site + 1; 0: empty */
+    uint32_t mask, size;
+    bool load;
+    uint64_t first;                     /* the lowest lane's address */
+    uint64_t delta[32];                 /* each lane's address less first (lanes of mask) */
+    ws_bank_access result;
+} ws_bank_memo;
+
+#define WS_BANK_MEMOS 32
+
+/* ws_bank_access_eval with a site's memo (memo[site % WS_BANK_MEMOS]):
+ * the same result, from the memo when the pattern repeats. */
+void ws_bank_access_eval_memo(ws_bank_memo memo[WS_BANK_MEMOS], uint32_t site, const uint64_t addr[32],
+                              uint32_t mask, uint32_t size, bool load, ws_bank_access *out);
+
 #endif

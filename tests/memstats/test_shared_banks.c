@@ -416,6 +416,53 @@ static void test_structured_against_reference(void **state)
                     }
 }
 
+/* The memo (ws_bank_access_eval_memo) gives exactly what the rule gives:
+ * kernel-shaped and random patterns, each seen again moved by whole words,
+ * by a part of a word, changed in one lane, with another mask or width, or
+ * at another site sharing its memo slot; every field compared, pass banks
+ * included. */
+static void test_memo_same_as_rule(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[] = {1, 2, 4, 8, 16};
+    static ws_bank_memo memo[WS_BANK_MEMOS];
+    memset(memo, 0, sizeof memo);
+    uint64_t seed = 4242;
+    uint32_t hits = 0, n = 0;
+    for (int iter = 0; iter < 4000; iter++) {
+        uint32_t size = sizes[rng(&seed) % 5], mask = rng(&seed) % 3 ? ALL : (uint32_t)rng(&seed) | 1;
+        bool load = rng(&seed) % 2;
+        uint32_t site = (uint32_t)(rng(&seed) % 3) * WS_BANK_MEMOS + (uint32_t)(rng(&seed) % 2);
+        uint64_t a[32], stride = (rng(&seed) % 34) * size, base = (rng(&seed) % 256) * size;
+        int shape = (int)(rng(&seed) % 4);
+        for (uint32_t i = 0; i < 32; i++)
+            a[i] = shape == 3 ? (rng(&seed) % 512) / size * size
+                 : base + (shape == 1 ? i / 16 * 16 * size + i % 16 * stride : shape == 2 ? i / 16 * stride : i * stride);
+        for (int again = 0; again < 6; again++) {
+            if (again > 0) {        /* move it: whole words, a part of one, or one lane */
+                uint32_t how = (uint32_t)(rng(&seed) % 4);
+                uint64_t by = how == 0 ? (rng(&seed) % 64) * 4 : how == 1 ? size : how == 2 ? 2 : 0;
+                for (int i = 0; i < 32; i++) a[i] += by;
+                if (how == 3) a[rng(&seed) % 32] += size;
+            }
+            ws_bank_access want, got;
+            ws_bank_access_eval(a, mask, size, load, &want);
+            uint32_t before = memo[site % WS_BANK_MEMOS].site;
+            ws_bank_access_eval_memo(memo, site, a, mask, size, load, &got);
+            hits += before == site + 1;
+            n++;
+            if (got.wavefronts != want.wavefronts || got.conflicts != want.conflicts ||
+                got.degree != want.degree || got.parts != want.parts ||
+                memcmp(got.pass_banks, want.pass_banks, want.wavefronts * sizeof *want.pass_banks))
+                fail_msg("iteration %d.%d size %u mask 0x%08x shape %d: the memo gave %u/%u/%u, the rule %u/%u/%u",
+                         iter, again, size, mask, shape, got.wavefronts, got.conflicts, got.degree,
+                         want.wavefronts, want.conflicts, want.degree);
+        }
+    }
+    print_message("%u of %u evaluations found their site in the memo\n", hits, n);
+    assert_true(hits > n / 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -431,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_narrow),
         cmocka_unit_test(test_random_against_reference),
         cmocka_unit_test(test_structured_against_reference),
+        cmocka_unit_test(test_memo_same_as_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
