@@ -461,6 +461,18 @@ static void load_row(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs,
                      uint32_t off, uint32_t es, bool sext, uint64_t keep)
 {
     uint64_t sign = es < 8 ? UINT64_C(1) << (8 * es - 1) : 0, ext = es < 8 ? ~UINT64_C(0) << (8 * es) : 0;
+    if (mask == UINT32_MAX && wb->per_lane == 0 && !sext && (es == 4 || es == 8)) {
+        /* the common case (a full warp's 32- or 64-bit words from shared or
+         * global memory) as a plain loop over the lanes */
+        uint64_t origin = wb->origin - off;
+        if (es == 4)
+            for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+                row[lane] = load_le(wb->host + (size_t)(addrs[lane] - origin), 4) & keep;
+        else
+            for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+                row[lane] = load_le(wb->host + (size_t)(addrs[lane] - origin), 8) & keep;
+        return;
+    }
 #define LOAD_LANES(n) FOR_LANES(mask, lane) { \
         uint64_t raw = load_le(lane_bytes(wb, addrs, lane) + off, n); \
         row[lane] = (sext && (raw & sign) ? raw | ext : raw) & keep; }
