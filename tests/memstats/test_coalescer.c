@@ -174,6 +174,45 @@ static void test_random_against_reference(void **state)
     }
 }
 
+/* A full warp whose lanes make one run (lane l at a0 + l * size) or all
+ * read one address takes a shortcut in the rule; its sectors, in order,
+ * and lines must be those of the same lanes taken one by one (the same
+ * warp with its first lane left out and added back as a warp of one). */
+static void test_runs_and_broadcasts(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[] = {1, 2, 4, 8, 16};
+    uint64_t seed = 99;
+    for (int iter = 0; iter < 4000; iter++) {
+        uint32_t size = sizes[rng(&seed) % 5];
+        bool broadcast = iter % 3 == 0;
+        uint64_t a[32], base = BASE + rng(&seed) % 4096;
+        if (iter % 2) base = base / size * size;
+        for (uint32_t i = 0; i < 32; i++) a[i] = broadcast ? base : base + i * size;
+        ws_coalesce c, rest, one;
+        ws_coalesce_eval(a, ALL, size, &c);
+        ws_coalesce_eval(a, ALL & ~UINT32_C(1), size, &rest);
+        ws_coalesce_eval(a, 1, size, &one);
+        /* the union of the two, sorted and without repeats */
+        uint64_t want[2 * WS_COALESCE_MAX_SECTORS];
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < rest.sectors; i++) want[n++] = rest.sector[i];
+        for (uint32_t i = 0; i < one.sectors; i++) {
+            bool have = false;
+            for (uint32_t j = 0; j < n; j++) have |= want[j] == one.sector[i];
+            if (!have) want[n++] = one.sector[i];
+        }
+        for (uint32_t i = 1; i < n; i++)
+            for (uint32_t j = i; j > 0 && want[j - 1] > want[j]; j--) {
+                uint64_t t = want[j]; want[j] = want[j - 1]; want[j - 1] = t;
+            }
+        uint32_t s = reference(a, ALL, size, 32), l = reference(a, ALL, size, 128);
+        if (c.sectors != n || c.sectors != s || c.lines != l || memcmp(c.sector, want, n * sizeof *want))
+            fail_msg("iteration %d size %u base %llu %s: %u sectors, %u lines; want %u (%u), %u", iter, size,
+                     (unsigned long long)base, broadcast ? "one address" : "a run", c.sectors, c.lines, n, s, l);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +221,7 @@ int main(void)
         cmocka_unit_test(test_misaligned),
         cmocka_unit_test(test_wide),
         cmocka_unit_test(test_random_against_reference),
+        cmocka_unit_test(test_runs_and_broadcasts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
