@@ -175,9 +175,10 @@ static void test_random_against_reference(void **state)
 }
 
 /* A full warp whose lanes make one run (lane l at a0 + l * size) or all
- * read one address takes a shortcut in the rule; its sectors, in order,
- * and lines must be those of the same lanes taken one by one (the same
- * warp with its first lane left out and added back as a warp of one). */
+ * read one address, where most lanes fall in the sector of the lane before
+ * (which the rule passes over at once): its sectors, in order, and lines
+ * must be those of the same lanes taken apart (the warp without its first
+ * lane, and that lane alone). */
 static void test_runs_and_broadcasts(void **state)
 {
     (void)state;
