@@ -627,10 +627,10 @@ bool ws_exec_cvta(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32
     uint32_t sz = ptx_type_size(in->m.types[0]);
     uint64_t m = sz >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * sz)) - 1;
     if (d->kind != WS_OK_REG) return true;
-    FOR_LANES(mask, lane) {
-        uint64_t v = ws_opnd_lane(x, b, w, s, lane);
-        w->regs[d->reg][lane] = (to ? v - window : v + window) & m;
-    }
+    uint64_t scratch[WS_WARP_SIZE], shift = to ? 0 - window : window;
+    const uint64_t *v = ws_opnd_row(x, b, w, s, scratch);
+    uint64_t *out = w->regs[d->reg];
+    FOR_LANES(mask, lane) out[lane] = (v[lane] + shift) & m;
     return true;
 }
 
