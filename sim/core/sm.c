@@ -182,6 +182,7 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
             .ready = ws_reg_window(b->ready + wi * rows, sizeof *b->ready, k),
             .kind = ws_reg_window(b->kind + wi * rows, sizeof *b->kind, k),
             .next_issue = now, .mem_done = now, .fetch_reason = WS_STALL_WAIT, .opnd_pc = -1, .stall_pc = -1,
+            .wstate = w->state, .npc = ws_warp_next_pc(w),
         };
         sm->nreason[WS_STALL_SELECTED]++;
         ws_subpart *sp = &sm->sp[sw->spi];
@@ -270,14 +271,13 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
                       uint64_t *wake)
 {
     if (sw->at_pipe) return pipe_ready(s, sm, sp, sw, now, wake);
-    ws_warp *w = sw->w;
     sw->blocked_until = 0;
-    if (w->state == WS_WARP_DONE) {
+    if (sw->wstate == WS_WARP_DONE) {
         set_reason(sm, sw, WS_STALL_DRAIN);
         *wake = sw->mem_done;
         return false;
     }
-    if (w->state == WS_WARP_BARRIER) {
+    if (sw->wstate == WS_WARP_BARRIER) {
         set_reason(sm, sw, WS_STALL_BARRIER);
         *wake = WS_NEVER;
         return false;
@@ -287,7 +287,7 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
         *wake = sw->blocked_until = sw->next_issue;
         return false;
     }
-    int32_t pc = ws_warp_next_pc(w);
+    int32_t pc = sw->npc;
     if (pc < 0) {      /* no lanes left: the executor retires it */
         *wake = now;
         return true;
@@ -332,6 +332,8 @@ static bool sync_block(ws_tsim *s, ws_sm *sm, ws_sm_block *b, uint32_t bs, uint6
             ws_sm_warp *sw = &sm->slots[bs * s->nwarps + w];
             ws_subpart *sp = &sm->sp[sw->spi];
             off_pipe(sp, sw);
+            sw->wstate = sw->w->state;
+            sw->npc = ws_warp_next_pc(sw->w);
             if (sp->parked & BIT(sw)) {     /* its state may have changed: look again */
                 sp->parked &= ~BIT(sw);
                 sp->eval |= BIT(sw);
@@ -365,6 +367,8 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     info.mem = false;
     s->x.clock = now - 1;       /* the step counts one: %clock reads the issue cycle */
     ws_step_result r = ws_warp_step(&s->x, &b->b, w, &info);
+    sw->wstate = w->state;
+    sw->npc = ws_warp_next_pc(w);
     if (r == WS_STEP_FAULT) return false;
     /* --sass: a PTX access ptxas merged into its group's leader is no SASS
      * instruction (sass_groups.h): it holds no pipe and takes no issue slot */
@@ -417,7 +421,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
 static uint64_t file_waiting(ws_subpart *sp, ws_sm_warp *sw, uint64_t now, uint64_t wake)
 {
     if (sw->at_pipe) return wake;       /* ready but for its pipe (no need to read the warp) */
-    uint8_t state = sw->w->state;
+    uint8_t state = sw->wstate;
     if (state == WS_WARP_READY && sw->blocked_until <= now) return wake;
     sp->eval &= ~BIT(sw);
     if (state == WS_WARP_DONE) {

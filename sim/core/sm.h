@@ -67,6 +67,8 @@ typedef struct ws_sm_warp {
     uint8_t spi, bit;                   /* its sub-partition, and its bit in that one's masks */
     bool live;                          /* resident and not retired */
     bool finished;                      /* exited; counted in ws_sm.finished */
+    uint8_t wstate;                     /* w->state as of its last step or barrier release */
+    int32_t npc;                        /* ws_warp_next_pc(w) then: the pc it issues next */
     /* the second line: read on issue and retirement */
     uint8_t *kind;                      /* per register: ws_stall while waiting for it */
     int32_t block;                      /* block slot */
