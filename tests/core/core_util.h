@@ -44,10 +44,9 @@ static inline bool t_load(tctx *t, const char *src, const char *path)
     return t->p != NULL;
 }
 
-static inline void t_load_file(tctx *t, const char *name)
+/* Parses and loads the PTX file at path; fails the test on an error. */
+static inline void t_load_path(tctx *t, const char *path)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/ptx/data/%s", WARPSIM_SOURCE_DIR, name);
     ptx_error pe;
     memset(t, 0, sizeof *t);
     t->m = ptx_parse_file(path, &pe);
@@ -59,6 +58,13 @@ static inline void t_load_file(tctx *t, const char *name)
     t->mem = ws_devmem_create();
     t->p = ws_program_load(t->m, t->mem, &t->err);
     if (!t->p) fail_msg("load failed: %s", t->err.msg);
+}
+
+static inline void t_load_file(tctx *t, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/ptx/data/%s", WARPSIM_SOURCE_DIR, name);
+    t_load_path(t, path);
 }
 
 static inline void t_free(tctx *t)

@@ -22,12 +22,13 @@
 #include "sim/base/gpu_config.h"
 #include "../timing/timing_util.h"
 
-/* The value of name in the plain section (before "# under ncu") or the
- * one under ncu of the results file; fails when absent. */
-static double measured_in(const char *name, bool want_ncu)
+/* The value of a "name value unit" line of the results file at file (from
+ * the source root): in its plain section (before "# under ncu", or the
+ * whole file when it has none) or in the one under ncu; fails when absent. */
+static double value_in(const char *file, const char *name, bool want_ncu)
 {
     char path[1024], line[256];
-    snprintf(path, sizeof path, "%s/validation/results/h200_microbench.txt", WARPSIM_SOURCE_DIR);
+    snprintf(path, sizeof path, "%s/%s", WARPSIM_SOURCE_DIR, file);
     FILE *f = fopen(path, "r");
     if (!f) fail_msg("cannot read %s", path);
     bool under_ncu = false;
@@ -40,6 +41,12 @@ static double measured_in(const char *name, bool want_ncu)
     fclose(f);
     if (isnan(v)) fail_msg("%s not in %s", name, path);
     return v;
+}
+
+/* validation/results/h200_microbench.txt (validation/probes/microbench.cu) */
+static double measured_in(const char *name, bool want_ncu)
+{
+    return value_in("validation/results/h200_microbench.txt", name, want_ncu);
 }
 
 static double measured(const char *name) { return measured_in(name, true); }
@@ -254,11 +261,7 @@ static void test_h200_launch_overhead(void **state)
     assert_int_equal(n, 42);
     snprintf(path, sizeof path, "%s/validation/probes/launch_overhead.ptx", WARPSIM_SOURCE_DIR);
     tctx t;
-    memset(&t, 0, sizeof t);
-    ptx_error pe;
-    if (!(t.m = ptx_parse_file(path, &pe))) fail_msg("cannot parse %s", path);
-    t.mem = ws_devmem_create();
-    if (!(t.p = ws_program_load(t.m, t.mem, &t.err))) fail_msg("load failed: %s", t.err.msg);
+    t_load_path(&t, path);
     uint64_t in = t_alloc(&t, NULL, 132 * 1024 * 4), out = t_alloc(&t, NULL, 132 * 1024 * 4);
     double over[64];
     for (int i = 0; i < n; i++) {
@@ -319,22 +322,11 @@ static void test_h200_dram_access_block(void **state)
            g.dramAccessBytes, dram[20].value / sectors[20].value, dram[4].value / sectors[4].value);
 }
 
-/* A "name value unit" line of validation/results/h200/probes_2026-12-01/
- * pipe_rest_ncu.txt (validation/probes/pipe_rest.cu under ncu). */
+/* A line of validation/results/h200/probes_2026-12-01/pipe_rest_ncu.txt
+ * (validation/probes/pipe_rest.cu under ncu; the file has no plain part). */
 static double pipe_measured(const char *name)
 {
-    char path[1024], line[256];
-    snprintf(path, sizeof path, "%s/validation/results/h200/probes_2026-12-01/pipe_rest_ncu.txt",
-             WARPSIM_SOURCE_DIR);
-    FILE *f = fopen(path, "r");
-    if (!f) fail_msg("cannot read %s", path);
-    double v = NAN;
-    size_t n = strlen(name);
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, name, n) && line[n] == ' ') v = strtod(line + n, NULL);
-    fclose(f);
-    if (isnan(v)) fail_msg("%s not in %s", name, path);
-    return v;
+    return value_in("validation/results/h200/probes_2026-12-01/pipe_rest_ncu.txt", name, false);
 }
 
 /* One probe kernel of validation/probes/pipe_rest.ptx (nvcc -O3
@@ -361,11 +353,7 @@ static void test_h200_pipe_probes(void **state)
     char path[1024];
     snprintf(path, sizeof path, "%s/validation/probes/pipe_rest.ptx", WARPSIM_SOURCE_DIR);
     tctx t;
-    memset(&t, 0, sizeof t);
-    ptx_error pe;
-    if (!(t.m = ptx_parse_file(path, &pe))) fail_msg("cannot parse %s", path);
-    t.mem = ws_devmem_create();
-    if (!(t.p = ws_program_load(t.m, t.mem, &t.err))) fail_msg("load failed: %s", t.err.msg);
+    t_load_path(&t, path);
     /* the constant table the probe's host fills: next[i] = (i * 389 + 17) % 1024 */
     bool table = false;
     for (int32_t i = 0; i < t.p->nglobals; i++)
