@@ -361,7 +361,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
 {
     ws_warp *w = sw->w;
     ws_sm_block *b = &sm->blocks[sw->block];
-    int32_t pc = ws_warp_next_pc(w);
+    int32_t pc = sw->npc;       /* as the last step or barrier release left it */
     off_pipe(sp, sw);
     ws_step_info info;
     info.mem = false;
