@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "block_sync.h"
+#include "warp.h"
 #include "warp_groups.h"
 
 static uint32_t live_threads(const ws_warp *w)

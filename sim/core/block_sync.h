@@ -3,7 +3,7 @@
 #ifndef WARPSIM_BLOCK_SYNC_H
 #define WARPSIM_BLOCK_SYNC_H
 
-#include "warp.h"
+#include "executor.h"
 
 /* Releases every barrier whose expected threads have all arrived (bar.red
  * results written).  Returns the number of barriers released. */

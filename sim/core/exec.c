@@ -105,7 +105,7 @@ static uint64_t sreg_value(const ws_exec *x, const ws_block *b, const ws_warp *w
     case PTX_SREG_SMID: return b->smid;
     case PTX_SREG_NSMID: return x->nsmid;
     case PTX_SREG_GRIDID: return 1;
-    /* Functional mode has no cycles: the clock counts warp steps. */
+    /* the step's cycle; functional mode counts warp steps (launch.c) */
     case PTX_SREG_CLOCK: return (uint32_t)x->clock;
     case PTX_SREG_CLOCK_HI: return (uint32_t)(x->clock >> 32);
     case PTX_SREG_CLOCK64: return x->clock;
@@ -423,8 +423,9 @@ int32_t ws_warp_next_pc(ws_warp *w)
     return ws_stack_settle(&w->g.stack) ? ws_stack_top(&w->g.stack)->pc : -1;
 }
 
-ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *info)
+ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, uint64_t clock, ws_step_info *info)
 {
+    x->clock = clock;
     if (w->state == WS_WARP_DONE) return WS_STEP_DONE;
     if (w->state == WS_WARP_BARRIER) return WS_STEP_BLOCKED;
     if (!ws_stack_settle(&w->g.stack)) {
@@ -441,7 +442,6 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, ws_step_info *i
     x->stats->warp_insts++;
     x->steps++;
     x->stats->thread_insts += nactive;
-    x->clock++;
     w->insts++;
     if (x->l->pc_counts) {
         x->l->pc_counts[pc].warp_insts++;

@@ -40,15 +40,12 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
     return true;
 }
 
-void ws_sm_free(ws_tsim *s, ws_sm *sm)
+void ws_sm_free(ws_sm *sm)
 {
     for (uint32_t i = 0; sm->blocks && i < sm->nblocks; i++) {
         ws_sm_block *b = &sm->blocks[i];
-        for (uint32_t w = 0; b->b.warps && w < s->nwarps; w++) ws_warp_free(&b->b.warps[w]);
-        free(b->b.warps); free(b->regs); free(b->ready); free(b->kind);
-        free(b->b.shared); free(b->b.local); free(b->b.tparam);
-        ws_race_free(&b->b.race);
-        ws_init_free(&b->b.init);
+        ws_block_free(&b->b);
+        free(b->ready); free(b->kind);
     }
     if (sm->ready_to_run) ws_l1_free(&sm->l1);
     free(sm->slots); free(sm->blocks); free(sm->sp);
@@ -56,17 +53,15 @@ void ws_sm_free(ws_tsim *s, ws_sm *sm)
     free(sm->data.a);
 }
 
+/* A block slot's storage: the executor's, and beside each register the
+ * cycle its value is ready and what a warp waiting for it shows. */
 static bool block_storage(ws_tsim *s, ws_sm_block *b)
 {
     size_t nr = (size_t)ws_kernel_reg_rows(s->x.k) * s->nwarps;
-    b->b.warps = calloc(s->nwarps, sizeof *b->b.warps);
-    b->regs = malloc(sizeof *b->regs * (nr ? nr : 1));
+    if (!ws_block_alloc(&b->b, s->x.k, s->nthreads, s->smem)) return false;
     b->ready = malloc(sizeof *b->ready * (nr ? nr : 1));
     b->kind = malloc(nr ? nr : 1);
-    b->b.shared = malloc(s->smem ? s->smem : 1);
-    b->b.local = malloc((size_t)s->x.k->local_size * s->nthreads + 1);     /* the kernel's windows */
-    b->b.tparam = malloc((size_t)s->x.k->tparam_size * s->nthreads + 1);
-    return b->b.warps && b->regs && b->ready && b->kind && b->b.shared && b->b.local && b->b.tparam;
+    return b->ready && b->kind;
 }
 
 #define BIT(sw) (UINT64_C(1) << (sw)->bit)
@@ -146,33 +141,17 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     if (bs == sm->nblocks) return false;
     ws_sm_block *b = &sm->blocks[bs];
     if (!b->b.warps && !block_storage(s, b)) return false;
-    const ws_launch *l = s->x.l;
     const ws_kernel *k = s->x.k;
     size_t rows = (size_t)ws_kernel_reg_rows(k), nr = rows * s->nwarps;
     b->used = true;
     b->running = s->nwarps;
     s->x.blocks_started++;
-    b->b.idx = (ws_dim3){(uint32_t)(block % l->grid.x), (uint32_t)(block / l->grid.x % l->grid.y),
-                         (uint32_t)(block / ((uint64_t)l->grid.x * l->grid.y))};
-    b->b.nthreads = s->nthreads;
-    b->b.nwarps = s->nwarps;
-    b->b.smid = (uint32_t)sm->id;
-    b->b.warpid0 = bs * s->nwarps;      /* its warps' slots on the SM */
-    b->b.shared_size = s->smem;
-    memset(b->regs, 0, sizeof *b->regs * nr);
+    /* its warps' %warpid: their slots on the SM */
+    if (!ws_block_begin(&s->x, &b->b, block, (uint32_t)sm->id, bs * s->nwarps)) return false;
     memset(b->ready, 0, sizeof *b->ready * nr);
     memset(b->kind, 0, nr);
-    memset(b->b.shared, 0, s->smem);
-    if ((l->checks & WS_CHECK_RACE) && !ws_race_begin(&b->b.race, s->smem)) return false;
-    if ((l->checks & WS_CHECK_INIT) && !ws_init_begin(&b->b.init, s->smem)) return false;
-    memset(b->b.local, 0, (size_t)k->local_size * s->nthreads);
-    memset(b->b.tparam, 0, (size_t)k->tparam_size * s->nthreads);
     for (uint32_t wi = 0; wi < s->nwarps; wi++) {
-        uint32_t n = s->nthreads - wi * WS_WARP_SIZE;
-        uint32_t lanes = n >= WS_WARP_SIZE ? UINT32_MAX : (UINT32_C(1) << n) - 1;
         ws_warp *w = &b->b.warps[wi];
-        w->regs = ws_reg_window(b->regs + wi * rows, sizeof *b->regs, k);   /* indexed by register number */
-        if (!ws_warp_start(&s->x, w, wi, lanes)) return false;
         uint32_t slot = bs * s->nwarps + wi;
         ws_sm_warp *sw = &sm->slots[slot];
         *sw = (ws_sm_warp){
@@ -365,8 +344,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     off_pipe(sp, sw);
     ws_step_info info;
     info.mem = false;
-    s->x.clock = now - 1;       /* the step counts one: %clock reads the issue cycle */
-    ws_step_result r = ws_warp_step(&s->x, &b->b, w, &info);
+    ws_step_result r = ws_warp_step(&s->x, &b->b, w, now, &info);
     sw->wstate = w->state;
     sw->npc = ws_warp_next_pc(w);
     if (r == WS_STEP_FAULT) return false;

@@ -10,7 +10,7 @@
 
 #include "insn_deps.h"
 #include "timing.h"
-#include "warp.h"
+#include "executor.h"
 #include "../mem/l1_cache.h"
 #include "../mem/l2_dram.h"
 #include "../sched/dispatcher.h"
@@ -81,7 +81,6 @@ typedef struct ws_sm_block {
     bool used;
     ws_block b;                         /* functional state; b.warps has nwarps */
     uint32_t running;                   /* warps not yet finished */
-    uint64_t (*regs)[WS_WARP_SIZE];
     uint64_t *ready;
     uint8_t *kind;
 } ws_sm_block;
@@ -170,7 +169,7 @@ typedef struct ws_sm {
 
 /* Allocates sm's storage (done the first time a block is placed on it). */
 bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id);
-void ws_sm_free(ws_tsim *s, ws_sm *sm);
+void ws_sm_free(ws_sm *sm);
 
 /* Starts block (linear index) on sm at cycle now.  False on out of memory. */
 bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now);

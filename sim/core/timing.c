@@ -281,7 +281,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     free(due);
     if (ok) finish_stats(&s, sms, nsm, cfg);
     ws_checks_summary(&s.x);
-    for (int32_t i = 0; sms && i < nsm; i++) ws_sm_free(&s, &sms[i]);
+    for (int32_t i = 0; sms && i < nsm; i++) ws_sm_free(&sms[i]);
     free(sms);
     free(s.deps);
     ws_l2_free(&l2);

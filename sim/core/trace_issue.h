@@ -4,7 +4,7 @@
 #ifndef WARPSIM_TRACE_ISSUE_H
 #define WARPSIM_TRACE_ISSUE_H
 
-#include "warp.h"
+#include "executor.h"
 
 struct ws_trace;
 

@@ -5,7 +5,10 @@
 #     outside itself;
 #   - sim/mem and sim/sched include only themselves and sim/base;
 #   - in sim/, only the loader (decode and program load) includes the
-#     front end's PTX headers: nothing that runs during a launch reads the IR.
+#     front end's PTX headers: nothing that runs during a launch reads the IR;
+#   - the launchers (the functional one and the timed SMs) reach the
+#     executor through its interface, executor.h, never its own parts
+#     (warp.h).
 #   layering.sh SOURCE_DIR
 #   layering.sh --self-test SOURCE_DIR   (each rule rejects a planted breach)
 if [ "$1" = --self-test ]; then
@@ -15,7 +18,8 @@ if [ "$1" = --self-test ]; then
     for breach in 'sim/base/error.c:#include "../core/sim.h"' \
                   'sim/mem/coalescer.c:#include "../core/sim.h"' \
                   'sim/sched/dispatcher.c:#include "../trace/trace.h"' \
-                  'sim/core/exec.c:#include "../../frontend/ptx/ptx_ir.h"'; do
+                  'sim/core/exec.c:#include "../../frontend/ptx/ptx_ir.h"' \
+                  'sim/core/sm_lsu.c:#include "warp.h"'; do
         rm -rf "$tmp/sim" && cp -r "$2/sim" "$tmp/sim"
         echo "${breach#*:}" >>"$tmp/${breach%%:*}"
         if sh "$0" "$tmp" 2>/dev/null; then
@@ -67,6 +71,17 @@ for f in $(grep -rlE '^[[:space:]]*#[[:space:]]*include[[:space:]]*".*frontend/p
     *" $f "*) ;;
     *) complain "$f includes the front end's IR: only the loader ($loader) may" ;;
     esac
+done
+
+launchers="sim/core/launch.c sim/core/sm.c sim/core/sm.h sim/core/sm_lsu.c sim/core/sm_team.c sim/core/sm_team.h
+           sim/core/timing.c sim/core/timing.h sim/core/trace_issue.c sim/core/trace_issue.h"
+for line in $(quoted_includes $launchers); do
+    case "${line##*:}" in
+    warp.h|*/warp.h) complain "${line%:*} includes warp.h: a launcher sees the executor through executor.h" ;;
+    esac
+done
+for f in $launchers; do
+    [ -f "$f" ] || complain "no $f: the launchers' list in layering.sh is out of date"
 done
 
 # the rules hold for something: each checked folder has sources
