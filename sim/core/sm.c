@@ -10,6 +10,7 @@
 #include "../mem/shared_banks.h"
 #include "trace_issue.h"
 #include "../trace/issue_timeline.h"
+#include "../trace/trace.h"
 
 /* n zeroed elements on cache lines of their own (SMs run on several threads). */
 static void *lines_calloc(size_t n, size_t size)
@@ -30,7 +31,9 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
     sm->slots = lines_calloc(sm->nslots, sizeof *sm->slots);
     sm->blocks = lines_calloc(sm->nblocks, sizeof *sm->blocks);
     sm->sp = lines_calloc(sm->nsp, sizeof *sm->sp);
-    if (!sm->slots || !sm->blocks || !sm->sp || !ws_l1_init(&sm->l1, g)) return false;
+    if (!sm->slots || !sm->blocks || !sm->sp || !ws_lsu_queue_init(&sm->lsu_q, sm->nsp) ||
+        !ws_l1_init(&sm->l1, g))
+        return false;
     for (uint32_t i = 0; i < sm->nsp; i++) {
         ws_sched_init(&sm->sp[i].sched, s->policy, (sm->nslots + sm->nsp - 1 - i) / sm->nsp,
                       s->two_level_active);
@@ -49,8 +52,9 @@ void ws_sm_free(ws_sm *sm)
     }
     if (sm->ready_to_run) ws_l1_free(&sm->l1);
     free(sm->slots); free(sm->blocks); free(sm->sp);
-    free(sm->lsu_q.a); free(sm->lsu_q.req); free(sm->lsu_q.dep);
+    ws_lsu_queue_free(&sm->lsu_q);
     free(sm->data.a);
+    free(sm->trace_ev);
 }
 
 /* A block slot's storage: the executor's, and beside each register the
@@ -226,17 +230,23 @@ static bool is_branch(const ws_insn *in)
 
 /* Whether sw's pipe and, for a memory instruction, the SM's L1 stage take
  * an instruction at now; if not, its stall reason and *wake. */
+/* The cycle a memory instruction can go to the SM's L1 data stage: the
+ * stage is at most lsu_queue cycles behind, and the queue to L2 has room
+ * (it empties at the end of the cycle). */
+static uint64_t lsu_free(const ws_tsim *s, const ws_sm *sm, uint64_t now)
+{
+    if (sm->l1_free > now + s->lsu_queue) return sm->l1_free - s->lsu_queue;
+    return sm->lsu_q.full ? now + 1 : now;
+}
+
 static bool pipe_ready(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_t now,
                        uint64_t *wake)
 {
-    if (sp->pipe_free[sw->pipe] > now) {
+    uint64_t t = sp->pipe_free[sw->pipe];
+    if (t <= now && sw->lsu) t = lsu_free(s, sm, now);
+    if (t > now) {
         set_reason(sm, sw, sw->throttle);
-        *wake = sp->pipe_free[sw->pipe];
-        return false;
-    }
-    if (sw->lsu && sm->l1_free > now + s->lsu_queue) {
-        set_reason(sm, sw, sw->throttle);
-        *wake = sm->l1_free - s->lsu_queue;
+        *wake = t;
         return false;
     }
     return true;
@@ -336,6 +346,30 @@ static bool sync_block(ws_tsim *s, ws_sm *sm, ws_sm_block *b, uint32_t bs, uint6
     return true;
 }
 
+/* The issue of pc into the trace, written at the end of the cycle
+ * (ws_sm_end_cycle), when the queue's entries from queued on, this
+ * instruction's, know when its accesses are done.  False on out of
+ * memory (s->x.err filled). */
+static bool trace_issue(ws_tsim *s, ws_sm *sm, const ws_block *b, const ws_warp *w, int32_t pc,
+                        const ws_step_info *info, uint64_t now, uint64_t ready, uint32_t queued)
+{
+    if (sm->ntrace_ev == sm->trace_evcap) {
+        uint32_t cap = sm->trace_evcap ? 2 * sm->trace_evcap : 16;
+        ws_trace_event *ev = realloc(sm->trace_ev, sizeof *ev * cap);
+        if (!ev) {
+            ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory for the issue trace");
+            return false;
+        }
+        sm->trace_ev = ev;
+        sm->trace_evcap = cap;
+    }
+    if (!ws_trace_warp_event(s->trace, &s->x, b, w, sm->id, pc, info, now, ready, &sm->trace_ev[sm->ntrace_ev]))
+        return true;
+    sm->ntrace_ev++;
+    for (uint32_t k = queued; k < sm->lsu_q.n; k++) sm->lsu_q.a[k].trace = sm->ntrace_ev;
+    return true;
+}
+
 static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_t now)
 {
     ws_warp *w = sw->w;
@@ -357,13 +391,14 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
         const ws_insn_deps *d = &s->deps[pc];
         uint64_t ready = now + s->latency[d->pipe];
         uint8_t kind = d->pipe == WS_PIPE_SFU ? WS_STALL_SHORT_SCOREBOARD : WS_STALL_WAIT;
+        uint32_t queued = sm->lsu_q.n;
         if (d->pipe == WS_PIPE_LSU) ready = ws_sm_memory(s, sm, sp, sw, in, &info, now, &kind);
         for (uint32_t i = 0; i < d->ndst; i++) {
             sw->ready[d->dst[i]] = ready;
             sw->kind[d->dst[i]] = kind;
         }
         sw->opnd_pc = -1;
-        if (s->trace) ws_trace_warp_issue(s->trace, &s->x, &b->b, w, sm->id, pc, &info, now, ready);
+        if (s->trace && !trace_issue(s, sm, &b->b, w, pc, &info, now, ready, queued)) return false;
         if (s->timeline) ws_issue_timeline_add(s->timeline, (uint32_t)sm->id, (uint32_t)(sw - sm->slots), now);
         if (!merged) {
             sp->pipe_free[d->pipe] = now + s->interval[d->pipe];
@@ -428,7 +463,7 @@ static bool subpart_cycle(ws_tsim *s, ws_sm *sm, uint32_t p, uint64_t now, uint6
         uint64_t set = sp->at_pipe[q] & sp->throttled;
         if (!set) continue;
         uint64_t wake = sp->pipe_free[q];
-        if (wake <= now && q == WS_PIPE_LSU && sm->l1_free > now + s->lsu_queue) wake = sm->l1_free - s->lsu_queue;
+        if (wake <= now && q == WS_PIPE_LSU) wake = lsu_free(s, sm, now);
         if (wake <= now) continue;
         pass |= set;
         *next = min64(*next, wake);

@@ -11,6 +11,7 @@
 #include "insn_deps.h"
 #include "timing.h"
 #include "executor.h"
+#include "../mem/coalescer.h"
 #include "../mem/l1_cache.h"
 #include "../mem/l2_dram.h"
 #include "../sched/dispatcher.h"
@@ -39,11 +40,6 @@ typedef struct ws_tsim {
     ws_timing_stats *ts;
     struct ws_trace *trace;             /* NULL: no issue trace */
     struct ws_issue_timeline *timeline; /* NULL: no issue timeline */
-    /* The SMs of a cycle run on several threads: their L2 requests wait in
-     * each SM's lsu_q for the end of the cycle (ws_sm_memory_finish), as
-     * global memory's writes wait in its put-off list (ws_deferred); each
-     * SM's L1 is looked up on its own thread. */
-    bool defer_timing;
 } ws_tsim;
 
 /* A warp slot.  The fields a cycle's evaluation reads come first, on the
@@ -112,10 +108,9 @@ typedef struct ws_subpart {
     uint64_t age[WS_SCHED_MAX_WARPS];   /* per bit: the warp's dispatch order */
 } ws_subpart;
 
-/* A sector request of one SM's cycle for L2 (ws_tsim.defer_timing): the
- * SM's own thread has done the L1 part; a load's miss filled L1 with the
- * time WS_L1_PENDING + its index in the cycle's requests, which the end of
- * the cycle settles. */
+/* A sector request of one SM's cycle for L2: the SM has done the L1 part;
+ * a load's miss filled L1 with the time WS_L1_PENDING + its index in the
+ * cycle's requests, which the end of the cycle settles. */
 typedef struct ws_l2_request {
     uint64_t sector, start;
     uint8_t op;                         /* WS_I_LD, _ST or _ATOM */
@@ -135,19 +130,46 @@ typedef struct ws_lsu_pending {
     struct ws_sm_warp *sw;
     int32_t pc;                         /* its destination registers get the time */
     int32_t lead_reg;
+    uint32_t trace;                     /* its trace event: index + 1 in ws_sm.trace_ev; 0 = none */
     uint64_t known;
     uint32_t first_req, nreq, first_dep, ndep;
 } ws_lsu_pending;
 
+/* The most requests (and L1 waits on them) one memory instruction makes:
+ * a wmma.load's accesses of a full warp's sectors each. */
+#define WS_LSU_INSN_REQUESTS (WS_STEP_MAX_ACCESSES * WS_COALESCE_MAX_SECTORS)
+/* Accesses waiting a sub-partition may put in one cycle's queue (an
+ * instruction and the accesses ptxas merged into it take a few). */
+#define WS_LSU_ENTRIES_PER_SUBPART 8
+
+/* The SM's queue to L2: the only way an SM reaches the L2 and DRAM, which
+ * all SMs share.  A cycle's global and local accesses wait here for the
+ * end of the cycle (ws_sm_end_cycle), which answers their requests in the
+ * order they were made, SM by SM in index order, whatever thread each SM
+ * ran on.  Bounded: room for one instruction of each sub-partition's (a
+ * sub-partition's LSU pipe takes one a cycle); an instruction that finds
+ * no room waits for the next cycle (ws_lsu_room). */
 typedef struct ws_lsu_queue {
     ws_lsu_pending *a;
     uint32_t n, cap;
     ws_l2_request *req;
     uint32_t nreq, reqcap;
-    uint32_t *dep;                      /* request indexes */
-    uint32_t ndep, depcap;
-    bool failed;                        /* out of memory while queueing */
+    uint32_t *dep;                      /* request indexes; capacity reqcap */
+    uint32_t ndep;
+    bool full;                          /* no room for one more instruction (ws_lsu_room) */
 } ws_lsu_queue;
+
+/* A queue for nsp sub-partitions; false on out of memory. */
+bool ws_lsu_queue_init(ws_lsu_queue *q, uint32_t nsp);
+void ws_lsu_queue_free(ws_lsu_queue *q);
+
+/* Whether q has room for one more memory instruction this cycle (kept in
+ * q->full as entries are added, for the issue check's sake). */
+static inline bool ws_lsu_room(const ws_lsu_queue *q)
+{
+    return q->n < q->cap && q->nreq + WS_LSU_INSN_REQUESTS <= q->reqcap &&
+           q->ndep + WS_LSU_INSN_REQUESTS <= q->reqcap;
+}
 
 /* Cache-line aligned: SMs next to each other may run on different threads. */
 typedef struct ws_sm {
@@ -163,8 +185,12 @@ typedef struct ws_sm {
     uint32_t finished;                  /* of those, warps that exited and wait to retire */
     uint32_t nreason[WS_STALL_COUNT];   /* resident warps per current reason */
     uint64_t next;                      /* next cycle to evaluate, WS_NEVER when idle */
-    ws_lsu_queue lsu_q;                 /* defer_timing: this cycle's L1/L2 accesses */
-    ws_deferred_list data;              /* defer_timing: this cycle's global data movement */
+    ws_lsu_queue lsu_q;                 /* this cycle's requests for L2 */
+    ws_deferred_list data;              /* this cycle's global data movement */
+    /* With an issue trace: this cycle's events, written at its end, when
+     * the times of their accesses are known. */
+    struct ws_trace_event *trace_ev;
+    uint32_t ntrace_ev, trace_evcap;
 } ws_sm;
 
 /* Allocates sm's storage (done the first time a block is placed on it). */
@@ -183,14 +209,17 @@ bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now);
  * sub-partition; sets sm->next.  False on a kernel fault (s->x.err filled). */
 bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now);
 
-/* The end of a cycle with defer_timing: sm's queued accesses reach L1 and
- * L2, in the order they issued, and their warps' registers get their ready
- * times.  False on out of memory. */
-bool ws_sm_memory_finish(ws_tsim *s, ws_sm *sm);
+/* The end of sm's cycle (after its put-off global writes): its queued
+ * requests reach L2, in the order they were made, their warps' registers
+ * get their ready times, and the cycle's trace events are written. */
+void ws_sm_end_cycle(ws_tsim *s, ws_sm *sm);
 
 /* Times a memory instruction of sw that issued at now (info from the
- * executor): the cycle its destination registers are ready, and in *kind
- * the stall a warp waiting for them shows.  Moves sw->mem_done. */
+ * executor): the cycle its destination registers are ready, at the
+ * earliest (what waits on L2 is known at the end of the cycle, which
+ * moves the registers' times later), and in *kind the stall a warp
+ * waiting for them shows.  Moves sw->mem_done.  The caller made sure of
+ * ws_lsu_room. */
 uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, const ws_insn *in,
                       const ws_step_info *info, uint64_t now, uint8_t *kind);
 

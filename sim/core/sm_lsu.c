@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "sass_groups.h"
+#include "../trace/trace.h"
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
 
@@ -103,38 +104,26 @@ static ws_l1_policy l1_policy(const ws_insn *in)
     }
 }
 
-/* Room for one more element of a growing array; false on out of memory. */
-static bool grow(void **a, uint32_t n, uint32_t *cap, size_t size)
+bool ws_lsu_queue_init(ws_lsu_queue *q, uint32_t nsp)
 {
-    if (n < *cap) return true;
-    uint32_t c = *cap ? 2 * *cap : 64;
-    void *p = realloc(*a, size * c);
-    if (!p) return false;
-    *a = p;
-    *cap = c;
-    return true;
+    q->cap = nsp * WS_LSU_ENTRIES_PER_SUBPART;
+    q->reqcap = nsp * WS_LSU_INSN_REQUESTS;
+    q->n = q->nreq = q->ndep = 0;
+    q->full = false;
+    q->a = malloc(sizeof *q->a * q->cap);
+    q->req = malloc(sizeof *q->req * q->reqcap);
+    q->dep = malloc(sizeof *q->dep * q->reqcap);
+    return q->a && q->req && q->dep;
 }
 
-static bool push_request(ws_lsu_queue *q, ws_l2_request r, uint32_t *index)
+void ws_lsu_queue_free(ws_lsu_queue *q)
 {
-    if (!grow((void **)&q->req, q->nreq, &q->reqcap, sizeof *q->req)) return false;
-    *index = q->nreq;
-    q->req[q->nreq++] = r;
-    return true;
-}
-
-static bool push_dep(ws_lsu_queue *q, uint32_t request)
-{
-    if (!grow((void **)&q->dep, q->ndep, &q->depcap, sizeof *q->dep)) return false;
-    q->dep[q->ndep++] = request;
-    return true;
-}
-
-static bool push_entry(ws_lsu_queue *q, ws_lsu_pending e)
-{
-    if (!grow((void **)&q->a, q->n, &q->cap, sizeof *q->a)) return false;
-    q->a[q->n++] = e;
-    return true;
+    free(q->a);
+    free(q->req);
+    free(q->dep);
+    q->a = NULL;
+    q->req = NULL;
+    q->dep = NULL;
 }
 
 /* The L2 and DRAM part of a sector request: the cycle L2 answers. */
@@ -145,30 +134,32 @@ static uint64_t l2_answer(ws_tsim *s, const ws_l2_request *r)
     return ws_l2_atomic(s->l2, r->sector, r->serial, r->start);
 }
 
-/* The sectors of one access through L1, from the cycle start its L1
- * data-stage passes begin; what goes on to L2 (load misses, stores,
- * atomics) is answered at once, or, with q (several threads), queued for
- * the end of the cycle (ws_sm_memory_finish): a load's miss then fills L1
- * with a time still to come (WS_L1_PENDING + its request's index), which a
- * later hit in the cycle waits for (a dep).  serial: per sector, atomics
- * only.  Returns the cycle the last sector is ready (with q: at the
- * earliest). */
-static uint64_t sectors_access(ws_tsim *s, ws_sm *sm, ws_lsu_queue *q, const uint64_t *sector,
-                               const uint32_t *serial, uint32_t n, int op, ws_l1_policy policy, uint64_t start)
+/* One access's sectors through L1, from the cycle start its L1 data-stage
+ * passes begin, as an entry of the SM's queue: what goes on to L2 (load
+ * misses, stores, atomics) becomes its requests, and a load's miss fills
+ * L1 with a time still to come (WS_L1_PENDING + its request's index),
+ * which a later hit in the cycle waits for (a dep).  serial: per sector,
+ * atomics only.  Returns the cycle the access is ready at the earliest
+ * (its L1 hits). */
+static uint64_t queue_access(ws_sm *sm, ws_sm_warp *sw, int32_t pc, const uint64_t *sector,
+                             const uint32_t *serial, uint32_t n, int op, ws_l1_policy policy, uint64_t start)
 {
+    ws_lsu_queue *q = &sm->lsu_q;
+    ws_lsu_pending e = {.sw = sw, .pc = pc, .lead_reg = -1, .first_req = q->nreq, .first_dep = q->ndep};
     uint64_t ready = start;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t sec = sector[i], r;
         ws_l2_request req = {.sector = sec, .start = start, .op = (uint8_t)op};
         if (op == WS_I_LD) {
             if (ws_l1_load(&sm->l1, sec, start, policy, &r)) {
-                if (q && r >= WS_L1_PENDING) {      /* on its way from an L2 request of this cycle */
-                    if (!push_dep(q, (uint32_t)(r - WS_L1_PENDING))) q->failed = true;
+                if (r >= WS_L1_PENDING) {       /* on its way from an L2 request of this cycle */
+                    q->dep[q->ndep++] = (uint32_t)(r - WS_L1_PENDING);
                     r = start + sm->l1.latency;
                 }
                 ready = max64(ready, r);
                 continue;
             }
+            ws_l1_fill(&sm->l1, sec, WS_L1_PENDING + q->nreq, policy);
         } else if (op == WS_I_ST) {
             ws_l1_store(&sm->l1, sec, start);
             req.first = i == 0 || sector[i - 1] / WS_SECTORS_PER_LINE != sec / WS_SECTORS_PER_LINE;
@@ -176,34 +167,15 @@ static uint64_t sectors_access(ws_tsim *s, ws_sm *sm, ws_lsu_queue *q, const uin
             ws_l1_atomic(&sm->l1, sec);
             req.serial = serial[i];
         }
-        if (q) {
-            uint32_t j;
-            if (!push_request(q, req, &j)) q->failed = true;
-            else if (op == WS_I_LD) ws_l1_fill(&sm->l1, sec, WS_L1_PENDING + j, policy);
-            continue;
-        }
-        r = l2_answer(s, &req);
-        if (op == WS_I_LD) ws_l1_fill(&sm->l1, sec, r, policy);
-        ready = max64(ready, r);
+        q->req[q->nreq++] = req;
     }
-    return ready;
-}
-
-/* On several threads (s->defer_timing): an access's L1 part on the SM's
- * own thread, in the order one thread does it, its L2 part queued; the
- * entry the end of the cycle completes.  Returns the cycle the access is
- * ready at the earliest. */
-static uint64_t queue_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, int32_t pc, const uint64_t *sector,
-                             const uint32_t *serial, uint32_t n, int op, ws_l1_policy policy, uint64_t start)
-{
-    ws_lsu_queue *q = &sm->lsu_q;
-    ws_lsu_pending e = {.sw = sw, .pc = pc, .lead_reg = -1, .first_req = q->nreq, .first_dep = q->ndep};
-    e.known = sectors_access(s, sm, q, sector, serial, n, op, policy, start);
+    e.known = ready;
     e.nreq = q->nreq - e.first_req;
     e.ndep = q->ndep - e.first_dep;
-    if (!push_entry(q, e)) q->failed = true;
-    sw->mem_done = max64(sw->mem_done, e.known);
-    return e.known;
+    q->a[q->n++] = e;
+    q->full = !ws_lsu_room(q);
+    sw->mem_done = max64(sw->mem_done, ready);
+    return ready;
 }
 
 static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, int32_t pc, const ws_mem_resolved *res,
@@ -216,40 +188,45 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, int32_t pc,
     uint32_t serial[WS_COALESCE_MAX_SECTORS], wavefronts = co->lines ? co->lines : 1;
     if (op == WS_I_ATOM) wavefronts = atomic_serials(addr, mask, co, serial);
     uint64_t start = l1_stage(s, sm, now, wavefronts);
-    if (s->defer_timing) return queue_access(s, sm, sw, pc, co->sector, serial, co->sectors, op, policy, start);
-    uint64_t ready = sectors_access(s, sm, NULL, co->sector, serial, co->sectors, op, policy, start);
-    sw->mem_done = max64(sw->mem_done, ready);
-    return ready;
+    return queue_access(sm, sw, pc, co->sector, serial, co->sectors, op, policy, start);
 }
 
-bool ws_sm_memory_finish(ws_tsim *s, ws_sm *sm)
+void ws_sm_end_cycle(ws_tsim *s, ws_sm *sm)
 {
     ws_lsu_queue *q = &sm->lsu_q;
-    bool ok = !q->failed;
-    /* the L2 in the order the requests were made; a load's answer settles
-     * the L1 fill it made */
-    for (uint32_t j = 0; ok && j < q->nreq; j++) {
-        ws_l2_request *r = &q->req[j];
-        r->done = l2_answer(s, r);
-        if (r->op == WS_I_LD) ws_l1_settle(&sm->l1, r->sector, WS_L1_PENDING + j, r->done);
-    }
-    for (uint32_t k = 0; ok && k < q->n; k++) {
+    ws_pc_counts *pcc = s->x.l && s->x.l->pc_counts ? s->x.l->pc_counts : NULL;
+    for (uint32_t k = 0; k < q->n; k++) {
         const ws_lsu_pending *e = &q->a[k];
         ws_sm_warp *sw = e->sw;
         uint64_t ready = e->known;
         if (e->lead_reg >= 0) {
             ready = sw->ready[e->lead_reg];
         } else {
-            for (uint32_t j = 0; j < e->nreq; j++) ready = max64(ready, q->req[e->first_req + j].done);
+            /* the L2 in the order the requests were made (entries hold
+             * them in turn); a load's answer settles the L1 fill it made */
+            uint64_t l2_lookups = s->l2->lookups, l2_hits = s->l2->hits;
+            for (uint32_t j = e->first_req; j < e->first_req + e->nreq; j++) {
+                ws_l2_request *r = &q->req[j];
+                r->done = l2_answer(s, r);
+                if (r->op == WS_I_LD) ws_l1_settle(&sm->l1, r->sector, WS_L1_PENDING + j, r->done);
+                ready = max64(ready, r->done);
+            }
+            /* the L1 hits wait for earlier requests, answered by now */
             for (uint32_t j = 0; j < e->ndep; j++) ready = max64(ready, q->req[q->dep[e->first_dep + j]].done);
             sw->mem_done = max64(sw->mem_done, ready);
+            if (pcc) {      /* the L2 counters this access moved: its pc's share */
+                pcc[e->pc].l2_sectors += s->l2->lookups - l2_lookups;
+                pcc[e->pc].l2_hit_sectors += s->l2->hits - l2_hits;
+            }
         }
         const ws_insn_deps *d = &s->deps[e->pc];
         for (uint32_t i = 0; i < d->ndst; i++) sw->ready[d->dst[i]] = max64(sw->ready[d->dst[i]], ready);
+        if (e->trace && sm->trace_ev[e->trace - 1].done < ready) sm->trace_ev[e->trace - 1].done = ready;
     }
     q->n = q->nreq = q->ndep = 0;
-    q->failed = false;
-    return ok;
+    q->full = false;
+    for (uint32_t i = 0; i < sm->ntrace_ev; i++) ws_trace_issue(s->trace, &sm->trace_ev[i]);
+    sm->ntrace_ev = 0;
 }
 
 /* One warp-wide access (addr[lane] for the lanes in mask) of a memory
@@ -322,10 +299,10 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
             if (!lead->ndst) return now + 1;
             *kind = sw->kind[lead->dst[0]];
             /* the leader's time may be known only at the end of the cycle */
-            if (s->defer_timing &&
-                !push_entry(&sm->lsu_q, (ws_lsu_pending){.sw = sw, .pc = info->pc, .lead_reg = lead->dst[0],
-                                                         .first_req = sm->lsu_q.nreq, .first_dep = sm->lsu_q.ndep}))
-                sm->lsu_q.failed = true;
+            sm->lsu_q.a[sm->lsu_q.n++] = (ws_lsu_pending){.sw = sw, .pc = info->pc, .lead_reg = lead->dst[0],
+                                                          .first_req = sm->lsu_q.nreq,
+                                                          .first_dep = sm->lsu_q.ndep};
+            sm->lsu_q.full = !ws_lsu_room(&sm->lsu_q);
             return max64(now + 1, sw->ready[lead->dst[0]]);
         }
         size *= g;
@@ -333,18 +310,17 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
     /* a wmma.load or wmma.store makes several accesses, one after another
      * through the L1 data stage; the registers are ready with the last */
     uint64_t ready = now + 1;
-    uint64_t l1_lookups = sm->l1.lookups, l1_hits = sm->l1.hits, l2_lookups = s->l2->lookups, l2_hits = s->l2->hits;
+    uint64_t l1_lookups = sm->l1.lookups, l1_hits = sm->l1.hits;
     const ws_mem_resolved *res = ws_step_resolved(info, in);     /* the first access's, from the executor */
     for (uint32_t k = 0; k < info->naccess; k++)
         ready = max64(ready, one_access(s, sm, sw, in, info, k == 0 ? res : NULL,
                                         info->addr + (size_t)k * WS_WARP_SIZE, size, now, kind));
-    /* the caches' counters moved by this instruction alone: its pc's share */
-    ws_pc_counts *pcc = s->x.l && s->x.l->pc_counts && sw->stall_pc >= 0 ? &s->x.l->pc_counts[sw->stall_pc] : NULL;
+    /* the L1 counters moved by this instruction alone: its pc's share (the
+     * L2's are counted at the end of the cycle) */
+    ws_pc_counts *pcc = s->x.l && s->x.l->pc_counts ? &s->x.l->pc_counts[info->pc] : NULL;
     if (pcc) {
         pcc->l1_sectors += sm->l1.lookups - l1_lookups;
         pcc->l1_hit_sectors += sm->l1.hits - l1_hits;
-        pcc->l2_sectors += s->l2->lookups - l2_lookups;
-        pcc->l2_hit_sectors += s->l2->hits - l2_hits;
     }
     return ready;
 }

@@ -76,7 +76,7 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
     bool ok = ws_sm_cycle(&w->s, sm, t->now);
     if (x->progress_at > w->progress_at) w->progress_at = x->progress_at;
     t->brief[i] = (ws_sm_brief){.next = sm->next, .finished = sm->finished,
-                                .pending = sm->data.n || sm->lsu_q.n || sm->lsu_q.failed};
+                                .pending = sm->data.n || sm->lsu_q.n || sm->ntrace_ev};
     return ok;
 }
 
@@ -203,7 +203,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
         w->s.x.err = &w->err;
         w->s.ts = &w->ts;
         /* the dispatcher is the launch's alone (ws_sm_retire), and so is
-         * the L2 where there are several threads (defer_timing) */
+         * the L2, which the SMs' queues reach at the end of the cycle */
         memset(&w->s.disp, 0, sizeof w->s.disp);
     }
     return true;
@@ -229,10 +229,7 @@ static bool end_cycle(ws_sm_team *t)
         for (uint32_t k = 0; k < sm->data.n; k++)
             if (!ws_exec_apply_deferred(x, &sm->data.a[k])) return false;
         sm->data.n = 0;
-        if (!ws_sm_memory_finish(t->s, sm)) {
-            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
-            return false;
-        }
+        ws_sm_end_cycle(t->s, sm);
         if (failed && i == failed->failed_sm) {
             *x->err = failed->err;
             return false;

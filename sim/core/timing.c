@@ -246,7 +246,6 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     sm_queue q = {.heap = ok ? malloc(sizeof *q.heap * (size_t)nsm) : NULL, .n = 0};
     int32_t *due = ok ? malloc(sizeof *due * (size_t)nsm) : NULL;
     int32_t nthreads = ok ? team_threads(&opt, p, l, nsm, nblocks) : 1;
-    s.defer_timing = nthreads > 1;
     ws_sm_team team;
     bool have_team = ok && ws_sm_team_init(&team, &s, sms, nthreads, nblocks, opt.threads_every_cycle);
     if (ok && (!q.heap || !due || !have_team)) {

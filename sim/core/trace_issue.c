@@ -48,14 +48,14 @@ static void trace_access(const ws_step_info *info, const ws_mem_resolved *res, c
     }
 }
 
-void ws_trace_warp_issue(struct ws_trace *t, const ws_exec *x, const ws_block *b, const ws_warp *w,
-                         int32_t sm, int32_t pc, const ws_step_info *info, uint64_t now, uint64_t done)
+bool ws_trace_warp_event(struct ws_trace *t, const ws_exec *x, const ws_block *b, const ws_warp *w,
+                         int32_t sm, int32_t pc, const ws_step_info *info, uint64_t now, uint64_t done,
+                         ws_trace_event *out)
 {
     const ws_dim3 g = x->l->grid, bi = b->idx;
     uint64_t linear = bi.x + (uint64_t)g.x * (bi.y + (uint64_t)g.y * bi.z);
-    if (!ws_trace_wants(t, linear, w->index, pc, now)) return;
+    if (!ws_trace_wants(t, linear, w->index, pc, now)) return false;
     const ws_insn *in = &x->p->code[pc];
-    char mn[96];
     ws_trace_event e;
     memset(&e, 0, sizeof e);
     e.cycle = now;
@@ -65,7 +65,7 @@ void ws_trace_warp_issue(struct ws_trace *t, const ws_exec *x, const ws_block *b
     e.bx = bi.x; e.by = bi.y; e.bz = bi.z;
     e.warp = w->index;
     e.pc = pc;
-    e.insn = ws_insn_mnemonic(&in->m, mn, sizeof mn);
+    ws_insn_mnemonic(&in->m, e.insn, sizeof e.insn);
     e.active = info->active;
     e.mask = info->mask;
     if (in->pos.line) {
@@ -83,6 +83,14 @@ void ws_trace_warp_issue(struct ws_trace *t, const ws_exec *x, const ws_block *b
         for (uint32_t k = 0; k < info->naccess; k++)
             trace_access(info, k == 0 ? res : NULL, info->addr + (size_t)k * WS_WARP_SIZE, &e);
     }
-    ws_trace_issue(t, &e);
+    *out = e;
+    return true;
+}
+
+void ws_trace_warp_issue(struct ws_trace *t, const ws_exec *x, const ws_block *b, const ws_warp *w,
+                         int32_t sm, int32_t pc, const ws_step_info *info, uint64_t now, uint64_t done)
+{
+    ws_trace_event e;
+    if (ws_trace_warp_event(t, x, b, w, sm, pc, info, now, done, &e)) ws_trace_issue(t, &e);
 }
 

@@ -51,7 +51,7 @@ typedef struct ws_trace_event {
     uint32_t bx, by, bz;        /* the block's index */
     uint32_t warp;              /* within the block */
     int32_t pc;
-    const char *insn;           /* mnemonic with modifiers, "ld.global.f32" */
+    char insn[96];              /* mnemonic with modifiers, "ld.global.f32" */
     uint32_t active, mask;      /* lanes on the path; lanes that executed (guard applied) */
     const char *ptx_file; int32_t ptx_line;
     const char *cu_file; int32_t cu_line;       /* NULL / 0 without .loc */

@@ -266,7 +266,7 @@ void ws_chrome_issue(ws_chrome *c, const ws_trace_event *e, uint64_t cycle, uint
     pending *p = &t->last;
     char src[sizeof p->src];
     source_of(e, src, sizeof src);
-    if (e->insn && continues(p, e, cycle, src)) {
+    if (continues(p, e, cycle, src)) {
         p->n++;
         p->last = cycle;
         p->done = done;
@@ -281,7 +281,7 @@ void ws_chrome_issue(ws_chrome *c, const ws_trace_event *e, uint64_t cycle, uint
     *p = (pending){.valid = true, .cycle = cycle, .last = cycle, .done = done, .n = 1, .pc = e->pc,
                    .last_pc = e->pc, .active = e->active, .mask = e->mask, .mem = e->mem, .store = e->store,
                    .wavefronts = e->wavefronts, .degree = e->degree, .sectors = e->sectors, .lines = e->lines};
-    snprintf(p->name, sizeof p->name, "%s", e->insn ? e->insn : "?");
+    snprintf(p->name, sizeof p->name, "%s", e->insn[0] ? e->insn : "?");
     memcpy(p->src, src, sizeof src);
 }
 

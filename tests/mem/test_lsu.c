@@ -8,7 +8,8 @@
  * The memory system: L1 hit 30 cycles, L2 hit 200, DRAM 500; one L2 slice
  * taking a 32 B sector per cycle; one DRAM channel taking a sector per
  * half cycle (so it never queues behind the slice); DRAM reads of one
- * sector.  Shared loads 20 cycles, constant 8. */
+ * sector.  Shared loads 20 cycles, constant 8.  Each access issues in a
+ * cycle of its own, whose end hands the SM's queue to L2. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -31,6 +32,8 @@ typedef struct lsu {
     ws_sm_warp sw;
     ws_insn in;
     ws_step_info info;
+    ws_insn_deps deps[2];               /* of pc 0 and 1: destination register 0 and 1 */
+    uint64_t reg_ready[2];
 } lsu;
 
 static int setup(void **state)
@@ -46,7 +49,11 @@ static int setup(void **state)
         .l2BytesPerCyclePerSlice = 32, .dramChannels = 1, .dramAccessBytes = 32,
     };
     u->s = (ws_tsim){.g = &u->g, .lat_shared = 20, .lat_const = 8, .grid_warps = 2,
-                     .ts = &u->ts, .l2 = &u->l2};
+                     .ts = &u->ts, .l2 = &u->l2, .deps = u->deps};
+    u->deps[0] = (ws_insn_deps){.pipe = WS_PIPE_LSU, .ndst = 1, .dst = {0}};
+    u->deps[1] = (ws_insn_deps){.pipe = WS_PIPE_LSU, .ndst = 1, .dst = {1}};
+    u->sw.ready = u->reg_ready;
+    assert_true(ws_lsu_queue_init(&u->sm.lsu_q, 1));
     assert_true(ws_l2_init(&u->l2, &u->g));
     assert_true(ws_l1_init(&u->sm.l1, &u->g));
     *state = u;
@@ -58,6 +65,7 @@ static int teardown(void **state)
     lsu *u = *state;
     ws_l1_free(&u->sm.l1);
     ws_l2_free(&u->l2);
+    ws_lsu_queue_free(&u->sm.lsu_q);
     free(u);
     return 0;
 }
@@ -73,10 +81,16 @@ static void warp_access(lsu *u, int cls, int space, uint32_t size, uint32_t mask
     for (uint32_t l = 0; l < WS_WARP_SIZE; l++) u->info.addr[l] = base + l * stride;
 }
 
-/* Times the access at cycle now: the cycle its data is ready. */
+/* Times the access at cycle now, as the SM does: its register ready at
+ * what ws_sm_memory knows at issue, then later if the end of the cycle
+ * says so.  The cycle its data is ready. */
 static uint64_t issue(lsu *u, uint64_t now, uint8_t *kind)
 {
-    return ws_sm_memory(&u->s, &u->sm, &u->sp, &u->sw, &u->in, &u->info, now, kind);
+    assert_true(ws_lsu_room(&u->sm.lsu_q));
+    u->reg_ready[0] = ws_sm_memory(&u->s, &u->sm, &u->sp, &u->sw, &u->in, &u->info, now, kind);
+    ws_sm_end_cycle(&u->s, &u->sm);
+    assert_int_equal(u->sm.lsu_q.n, 0);
+    return u->reg_ready[0];
 }
 
 /* A warp reading 128 consecutive bytes (one line, four sectors) misses
@@ -273,6 +287,62 @@ static void test_no_lane(void **state)
     assert_int_equal(u->sm.l1.lookups, 0);
 }
 
+/* The queue to L2, two loads of one line in one cycle on an SM of two
+ * sub-partitions.  The first misses: its four sectors become requests and
+ * fill L1 with markers of them; L2 is not asked until the end of the
+ * cycle, so at issue its registers are known only to be ready after the
+ * cycle.  The second (one wavefront later on the L1 stage) hits those
+ * sectors and waits for the first's requests: known at issue as its L1
+ * hit (101 + 30), ready with the data at the end of the cycle (603, as in
+ * test_global_load_miss_then_hit). */
+static void test_queue_to_l2(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind;
+    ws_lsu_queue_free(&u->sm.lsu_q);
+    assert_true(ws_lsu_queue_init(&u->sm.lsu_q, 2));
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0x1000, 4);
+    u->info.pc = 0;
+    u->reg_ready[0] = ws_sm_memory(&u->s, &u->sm, &u->sp, &u->sw, &u->in, &u->info, 100, &kind);
+    assert_int_equal(u->reg_ready[0], 101);
+    assert_int_equal(u->l2.lookups, 0);
+    assert_int_equal(u->sm.lsu_q.nreq, 4);
+    assert_true(ws_lsu_room(&u->sm.lsu_q));
+    u->info.pc = 1;
+    u->reg_ready[1] = ws_sm_memory(&u->s, &u->sm, &u->sp, &u->sw, &u->in, &u->info, 100, &kind);
+    assert_int_equal(u->reg_ready[1], 131);
+    assert_int_equal(u->sm.lsu_q.nreq, 4);
+    assert_int_equal(u->sm.lsu_q.ndep, 4);
+    ws_sm_end_cycle(&u->s, &u->sm);
+    assert_int_equal(u->reg_ready[0], 603);
+    assert_int_equal(u->reg_ready[1], 603);
+    assert_int_equal(u->sw.mem_done, 603);
+    assert_int_equal(u->l2.lookups, 4);
+    assert_int_equal(u->sm.lsu_q.n + u->sm.lsu_q.nreq + u->sm.lsu_q.ndep, 0);
+}
+
+/* The queue is bounded: room for one memory instruction's most requests
+ * (WS_LSU_INSN_REQUESTS) per sub-partition a cycle.  With one
+ * sub-partition, a store of one sector leaves no room for another
+ * instruction until the end of the cycle empties the queue; shared and
+ * constant accesses never use it. */
+static void test_queue_bounded(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind;
+    assert_int_equal(u->sm.lsu_q.reqcap, WS_LSU_INSN_REQUESTS);
+    warp_access(u, WS_I_LD, WS_SP_SHARED, 4, UINT32_MAX, 0, 4);
+    ws_sm_memory(&u->s, &u->sm, &u->sp, &u->sw, &u->in, &u->info, 10, &kind);
+    assert_true(ws_lsu_room(&u->sm.lsu_q));
+    warp_access(u, WS_I_ST, WS_SP_GLOBAL, 4, 1, 0x2000, 0);
+    ws_sm_memory(&u->s, &u->sm, &u->sp, &u->sw, &u->in, &u->info, 11, &kind);
+    assert_int_equal(u->sm.lsu_q.nreq, 1);
+    assert_false(ws_lsu_room(&u->sm.lsu_q));
+    ws_sm_end_cycle(&u->s, &u->sm);
+    assert_true(ws_lsu_room(&u->sm.lsu_q));
+    assert_int_equal(u->l2.lookups, 1);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -288,6 +358,8 @@ int main(void)
         T(test_local_interleaved),
         T(test_generic_split),
         T(test_no_lane),
+        T(test_queue_to_l2),
+        T(test_queue_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
