@@ -287,6 +287,8 @@ typedef struct warp_bytes {
     uint8_t *host;
     uint64_t origin;
     size_t per_lane;
+    bool uniform;           /* every lane at addr[first lane] */
+    bool run;               /* a full warp, lane l at addr[0] + l * size */
 } warp_bytes;
 
 static inline uint8_t *lane_bytes(const warp_bytes *wb, const uint64_t *addr, int lane)
@@ -301,16 +303,48 @@ static bool fits(uint64_t hi, uint32_t size, uint64_t n)
     return hi <= n && size <= n - hi;
 }
 
+/* A full warp's lowest and highest address and their bits or-ed, when
+ * every lane lies within 2 GiB of lane 0 (nearly always): then the
+ * minimum and maximum are taken on 32-bit offsets, which the compiler
+ * vectorizes (64-bit unsigned comparisons it cannot, without SSE4.2). */
+static bool lanes_near(const uint64_t *addr, uint64_t *lo, uint64_t *hi, uint64_t *bits)
+{
+    uint64_t a0 = addr[0], far = 0, or = 0;
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+        far |= (addr[lane] - a0 + (UINT64_C(1) << 31)) >> 32;
+        or |= addr[lane];
+    }
+    if (far) return false;
+    int32_t mn = 0, mx = 0;
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+        int32_t d = (int32_t)(uint32_t)(addr[lane] - a0);
+        mn = d < mn ? d : mn;
+        mx = d > mx ? d : mx;
+    }
+    *lo = a0 + (uint64_t)(int64_t)mn;
+    *hi = a0 + (uint64_t)(int64_t)mx;
+    *bits = or;
+    return true;
+}
+
 /* Whether every lane of mask can be served from one host range, and
  * where (see warp_bytes): addresses aligned, one space, inside it, and for
- * global memory one allocation and one written page. */
+ * global memory one allocation and one written page.  uniform: the
+ * address operand has no register, so every lane's address is the same. */
 static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t space, const uint64_t *addr,
-                          uint32_t mask, uint32_t size, bool write, warp_bytes *out)
+                          uint32_t mask, uint32_t size, bool write, bool uniform, warp_bytes *out)
 {
     if (x->checks && (x->l->checks & (WS_CHECK_RACE | WS_CHECK_INIT))) return false;
     if (size & (size - 1)) return false;
     uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
-    if (mask == UINT32_MAX) {       /* a full warp: a loop the compiler can unroll */
+    bool run = false;
+    if (uniform) {                  /* every lane at one address */
+        lo = hi = bits = addr[__builtin_ctz(mask)];
+    } else if (mask == UINT32_MAX && (run = ws_lanes_run(addr, size))) {   /* consecutive words */
+        lo = bits = addr[0];
+        hi = addr[31];
+    } else if (mask == UINT32_MAX && lanes_near(addr, &lo, &hi, &bits)) {
+    } else if (mask == UINT32_MAX) {       /* a full warp: a loop the compiler can unroll */
         for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
             uint64_t a = addr[lane];
             lo = a < lo ? a : lo;
@@ -344,12 +378,12 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
         if (hi - lo >= ((uint64_t)1 << 20)) return false;
         uint8_t *h = ws_devmem_span(p->mem, lo, hi - lo + size, write);
         if (!h) return false;
-        *out = (warp_bytes){.host = h, .origin = lo, .per_lane = 0};
+        *out = (warp_bytes){.host = h, .origin = lo, .per_lane = 0, .uniform = uniform, .run = run};
         return true;
     }
     case WS_SP_SHARED:
         if (!fits(ohi, size, b->shared_size)) return false;
-        *out = (warp_bytes){.host = b->shared, .origin = origin, .per_lane = 0};
+        *out = (warp_bytes){.host = b->shared, .origin = origin, .per_lane = 0, .uniform = uniform, .run = run};
         return true;
     case WS_SP_LOCAL: {       /* the kernel's window, as mem_access */
         const ws_kernel *k = x->k;
@@ -361,7 +395,7 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
     case WS_SP_PARAM:
         if (hi < WS_TPARAM_BASE) {
             if (write || !fits(hi, size, x->l->params_size)) return false;
-            *out = (warp_bytes){.host = (uint8_t *)x->l->params, .origin = 0, .per_lane = 0};
+            *out = (warp_bytes){.host = (uint8_t *)x->l->params, .origin = 0, .per_lane = 0, .uniform = uniform};
             return true;
         }
         {
@@ -380,7 +414,10 @@ static void warp_addrs(const ws_exec *x, const ws_warp *w, const ws_opnd *a, uin
 {
     uint64_t base = a->imm + (a->sym >= 0 ? x->k->shared_off[a->sym] : 0);
     if (a->reg < 0) {
-        FOR_LANES(mask, lane) out[lane] = base;
+        if (mask == UINT32_MAX)
+            for (int lane = 0; lane < WS_WARP_SIZE; lane++) out[lane] = base;
+        else
+            FOR_LANES(mask, lane) out[lane] = base;
         return;
     }
     const uint64_t *r = w->regs[a->reg];
@@ -461,6 +498,25 @@ static void load_row(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs,
                      uint32_t off, uint32_t es, bool sext, uint64_t keep)
 {
     uint64_t sign = es < 8 ? UINT64_C(1) << (8 * es - 1) : 0, ext = es < 8 ? ~UINT64_C(0) << (8 * es) : 0;
+    if (wb->uniform && wb->per_lane == 0) {     /* one value for every lane */
+        int first = __builtin_ctz(mask);
+        uint64_t raw = load_le(lane_bytes(wb, addrs, first) + off, es);
+        uint64_t v = (sext && (raw & sign) ? raw | ext : raw) & keep;
+        if (mask == UINT32_MAX)
+            for (int lane = 0; lane < WS_WARP_SIZE; lane++) row[lane] = v;
+        else
+            FOR_LANES(mask, lane) row[lane] = v;
+        return;
+    }
+    if (wb->run && !sext && (es == 4 || es == 8)) {      /* consecutive: lane l's bytes at l * stride */
+        const uint8_t *p = lane_bytes(wb, addrs, 0) + off;
+        size_t stride = (size_t)(addrs[1] - addrs[0]);
+        if (es == 4)
+            for (int lane = 0; lane < WS_WARP_SIZE; lane++) row[lane] = load_le(p + lane * stride, 4) & keep;
+        else
+            for (int lane = 0; lane < WS_WARP_SIZE; lane++) row[lane] = load_le(p + lane * stride, 8) & keep;
+        return;
+    }
     if (mask == UINT32_MAX && wb->per_lane == 0 && !sext && (es == 4 || es == 8)) {
         /* the common case (a full warp's 32- or 64-bit words from shared or
          * global memory) as a plain loop over the lanes */
@@ -512,7 +568,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     warp_addrs(x, w, a, mask, addrs);
     warp_bytes wb;
-    if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, false, &wb)) {
+    if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, false, a->reg < 0, &wb)) {
         bool sext = ptx_type_is_signed(t) && es < 8;
         for (uint32_t k = 0; k < nv; k++) {
             if (el[k].kind != WS_OK_REG) continue;
@@ -552,7 +608,7 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
         return defer_push(x, b, w, in, pc, mask);
     }
     warp_bytes wb;
-    if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, true, &wb)) {
+    if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, true, a->reg < 0, &wb)) {
         /* element by element: lanes' vectors are aligned to their whole
          * size, so two lanes' vectors coincide or do not overlap, and the
          * last lane on an address wins as it does lane by lane */
@@ -595,7 +651,7 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
         return defer_push(x, b, w, in, pc, mask);
     }
     warp_bytes wb;
-    bool whole = mask && plain_width(size) && warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, &wb);
+    bool whole = mask && plain_width(size) && warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, a->reg < 0, &wb);
     /* Lanes in lane order: the serialization the hardware's per-address
      * ordering would produce for a warp. */
     FOR_LANES(mask, lane) {
@@ -630,7 +686,10 @@ bool ws_exec_cvta(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32
     uint64_t scratch[WS_WARP_SIZE], shift = to ? 0 - window : window;
     const uint64_t *v = ws_opnd_row(x, b, w, s, scratch);
     uint64_t *out = w->regs[d->reg];
-    FOR_LANES(mask, lane) out[lane] = (v[lane] + shift) & m;
+    if (mask == UINT32_MAX)
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) out[lane] = (v[lane] + shift) & m;
+    else
+        FOR_LANES(mask, lane) out[lane] = (v[lane] + shift) & m;
     return true;
 }
 

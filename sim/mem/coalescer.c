@@ -11,6 +11,15 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
     uint64_t *s = out->sector;
     uint32_t n = 0;
     uint32_t per_line = WS_LINE_BYTES / WS_SECTOR_BYTES;
+    if (mask == UINT32_MAX) {
+        /* a full warp whose lanes step by their size (consecutive words,
+         * the common case): its sectors are one run, found without sorting */
+        if (ws_lanes_run(addr, size)) {
+            uint64_t first = addr[0] / WS_SECTOR_BYTES, last = (addr[0] + 32 * size - 1) / WS_SECTOR_BYTES;
+            for (uint64_t sec = first; sec <= last; sec++) s[n++] = sec;
+            mask = 0;
+        }
+    }
     /* Insertion into a sorted, duplicate-free list: lanes usually come in
      * ascending address order, so each insertion compares once. */
     uint64_t prev = UINT64_MAX;     /* the one sector of the lane before, if it had one */
@@ -34,4 +43,12 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
     out->sectors = n;
     for (uint32_t i = 0; i < n; i++)
         out->lines += i == 0 || s[i] / per_line != s[i - 1] / per_line;
+}
+
+/* Written with xor and or, so that the compiler vectorizes it. */
+int ws_lanes_run_all(const uint64_t addr[32], uint64_t step)
+{
+    uint64_t diff = 0, want = addr[0];
+    for (int lane = 0; lane < 32; lane++, want += step) diff |= addr[lane] ^ want;
+    return diff == 0;
 }

@@ -57,6 +57,18 @@ static const char ptx[] = HDR
     " ld.global.u64 %rd5, [%rd4];\n add.s64 %rd6, %rd2, %rd5;\n add.u32 %r2, %r1, 1000;\n"
     " st.global.u32 [%rd6], %r2;\n ld.global.u32 %r3, [%rd6];\n ret;\n}\n";
 
+/* Addresses without a register: one address for every lane (a module of
+ * its own: its variable would move the other kernels' allocations). */
+static const char uni_ptx[] = HDR
+    ".global .align 4 .b8 gbytes[4] = {128, 127, 255, 1};\n"
+    ".visible .entry uni(.param .u64 p0)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<6>;\n .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [p0];\n mov.u32 %r1, %tid.x;\n"
+    " ld.global.s8 %r2, [gbytes];\n ld.global.s8 %r3, [gbytes+1];\n ld.global.u16 %r4, [gbytes+2];\n"
+    " setp.lt.u32 %p1, %r1, 5;\n @%p1 ld.global.s8 %r4, [gbytes+2];\n"
+    " mul.wide.u32 %rd2, %r1, 16;\n add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.v4.u32 [%rd3], {%r2, %r3, %r4, %r1};\n ret;\n}\n";
+
 static void load(tctx *t)
 {
     if (!t_load(t, ptx, "warp_access.ptx")) fail_msg("%s", t->err.msg);
@@ -146,6 +158,28 @@ static void test_one_address(void **state)
     t_free(&t);
 }
 
+/* Loads whose address has no register (a variable and an offset) give
+ * every lane the same value, sign-extended for .s8, in a full warp, a
+ * partial last warp and under a guard that keeps threads 0 to 4. */
+static void test_uniform_address(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, uni_ptx, "uniform.ptx")) fail_msg("%s", t.err.msg);
+    uint64_t d = t_alloc(&t, NULL, 40 * 16);
+    t_p64(&t, d);
+    if (!t_run(&t, "uni", D3(1, 1, 1), D3(40, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+    uint32_t out[40][4];
+    assert_true(ws_devmem_read(t.mem, d, out, sizeof out));
+    for (uint32_t i = 0; i < 40; i++) {
+        assert_int_equal(out[i][0], 0xffffff80u);
+        assert_int_equal(out[i][1], 0x7fu);
+        assert_int_equal(out[i][2], i < 5 ? 0xffffffffu : 0x1ffu);
+        assert_int_equal(out[i][3], i);
+    }
+    t_free(&t);
+}
+
 /* Lane l stores at buf + off[l]: the first faulting lane in lane order is
  * reported, with the message it gets alone, and the lanes before it have
  * stored. */
@@ -189,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_across_pages),
         cmocka_unit_test(test_generic_spaces),
         cmocka_unit_test(test_one_address),
+        cmocka_unit_test(test_uniform_address),
         cmocka_unit_test(test_first_fault_in_lane_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
