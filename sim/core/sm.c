@@ -228,8 +228,6 @@ static bool is_branch(const ws_insn *in)
     return in->cls == WS_I_BRA || in->cls == WS_I_CALL || in->cls == WS_I_RET;
 }
 
-/* Whether sw's pipe and, for a memory instruction, the SM's L1 stage take
- * an instruction at now; if not, its stall reason and *wake. */
 /* The cycle a memory instruction can go to the SM's L1 data stage: the
  * stage is at most lsu_queue cycles behind, and the queue to L2 has room
  * (it empties at the end of the cycle). */
@@ -239,6 +237,8 @@ static uint64_t lsu_free(const ws_tsim *s, const ws_sm *sm, uint64_t now)
     return sm->lsu_q.full ? now + 1 : now;
 }
 
+/* Whether sw's pipe and, for a memory instruction, the SM's L1 stage and
+ * queue take an instruction at now; if not, its stall reason and *wake. */
 static bool pipe_ready(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_t now,
                        uint64_t *wake)
 {

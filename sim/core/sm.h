@@ -135,12 +135,14 @@ typedef struct ws_lsu_pending {
     uint32_t first_req, nreq, first_dep, ndep;
 } ws_lsu_pending;
 
-/* The most requests (and L1 waits on them) one memory instruction makes:
- * a wmma.load's accesses of a full warp's sectors each. */
+/* The most entries (accesses), and requests and L1 waits on them, one
+ * memory instruction puts in the queue: a wmma.load's accesses, of a full
+ * warp's sectors each. */
+#define WS_LSU_INSN_ENTRIES WS_STEP_MAX_ACCESSES
 #define WS_LSU_INSN_REQUESTS (WS_STEP_MAX_ACCESSES * WS_COALESCE_MAX_SECTORS)
-/* Accesses waiting a sub-partition may put in one cycle's queue (an
- * instruction and the accesses ptxas merged into it take a few). */
-#define WS_LSU_ENTRIES_PER_SUBPART 8
+/* Entries per sub-partition: one instruction's most (the accesses ptxas
+ * merged into an instruction take one each and wait for room too). */
+#define WS_LSU_ENTRIES_PER_SUBPART WS_LSU_INSN_ENTRIES
 
 /* The SM's queue to L2: the only way an SM reaches the L2 and DRAM, which
  * all SMs share.  A cycle's global and local accesses wait here for the
@@ -167,7 +169,7 @@ void ws_lsu_queue_free(ws_lsu_queue *q);
  * q->full as entries are added, for the issue check's sake). */
 static inline bool ws_lsu_room(const ws_lsu_queue *q)
 {
-    return q->n < q->cap && q->nreq + WS_LSU_INSN_REQUESTS <= q->reqcap &&
+    return q->n + WS_LSU_INSN_ENTRIES <= q->cap && q->nreq + WS_LSU_INSN_REQUESTS <= q->reqcap &&
            q->ndep + WS_LSU_INSN_REQUESTS <= q->reqcap;
 }
 
