@@ -343,6 +343,29 @@ static void test_queue_bounded(void **state)
     assert_int_equal(u->l2.lookups, 1);
 }
 
+/* A wmma.load-like instruction makes eight accesses, an entry each: on an
+ * SM of two sub-partitions (room for 16 entries) a one-access load and
+ * such an instruction leave no room for another instruction (it could
+ * need eight more), however few requests they made. */
+static void test_queue_entries_bounded(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind;
+    ws_lsu_queue_free(&u->sm.lsu_q);
+    assert_true(ws_lsu_queue_init(&u->sm.lsu_q, 2));
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, 1, 0x4000, 0);
+    ws_sm_memory(&u->s, &u->sm, &u->sp, &u->sw, &u->in, &u->info, 10, &kind);
+    assert_true(ws_lsu_room(&u->sm.lsu_q));
+    u->info.naccess = WS_STEP_MAX_ACCESSES;
+    for (uint32_t k = 0; k < WS_STEP_MAX_ACCESSES; k++) u->info.addr[k * WS_WARP_SIZE] = 0x4000 + 128 * k;
+    ws_sm_memory(&u->s, &u->sm, &u->sp, &u->sw, &u->in, &u->info, 10, &kind);
+    assert_int_equal(u->sm.lsu_q.n, 1 + WS_STEP_MAX_ACCESSES);
+    assert_int_equal(u->sm.lsu_q.nreq, WS_STEP_MAX_ACCESSES);      /* its first access hits the load's sector */
+    assert_false(ws_lsu_room(&u->sm.lsu_q));
+    ws_sm_end_cycle(&u->s, &u->sm);
+    assert_true(ws_lsu_room(&u->sm.lsu_q));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -360,6 +383,7 @@ int main(void)
         T(test_no_lane),
         T(test_queue_to_l2),
         T(test_queue_bounded),
+        T(test_queue_entries_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
