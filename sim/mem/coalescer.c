@@ -1,6 +1,18 @@
 /* The global-memory coalescing rule; see coalescer.h. */
 #include "coalescer.h"
 
+/* Adds sector sec to the sorted, duplicate-free list s of *n: lanes
+ * usually come in ascending address order, so an insertion compares once. */
+static inline void insert(uint64_t *s, uint32_t *n, uint64_t sec)
+{
+    uint32_t i = *n;
+    while (i > 0 && s[i - 1] > sec) i--;
+    if ((i > 0 && s[i - 1] == sec) || *n == WS_COALESCE_MAX_SECTORS) return;
+    for (uint32_t j = *n; j > i; j--) s[j] = s[j - 1];
+    s[i] = sec;
+    (*n)++;
+}
+
 void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_coalesce *out)
 {
     out->requests = mask != 0;
@@ -18,10 +30,20 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
             uint64_t first = addr[0] / WS_SECTOR_BYTES, last = (addr[0] + 32 * size - 1) / WS_SECTOR_BYTES;
             for (uint64_t sec = first; sec <= last; sec++) s[n++] = sec;
             mask = 0;
+        } else if (!(size & (size - 1))) {
+            uint64_t bits = 0;
+            for (int lane = 0; lane < 32; lane++) bits |= addr[lane];
+            if (!(bits & (size - 1))) {     /* every lane aligned: in one sector */
+                uint64_t prev = UINT64_MAX;
+                for (int lane = 0; lane < 32; lane++) {
+                    uint64_t sec = addr[lane] / WS_SECTOR_BYTES;
+                    if (sec != prev) insert(s, &n, sec);
+                    prev = sec;
+                }
+                mask = 0;
+            }
         }
     }
-    /* Insertion into a sorted, duplicate-free list: lanes usually come in
-     * ascending address order, so each insertion compares once. */
     uint64_t prev = UINT64_MAX;     /* the one sector of the lane before, if it had one */
     for (; mask; mask &= mask - 1) {
         uint64_t a = addr[__builtin_ctz(mask)];
@@ -30,15 +52,7 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
          * run, the same address) adds nothing: one compare */
         if (first == last && first == prev) continue;
         prev = first == last ? first : UINT64_MAX;
-        for (uint64_t sec = first; sec <= last; sec++) {
-            uint32_t i = n;
-            while (i > 0 && s[i - 1] > sec) i--;
-            if (i > 0 && s[i - 1] == sec) continue;
-            if (n == WS_COALESCE_MAX_SECTORS) break;
-            for (uint32_t j = n; j > i; j--) s[j] = s[j - 1];
-            s[i] = sec;
-            n++;
-        }
+        for (uint64_t sec = first; sec <= last; sec++) insert(s, &n, sec);
     }
     out->sectors = n;
     for (uint32_t i = 0; i < n; i++)
