@@ -288,7 +288,8 @@ typedef struct warp_bytes {
     uint64_t origin;
     size_t per_lane;
     bool uniform;           /* every lane at addr[first lane] */
-    bool run;               /* a full warp, lane l at addr[0] + l * size */
+    bool halves;            /* a full warp, lane l at addr[l & 16] + (l & 15) * step */
+    uint64_t step;
 } warp_bytes;
 
 static inline uint8_t *lane_bytes(const warp_bytes *wb, const uint64_t *addr, int lane)
@@ -327,6 +328,24 @@ static bool lanes_near(const uint64_t *addr, uint64_t *lo, uint64_t *hi, uint64_
     return true;
 }
 
+/* Whether a full warp is two half-warps that each step by one stride, 0
+ * (an address per half) or the access's size (consecutive words): lane l
+ * at addr[l & 16] + (l & 15) * step.  A whole run is such a warp, and so
+ * is each warp of the course's 16x16 blocks (two rows of 16 threads)
+ * reading a row or a column of a tile. */
+static bool halves_step(const uint64_t *addr, uint32_t size, uint64_t *step)
+{
+    uint64_t d = addr[1] - addr[0];
+    if ((d != 0 && d != size) || addr[15] - addr[0] != 15 * d || addr[31] - addr[16] != 15 * d) return false;
+    uint64_t diff = 0;
+    for (int h = 0; h < WS_WARP_SIZE; h += 16) {
+        uint64_t want = addr[h];
+        for (int lane = h; lane < h + 16; lane++, want += d) diff |= addr[lane] ^ want;
+    }
+    *step = d;
+    return diff == 0;
+}
+
 /* Whether every lane of mask can be served from one host range, and
  * where (see warp_bytes): addresses aligned, one space, inside it, and for
  * global memory one allocation and one written page.  uniform: the
@@ -336,13 +355,15 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
 {
     if (x->checks && (x->l->checks & (WS_CHECK_RACE | WS_CHECK_INIT))) return false;
     if (size & (size - 1)) return false;
-    uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
-    bool run = false;
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0, step = 0;
+    bool halves = false;
     if (uniform) {                  /* every lane at one address */
         lo = hi = bits = addr[__builtin_ctz(mask)];
-    } else if (mask == UINT32_MAX && (run = ws_lanes_run(addr, size))) {   /* consecutive words */
-        lo = bits = addr[0];
-        hi = addr[31];
+    } else if (mask == UINT32_MAX && (halves = halves_step(addr, size, &step))) {
+        uint64_t a = addr[0], c = addr[16];
+        lo = a < c ? a : c;
+        hi = (a > c ? a : c) + 15 * step;
+        bits = a | c;               /* the other lanes step by 0 or size */
     } else if (mask == UINT32_MAX && lanes_near(addr, &lo, &hi, &bits)) {
     } else if (mask == UINT32_MAX) {       /* a full warp: a loop the compiler can unroll */
         for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
@@ -378,12 +399,13 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
         if (hi - lo >= ((uint64_t)1 << 20)) return false;
         uint8_t *h = ws_devmem_span(p->mem, lo, hi - lo + size, write);
         if (!h) return false;
-        *out = (warp_bytes){.host = h, .origin = lo, .per_lane = 0, .uniform = uniform, .run = run};
+        *out = (warp_bytes){.host = h, .origin = lo, .per_lane = 0, .uniform = uniform, .halves = halves, .step = step};
         return true;
     }
     case WS_SP_SHARED:
         if (!fits(ohi, size, b->shared_size)) return false;
-        *out = (warp_bytes){.host = b->shared, .origin = origin, .per_lane = 0, .uniform = uniform, .run = run};
+        *out = (warp_bytes){.host = b->shared, .origin = origin, .per_lane = 0, .uniform = uniform,
+                            .halves = halves, .step = step};
         return true;
     case WS_SP_LOCAL: {       /* the kernel's window, as mem_access */
         const ws_kernel *k = x->k;
@@ -508,13 +530,15 @@ static void load_row(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs,
             FOR_LANES(mask, lane) row[lane] = v;
         return;
     }
-    if (wb->run && !sext && (es == 4 || es == 8)) {      /* consecutive: lane l's bytes at l * stride */
-        const uint8_t *p = lane_bytes(wb, addrs, 0) + off;
-        size_t stride = (size_t)(addrs[1] - addrs[0]);
-        if (es == 4)
-            for (int lane = 0; lane < WS_WARP_SIZE; lane++) row[lane] = load_le(p + lane * stride, 4) & keep;
-        else
-            for (int lane = 0; lane < WS_WARP_SIZE; lane++) row[lane] = load_le(p + lane * stride, 8) & keep;
+    if (wb->halves && !sext && (es == 4 || es == 8)) {      /* each half's lanes at a stride */
+        for (int h = 0; h < WS_WARP_SIZE; h += 16) {
+            const uint8_t *p = lane_bytes(wb, addrs, h) + off;
+            size_t stride = (size_t)wb->step;
+            if (es == 4)
+                for (int lane = 0; lane < 16; lane++) row[h + lane] = load_le(p + lane * stride, 4) & keep;
+            else
+                for (int lane = 0; lane < 16; lane++) row[h + lane] = load_le(p + lane * stride, 8) & keep;
+        }
         return;
     }
     if (mask == UINT32_MAX && wb->per_lane == 0 && !sext && (es == 4 || es == 8)) {

@@ -69,6 +69,33 @@ static const char uni_ptx[] = HDR
     " mul.wide.u32 %rd2, %r1, 16;\n add.s64 %rd3, %rd1, %rd2;\n"
     " st.global.v4.u32 [%rd3], {%r2, %r3, %r4, %r1};\n ret;\n}\n";
 
+/* A 16x2 block: each warp is two rows of 16 threads.  Loads of one word
+ * per row (a[ty * 64]), of the same 16 words in both rows (a[tx]), of a
+ * row each (a[ty * 64 + tx]), and of two words each (a v2 at
+ * a[ty * 64 + 2 * tx]), from global and from shared memory. */
+static const char halves_ptx[] = HDR
+    ".visible .entry halves(.param .u64 p0, .param .u64 p1)\n{\n"
+    " .reg .pred %p<2>;\n .reg .b32 %r<24>;\n .reg .b64 %rd<16>;\n .shared .align 8 .b8 sh[1024];\n"
+    " ld.param.u64 %rd1, [p0];\n ld.param.u64 %rd2, [p1];\n"
+    " mov.u32 %r1, %tid.x;\n mov.u32 %r2, %tid.y;\n shl.b32 %r3, %r2, 6;\n"
+    /* shared a[i] = 1000 + i for i < 256, written by thread (tx, ty) at 16 ty + tx, +32, ... */
+    " mad.lo.u32 %r4, %r2, 16, %r1;\n mov.u32 %r5, %r4;\n"
+    "$fill:\n add.u32 %r6, %r5, 1000;\n shl.b32 %r7, %r5, 2;\n mov.u32 %r8, sh;\n add.u32 %r8, %r8, %r7;\n"
+    " st.shared.u32 [%r8], %r6;\n add.u32 %r5, %r5, 32;\n setp.lt.u32 %p1, %r5, 256;\n @%p1 bra $fill;\n"
+    " bar.sync 0;\n"
+    " mul.wide.u32 %rd3, %r3, 4;\n add.s64 %rd4, %rd1, %rd3;\n ld.global.u32 %r9, [%rd4];\n"
+    " mul.wide.u32 %rd5, %r1, 4;\n add.s64 %rd6, %rd1, %rd5;\n ld.global.u32 %r10, [%rd6];\n"
+    " add.s64 %rd7, %rd4, %rd5;\n ld.global.u32 %r11, [%rd7];\n"
+    " add.s64 %rd8, %rd7, %rd5;\n ld.global.v2.u32 {%r12, %r13}, [%rd8];\n"
+    " mov.u32 %r14, sh;\n shl.b32 %r15, %r3, 2;\n add.u32 %r16, %r14, %r15;\n ld.shared.u32 %r17, [%r16];\n"
+    " shl.b32 %r18, %r1, 2;\n add.u32 %r19, %r14, %r18;\n ld.shared.u32 %r20, [%r19];\n"
+    " add.u32 %r21, %r16, %r18;\n ld.shared.u32 %r22, [%r21];\n"
+    " add.u32 %r23, %r21, %r18;\n ld.shared.v2.u32 {%r5, %r6}, [%r23];\n"
+    " mul.wide.u32 %rd9, %r4, 40;\n add.s64 %rd10, %rd2, %rd9;\n"
+    " st.global.v2.u32 [%rd10], {%r9, %r10};\n st.global.v2.u32 [%rd10+8], {%r11, %r12};\n"
+    " st.global.v2.u32 [%rd10+16], {%r13, %r17};\n st.global.v2.u32 [%rd10+24], {%r20, %r22};\n"
+    " st.global.v2.u32 [%rd10+32], {%r5, %r6};\n ret;\n}\n";
+
 static void load(tctx *t)
 {
     if (!t_load(t, ptx, "warp_access.ptx")) fail_msg("%s", t->err.msg);
@@ -180,6 +207,33 @@ static void test_uniform_address(void **state)
     t_free(&t);
 }
 
+/* Each thread's ten values are those of its row and column, from global
+ * (a[i] = 7 i + 3) and shared memory (1000 + i). */
+static void test_half_warp_rows(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, halves_ptx, "halves.ptx")) fail_msg("%s", t.err.msg);
+    uint32_t a[256];
+    for (uint32_t i = 0; i < 256; i++) a[i] = 7 * i + 3;
+    uint64_t src = t_alloc(&t, a, sizeof a), d = t_alloc(&t, NULL, 32 * 40);
+    t_p64(&t, src); t_p64(&t, d);
+    if (!t_run(&t, "halves", D3(1, 1, 1), D3(16, 2, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+    uint32_t out[32][10];
+    assert_true(ws_devmem_read(t.mem, d, out, sizeof out));
+    for (uint32_t ty = 0; ty < 2; ty++)
+        for (uint32_t tx = 0; tx < 16; tx++) {
+            const uint32_t *o = out[ty * 16 + tx];
+            uint32_t row = 64 * ty;
+            uint32_t want[10] = {a[row], a[tx], a[row + tx], a[row + 2 * tx], a[row + 2 * tx + 1],
+                                 1000 + row, 1000 + tx, 1000 + row + tx, 1000 + row + 2 * tx,
+                                 1000 + row + 2 * tx + 1};
+            for (int k = 0; k < 10; k++)
+                if (o[k] != want[k]) fail_msg("thread (%u,%u) value %d: %u, want %u", tx, ty, k, o[k], want[k]);
+        }
+    t_free(&t);
+}
+
 /* Lane l stores at buf + off[l]: the first faulting lane in lane order is
  * reported, with the message it gets alone, and the lanes before it have
  * stored. */
@@ -224,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_generic_spaces),
         cmocka_unit_test(test_one_address),
         cmocka_unit_test(test_uniform_address),
+        cmocka_unit_test(test_half_warp_rows),
         cmocka_unit_test(test_first_fault_in_lane_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
