@@ -337,11 +337,11 @@ static bool halves_step(const uint64_t *addr, uint32_t size, uint64_t *step)
 {
     uint64_t d = addr[1] - addr[0];
     if ((d != 0 && d != size) || addr[15] - addr[0] != 15 * d || addr[31] - addr[16] != 15 * d) return false;
-    uint64_t diff = 0;
-    for (int h = 0; h < WS_WARP_SIZE; h += 16) {
-        uint64_t want = addr[h];
-        for (int lane = h; lane < h + 16; lane++, want += d) diff |= addr[lane] ^ want;
-    }
+    /* each lane's step from the lane before, lane 16's from lane 15 taken
+     * as it is: one loop the compiler vectorizes */
+    uint64_t diff = 0, jump = addr[16] - addr[15];
+    for (int lane = 1; lane < WS_WARP_SIZE; lane++)
+        diff |= (addr[lane] - addr[lane - 1]) ^ (lane == 16 ? jump : d);
     *step = d;
     return diff == 0;
 }
