@@ -7,11 +7,14 @@
  * tests check this against values read on an H200 (tests/warpops/gpu_probe). */
 #include "warp_ops.h"
 
+#include <string.h>
+
 #include "alu.h"
 
 /* The source lane of lane for mode, and whether it is in range (the ISA's
  * pval).  An out-of-range source is replaced by the lane itself. */
-static uint32_t shfl_source(ptx_subop mode, uint32_t lane, uint32_t b, uint32_t c, bool *in_range)
+static inline __attribute__((always_inline)) uint32_t shfl_source(ptx_subop mode, uint32_t lane, uint32_t b,
+                                                                 uint32_t c, bool *in_range)
 {
     uint32_t bval = b & 31u, clamp = c & 31u, segmask = (c >> 8) & 31u;
     uint32_t max_lane = (lane & segmask) | (clamp & ~segmask);
@@ -29,12 +32,42 @@ static uint32_t shfl_source(ptx_subop mode, uint32_t lane, uint32_t b, uint32_t 
     return ok ? (uint32_t)j : lane;
 }
 
+/* Whether lanes 1 to 31 of row hold lane 0's low 32 bits. */
+static bool uniform32(const uint64_t row[32])
+{
+    uint32_t differ = 0;
+    for (int lane = 1; lane < WS_WARP_SIZE; lane++) differ |= (uint32_t)row[lane] ^ (uint32_t)row[0];
+    return differ == 0;
+}
+
 void ws_shfl_exec(ptx_subop mode, uint32_t exec_mask, const uint64_t a[32],
                   const uint64_t b[32], const uint64_t c[32],
                   uint64_t d[32], uint64_t p[32])
 {
     /* Results go to temporaries first: d may be the same row as a. */
     uint64_t dv[WS_WARP_SIZE], pv[WS_WARP_SIZE];
+    if (exec_mask == UINT32_MAX && uniform32(b) && uniform32(c)) {
+        /* a full warp with one lane operand and one clamp (the common
+         * reduction): every source takes part, and with the mode a
+         * constant in each loop the compiler takes shfl_source's branch
+         * out of the lanes */
+        uint32_t src[WS_WARP_SIZE];
+#define SOURCES(M) for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) { \
+            bool ok; \
+            src[lane] = shfl_source(M, lane, (uint32_t)b[0], (uint32_t)c[0], &ok); \
+            pv[lane] = ok; }
+        switch (mode) {
+        case PTX_SUB_SHFL_UP: SOURCES(PTX_SUB_SHFL_UP); break;
+        case PTX_SUB_SHFL_DOWN: SOURCES(PTX_SUB_SHFL_DOWN); break;
+        case PTX_SUB_SHFL_BFLY: SOURCES(PTX_SUB_SHFL_BFLY); break;
+        default: SOURCES(mode); break;
+        }
+#undef SOURCES
+        for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) dv[lane] = a[src[lane]] & 0xFFFFFFFFu;
+        if (d) memcpy(d, dv, sizeof dv);
+        if (p) memcpy(p, pv, sizeof pv);
+        return;
+    }
     for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) {
         if (!((exec_mask >> lane) & 1u)) continue;
         bool ok;
