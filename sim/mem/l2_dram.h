@@ -63,7 +63,8 @@ uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, bool first, uint64_t t);
 uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t t);
 
 /* Counts the dirty sectors left in L2 as written to DRAM (the data the
- * kernel produced leaves the cache eventually; not timed). */
+ * kernel produced leaves the cache eventually; not timed).  The launch's
+ * last use of m before ws_l2_free. */
 void ws_l2_flush(ws_l2_dram *m);
 
 #endif

@@ -11,6 +11,7 @@ bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
     uint64_t sets = bytes / ((uint64_t)LINE_BYTES * c->ways);
     c->nsets = sets ? (uint32_t)sets : 1;
     c->stamp = 1;       /* uses stamp 2, 3, ...: 1 is older than any (evict-first) */
+    c->ndirty = 0;
     c->lines = calloc((size_t)c->nsets * c->ways, sizeof *c->lines);
     return c->lines != NULL;
 }
@@ -51,12 +52,16 @@ static uint32_t fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool d
         for (uint32_t w = 1; w < c->ways; w++)
             if (set[w].last_use < l->last_use) l = &set[w];
         evicted = (uint32_t)__builtin_popcount(l->dirty);
+        c->ndirty -= evicted;
         l->line = line;
         l->valid = l->dirty = 0;
     }
     l->last_use = first && allocated ? 1 : ++c->stamp;
     l->valid |= (uint8_t)(1u << s);
-    if (dirty) l->dirty |= (uint8_t)(1u << s);
+    if (dirty && !(l->dirty >> s & 1)) {
+        l->dirty |= (uint8_t)(1u << s);
+        c->ndirty++;
+    }
     l->ready[s] = ready;
     return evicted;
 }
@@ -92,7 +97,5 @@ void ws_scache_invalidate(ws_sector_cache *c, uint64_t sector)
 
 uint64_t ws_scache_dirty_sectors(const ws_sector_cache *c)
 {
-    uint64_t n = 0;
-    for (size_t i = 0; i < (size_t)c->nsets * c->ways; i++) n += (uint64_t)__builtin_popcount(c->lines[i].dirty);
-    return n;
+    return c->ndirty;
 }

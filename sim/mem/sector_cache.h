@@ -23,6 +23,7 @@ typedef struct ws_sector_cache {
     uint32_t nsets, ways;
     ws_cache_line *lines;                   /* nsets * ways */
     uint64_t stamp;
+    uint64_t ndirty;                        /* dirty sectors, kept as they change */
 } ws_sector_cache;
 
 /* bytes is rounded down to whole sets (at least one).  False when out of
