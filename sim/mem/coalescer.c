@@ -1,6 +1,19 @@
 /* The global-memory coalescing rule; see coalescer.h. */
 #include "coalescer.h"
 
+#include <stdbool.h>
+
+/* Whether all 32 lanes make one run, lane l at addr[0] + l * step (a full
+ * warp's consecutive words).  The first and last lanes rule most others
+ * out at once; the rest, with xor and or, the compiler vectorizes. */
+static bool lanes_run(const uint64_t addr[32], uint64_t step)
+{
+    if (addr[1] - addr[0] != step || addr[31] - addr[0] != 31 * step) return false;
+    uint64_t diff = 0, want = addr[0];
+    for (int lane = 0; lane < 32; lane++, want += step) diff |= addr[lane] ^ want;
+    return diff == 0;
+}
+
 /* Adds sector sec to the sorted, duplicate-free list s of *n: lanes
  * usually come in ascending address order, so an insertion compares once. */
 static inline void insert(uint64_t *s, uint32_t *n, uint64_t sec)
@@ -26,7 +39,7 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
     if (mask == UINT32_MAX) {
         /* a full warp whose lanes step by their size (consecutive words,
          * the common case): its sectors are one run, found without sorting */
-        if (ws_lanes_run(addr, size)) {
+        if (lanes_run(addr, size)) {
             uint64_t first = addr[0] / WS_SECTOR_BYTES, last = (addr[0] + 32 * size - 1) / WS_SECTOR_BYTES;
             for (uint64_t sec = first; sec <= last; sec++) s[n++] = sec;
             mask = 0;
@@ -57,12 +70,4 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
     out->sectors = n;
     for (uint32_t i = 0; i < n; i++)
         out->lines += i == 0 || s[i] / per_line != s[i - 1] / per_line;
-}
-
-/* Written with xor and or, so that the compiler vectorizes it. */
-int ws_lanes_run_all(const uint64_t addr[32], uint64_t step)
-{
-    uint64_t diff = 0, want = addr[0];
-    for (int lane = 0; lane < 32; lane++, want += step) diff |= addr[lane] ^ want;
-    return diff == 0;
 }

@@ -32,13 +32,4 @@ typedef struct ws_coalesce {
  * bytes per lane (1 to 16; larger sizes are treated as 16). */
 void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_coalesce *out);
 
-/* Whether all 32 lanes make one run, lane l at addr[0] + l * step (a full
- * warp's consecutive words: the common case the callers take a short way
- * for).  The first and last lanes rule most others out at once. */
-int ws_lanes_run_all(const uint64_t addr[32], uint64_t step);
-static inline int ws_lanes_run(const uint64_t addr[32], uint64_t step)
-{
-    return addr[1] - addr[0] == step && addr[31] - addr[0] == 31 * step && ws_lanes_run_all(addr, step);
-}
-
 #endif
