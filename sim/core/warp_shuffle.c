@@ -60,6 +60,7 @@ void ws_shfl_exec(ptx_subop mode, uint32_t exec_mask, const uint64_t a[32],
         case PTX_SUB_SHFL_UP: SOURCES(PTX_SUB_SHFL_UP); break;
         case PTX_SUB_SHFL_DOWN: SOURCES(PTX_SUB_SHFL_DOWN); break;
         case PTX_SUB_SHFL_BFLY: SOURCES(PTX_SUB_SHFL_BFLY); break;
+        case PTX_SUB_SHFL_IDX: SOURCES(PTX_SUB_SHFL_IDX); break;
         default: SOURCES(mode); break;
         }
 #undef SOURCES
