@@ -3,9 +3,10 @@
  * timed SMs (sm.c, sm_team.c), which decide when each warp issues.  A
  * launcher owns its blocks' storage (ws_block_alloc), starts a block of
  * the grid in it (ws_block_begin), steps its warps one instruction at a
- * time (ws_warp_step, with the cycle %clock reads), releases barriers
- * (block_sync.h) and, when several SMs run in one cycle, applies their
- * put-off global writes at the end of the cycle (ws_exec_apply_deferred).
+ * time (ws_warp_step, with the cycle %clock reads) and releases barriers
+ * (block_sync.h); the timed SMs, which run a cycle at once, have their
+ * global writes put off and apply them at the end of the cycle
+ * (ws_exec_apply_deferred).
  * A step says what it did in ws_step_info (the access's addresses, banks
  * and sectors) and changes nothing of the launcher's: the timing model's
  * state (issue times, caches, queues) stays in sim/core/sm*.c.
