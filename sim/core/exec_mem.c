@@ -364,15 +364,7 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
         lo = a < c ? a : c;
         hi = (a > c ? a : c) + 15 * step;
         bits = a | c;               /* the other lanes step by 0 or size */
-    } else if (mask == UINT32_MAX && lanes_near(addr, &lo, &hi, &bits)) {
-    } else if (mask == UINT32_MAX) {       /* a full warp: a loop the compiler can unroll */
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
-            uint64_t a = addr[lane];
-            lo = a < lo ? a : lo;
-            hi = a > hi ? a : hi;
-            bits |= a;
-        }
-    } else {
+    } else if (mask != UINT32_MAX || !lanes_near(addr, &lo, &hi, &bits)) {
         FOR_LANES(mask, lane) {
             uint64_t a = addr[lane];
             lo = a < lo ? a : lo;
@@ -436,17 +428,11 @@ static void warp_addrs(const ws_exec *x, const ws_warp *w, const ws_opnd *a, uin
 {
     uint64_t base = a->imm + (a->sym >= 0 ? x->k->shared_off[a->sym] : 0);
     if (a->reg < 0) {
-        if (mask == UINT32_MAX)
-            for (int lane = 0; lane < WS_WARP_SIZE; lane++) out[lane] = base;
-        else
-            FOR_LANES(mask, lane) out[lane] = base;
+        FOR_LANES_DO(mask, lane, out[lane] = base);
         return;
     }
     const uint64_t *r = w->regs[a->reg];
-    if (mask == UINT32_MAX)
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++) out[lane] = r[lane] + base;
-    else
-        FOR_LANES(mask, lane) out[lane] = r[lane] + base;
+    FOR_LANES_DO(mask, lane, out[lane] = r[lane] + base);
 }
 
 /* ---- accesses put off to the end of the cycle (ws_deferred) ---------- */
@@ -524,10 +510,7 @@ static void load_row(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs,
         int first = __builtin_ctz(mask);
         uint64_t raw = load_le(lane_bytes(wb, addrs, first) + off, es);
         uint64_t v = (sext && (raw & sign) ? raw | ext : raw) & keep;
-        if (mask == UINT32_MAX)
-            for (int lane = 0; lane < WS_WARP_SIZE; lane++) row[lane] = v;
-        else
-            FOR_LANES(mask, lane) row[lane] = v;
+        FOR_LANES_DO(mask, lane, row[lane] = v);
         return;
     }
     if (wb->halves && !sext && (es == 4 || es == 8)) {      /* each half's lanes at a stride */
@@ -710,10 +693,7 @@ bool ws_exec_cvta(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32
     uint64_t scratch[WS_WARP_SIZE], shift = to ? 0 - window : window;
     const uint64_t *v = ws_opnd_row(x, b, w, s, scratch);
     uint64_t *out = w->regs[d->reg];
-    if (mask == UINT32_MAX)
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++) out[lane] = (v[lane] + shift) & m;
-    else
-        FOR_LANES(mask, lane) out[lane] = (v[lane] + shift) & m;
+    FOR_LANES_DO(mask, lane, out[lane] = (v[lane] + shift) & m);
     return true;
 }
 

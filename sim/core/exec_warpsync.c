@@ -130,10 +130,7 @@ static bool run_single_shfl(const ws_exec *x, const ws_block *b, ws_warp *w, con
     if (lanes && mi >= 0) {
         const uint64_t *mrow = ws_opnd_row(x, b, w, &in->ops[mi], scratch[3]);
         uint32_t m0 = (uint32_t)mrow[__builtin_ctz(lanes)], differ = 0;
-        if (lanes == UINT32_MAX)
-            for (int lane = 0; lane < WS_WARP_SIZE; lane++) differ |= (uint32_t)mrow[lane] ^ m0;
-        else
-            FOR_LANES(lanes, lane) differ |= (uint32_t)mrow[lane] ^ m0;
+        FOR_LANES_DO(lanes, lane, differ |= (uint32_t)mrow[lane] ^ m0);
         if (differ) return false;
     }
     const uint64_t *src[3];
@@ -212,10 +209,7 @@ ws_step_result ws_exec_warpsync(ws_exec *x, ws_block *b, ws_warp *w, const ws_in
         uint64_t scratch[WS_WARP_SIZE];
         const uint64_t *row = ws_opnd_row(x, b, w, &in->ops[mi], scratch);
         uint32_t from = mask ? mask : active;
-        if (from == UINT32_MAX)
-            for (int lane = 0; lane < WS_WARP_SIZE; lane++) members |= (uint32_t)row[lane];
-        else
-            FOR_LANES(from, lane) members |= (uint32_t)row[lane];
+        FOR_LANES_DO(from, lane, members |= (uint32_t)row[lane]);
     }
     ws_stack_top(&w->g.stack)->pc = pc + 1;
     if (!(members & live & ~active)) {

@@ -13,6 +13,17 @@
     for (uint32_t _m = (mask); _m; _m &= _m - 1) \
         for (int lane = __builtin_ctz(_m), _once = 1; _once; _once = 0)
 
+/* Runs stmt for each lane set in mask, as FOR_LANES does; a full warp as
+ * a plain loop over the 32 lanes, which the compiler can vectorize. */
+#define FOR_LANES_DO(mask, lane, stmt) \
+    do { \
+        if ((mask) == UINT32_MAX) { \
+            for (int lane = 0; lane < WS_WARP_SIZE; lane++) { stmt; } \
+        } else { \
+            FOR_LANES(mask, lane) { stmt; } \
+        } \
+    } while (0)
+
 static inline void ws_progress(ws_exec *x, ws_warp *w)
 {
     if (x->steps > x->progress_at) x->progress_at = x->steps;
