@@ -17,17 +17,9 @@
 #include <mma.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include "probe_check.h"
 
 using namespace nvcuda;
-
-#define CHECK(x)                                                                 \
-    do {                                                                         \
-        cudaError_t e_ = (x);                                                    \
-        if (e_ != cudaSuccess) {                                                 \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
 
 typedef wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> FragA;
 typedef wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> FragB;

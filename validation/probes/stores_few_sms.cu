@@ -13,15 +13,7 @@
 //       ./stores_few_sms
 #include <cstdio>
 #include <cuda_runtime.h>
-
-#define CHECK(x)                                                                   \
-    do {                                                                           \
-        cudaError_t e_ = (x);                                                      \
-        if (e_ != cudaSuccess) {                                                   \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            return 1;                                                              \
-        }                                                                          \
-    } while (0)
+#include "probe_check.h"
 
 enum { WARPS_PER_BLOCK = 4096, THREADS = 256 };
 

@@ -27,15 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
-
-#define CHECK(call)                                                                 \
-    do {                                                                            \
-        cudaError_t e_ = (call);                                                    \
-        if (e_ != cudaSuccess) {                                                    \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            exit(1);                                                                \
-        }                                                                           \
-    } while (0)
+#include "probe_check.h"
 
 // Thread t of warp w writes word (w % wraps) * 32 * stride + w / wraps + lane * stride:
 // the warps of one wrap fill the words between their lanes' (as transposeNaive's
