@@ -90,6 +90,9 @@ static void usage(FILE *out)
             "  --max-cycles N      stop a launch after N simulated cycles\n"
             "  --threads N         simulate the SMs on N threads (default: the machine's\n"
             "                      cores); the results are the same for any N (docs/THREADS.md)\n"
+            "  --window N          let each SM run N cycles on its own before the SMs meet\n"
+            "                      (default: the L2 latency, where the kernel allows; 1:\n"
+            "                      cycle by cycle; docs/THREADS.md)\n"
             "  --racecheck         report shared-memory accesses by different warps to the\n"
             "                      same word with no barrier between (docs/FAULTS.md)\n"
             "  --synccheck         report barriers reached in divergent code and barriers\n"
@@ -219,6 +222,7 @@ static const struct { runarg_opt opt; const char *var; } handed[] = {
     {RUNOPT_LEAK_CHECK, WS_ENV_LEAK_CHECK},         {RUNOPT_KEEP_PTX, WS_ENV_KEEP_PTX},
     {RUNOPT_REPORT, WS_ENV_REPORT},                 {RUNOPT_SASS, WS_ENV_SASS},
     {RUNOPT_SIMULATE_ALL, WS_ENV_SIMULATE_ALL},     {RUNOPT_THREADS, WS_ENV_THREADS},
+    {RUNOPT_WINDOW, WS_ENV_WINDOW},
 };
 
 /* The environment the runtime reads: the options given, and nothing left

@@ -324,6 +324,7 @@ static int run(run_state *s)
     ro.timing.optin = true;     /* --smem is the size asked for, as after cudaFuncSetAttribute */
     ro.timing.max_cycles = o->max_cycles;
     ro.timing.threads = o->threads;
+    ro.timing.window_cycles = o->window;
     if (s->report && !o->functional)
         ro.timing.timeline = ws_html_report_timeline(s->report, &gpu);
     FILE *trace_out = NULL;

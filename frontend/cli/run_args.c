@@ -538,6 +538,9 @@ void runarg_print_help(FILE *out)
 "  --max-cycles N      stop the launch after N simulated cycles\n"
 "  --threads N         simulate the SMs on N threads (default: the machine's\n"
 "                      cores); the results are the same for any N (docs/THREADS.md)\n"
+"  --window N          let each SM run N cycles on its own before the SMs meet\n"
+"                      (default: the L2 latency, where the kernel allows; 1:\n"
+"                      cycle by cycle; docs/THREADS.md)\n"
 "  --racecheck         report shared-memory accesses by different warps to the same\n"
 "                      word with no barrier between (docs/FAULTS.md)\n"
 "  --synccheck         report barriers reached in divergent code and barriers\n"
@@ -697,6 +700,7 @@ static const struct option_info {
     [RUNOPT_SASS] = {"--sass", true, false, FOR_BOTH},
     [RUNOPT_SIMULATE_ALL] = {"--simulate-all", false, true, FOR_EXEC},
     [RUNOPT_THREADS] = {"--threads", true, false, FOR_BOTH},
+    [RUNOPT_WINDOW] = {"--window", true, false, FOR_BOTH},
 };
 
 static const char *const cmd_name[] = {[FOR_RUN] = "run", [FOR_EXEC] = "exec"};
@@ -793,6 +797,14 @@ static bool check_limits(runarg_options *o, char *err, size_t errsize)
                                 g[RUNOPT_THREADS]);
         o->threads = (int32_t)n;
     }
+    if (g[RUNOPT_WINDOW]) {
+        uint64_t n = 0;
+        if (!parse_count_opt(g[RUNOPT_WINDOW], "--window", "a number of cycles, 1 to 1000", false, &n, err, errsize))
+            return false;
+        if (n > 1000) return fail(err, errsize, "bad --window '%s': want a number of cycles, 1 to 1000",
+                                  g[RUNOPT_WINDOW]);
+        o->window = (uint32_t)n;
+    }
     if (g[RUNOPT_TIMEOUT]) {
         char *end = NULL;
         o->timeout_s = strtod(g[RUNOPT_TIMEOUT], &end);
@@ -853,6 +865,8 @@ static bool check_common(runarg_options *o, int cmd, char *err, size_t errsize)
         return fail(err, errsize, "--functional runs no timing model: --max-cycles does not apply");
     if (o->functional && g[RUNOPT_THREADS])
         return fail(err, errsize, "--functional runs on one thread: --threads applies to the timing model");
+    if (o->functional && g[RUNOPT_WINDOW])
+        return fail(err, errsize, "--functional runs no timing model: --window applies to the timing model");
     if (o->functional && g[RUNOPT_SIMULATE_ALL])
         return fail(err, errsize, "--functional runs no timing model: --simulate-all does not apply");
     ws_summary_mode mode = WS_SUMMARY_FULL;

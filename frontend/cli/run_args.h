@@ -56,7 +56,7 @@ typedef enum runarg_opt {
     RUNOPT_LEAK_CHECK, RUNOPT_MAX_WARP_INSTS, RUNOPT_PROGRESS_LIMIT, RUNOPT_TIMEOUT, RUNOPT_MAX_CYCLES,
     RUNOPT_TRACE, RUNOPT_TRACE_FORMAT, RUNOPT_TRACE_KERNEL, RUNOPT_TRACE_LAUNCH, RUNOPT_TRACE_BLOCK,
     RUNOPT_TRACE_WARP, RUNOPT_TRACE_PC, RUNOPT_TRACE_CYCLES, RUNOPT_TRACE_LIMIT, RUNOPT_KEEP_PTX, RUNOPT_REPORT, RUNOPT_SASS,
-    RUNOPT_SIMULATE_ALL, RUNOPT_THREADS,
+    RUNOPT_SIMULATE_ALL, RUNOPT_THREADS, RUNOPT_WINDOW,
     RUNOPT_COUNT
 } runarg_opt;
 
@@ -69,6 +69,7 @@ typedef struct runarg_options {
     double timeout_s;                   /* --timeout; 0 = none */
     uint64_t max_cycles;                /* --max-cycles; 0 = none */
     int32_t threads;                    /* --threads N; 0 = the machine's cores */
+    uint32_t window;                    /* --window N; 0 = warpsim's choice, 1 = cycle by cycle */
     uint32_t checks;                    /* WS_CHECK_*: --racecheck, --synccheck, --initcheck */
     bool json;                          /* --json: the summary as one JSON line */
     int summary;                        /* --summary full|short|none: ws_summary_mode */

@@ -101,6 +101,9 @@ static cr_context *context_create(void)
     if (c->threads < 0 || c->threads > 64) c->threads = 0;
     const char *every = env(WS_ENV_THREADS_EVERY_CYCLE);
     c->threads_every_cycle = every && !strcmp(every, "1");
+    const char *window = env(WS_ENV_WINDOW);
+    long wc = window ? strtol(window, NULL, 10) : 0;
+    c->window = wc > 0 && wc <= 1000 ? (uint32_t)wc : 0;
     c->leak_check = env(WS_ENV_LEAK_CHECK) && strcmp(env(WS_ENV_LEAK_CHECK), "0") != 0;
     c->checks = (checks && strstr(checks, "race") ? WS_CHECK_RACE : 0) |
                 (checks && strstr(checks, "sync") ? WS_CHECK_SYNC : 0) |

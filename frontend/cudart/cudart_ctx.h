@@ -135,6 +135,7 @@ typedef struct cr_context {
     uint64_t max_cycles;            /* simulated cycles per launch; 0 = none */
     int32_t threads;                /* threads the SMs run on; 0 = the machine's cores */
     bool threads_every_cycle;       /* tests: no measuring which way is faster */
+    uint32_t window;                /* cycles per window (timing_window.h); 0 = warpsim's choice */
     uint32_t checks;                /* WS_CHECK_*: --racecheck, --synccheck, --initcheck */
     bool leak_check;                /* --leak-check: report what was never freed, at exit */
     struct ws_reuse_cache *reuse;   /* timed launches for reuse (docs/REUSE.md); NULL = --simulate-all */

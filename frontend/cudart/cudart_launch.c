@@ -243,6 +243,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     ro.timing.max_cycles = c->max_cycles;
     ro.timing.threads = c->threads;
     ro.timing.threads_every_cycle = c->threads_every_cycle;
+    ro.timing.window_cycles = c->window;
     ws_error err;
     /* refused before anything is traced or copied: the call fails alone, as on a GPU */
     if (!ws_run_check(f->kernel, &l, &ro, &err)) {

@@ -32,6 +32,7 @@
 #define WS_ENV_TIMEOUT         "WARPSIM_TIMEOUT"          /* wall-clock seconds per launch */
 #define WS_ENV_MAX_CYCLES      "WARPSIM_MAX_CYCLES"       /* simulated cycles per launch */
 #define WS_ENV_THREADS         "WARPSIM_THREADS"          /* threads the SMs run on; unset = the cores */
+#define WS_ENV_WINDOW          "WARPSIM_WINDOW"           /* cycles per window; 1 = cycle by cycle */
 /* Tests: "1" runs every cycle with SMs for two threads or more on the threads
  * (else warpsim measures which is faster); not an exec option, passed through */
 #define WS_ENV_THREADS_EVERY_CYCLE "WARPSIM_THREADS_EVERY_CYCLE"

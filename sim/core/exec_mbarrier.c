@@ -130,6 +130,8 @@ bool ws_exec_mbarrier(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
         info->space = in->space;
         info->size = 8;
         info->store = in->m.subop != PTX_SUB_MBAR_TEST_WAIT && in->m.subop != PTX_SUB_MBAR_TRY_WAIT;
+        info->naccess = 1;
+        info->resolved.valid = false;
     }
     /* The lanes of a warp that arrive on one object arrive together: each
      * gets the state from before the warp's arrivals (an H200 gives the

@@ -453,7 +453,64 @@ static bool put_off(const ws_exec *x, uint8_t space, const ws_insn *in, const ui
     return false;
 }
 
-static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask)
+/* The values of a store's vector element o: its register's row, or
+ * scratch filled lane by lane. */
+static const uint64_t *value_row(ws_exec *x, ws_block *b, ws_warp *w, const ws_opnd *o, uint32_t mask,
+                                 uint64_t *scratch)
+{
+    if (o->kind == WS_OK_REG && !o->neg) return w->regs[o->reg];
+    FOR_LANES(mask, lane) scratch[lane] = ws_opnd_lane(x, b, w, o, lane);
+    return scratch;
+}
+
+/* Whether a global store's lanes may write where they point, checked when
+ * it issues, as its data movement would check them: a store captured for
+ * the end of a window reports its fault at once, while its block is the
+ * one in its slot.  The allocations do not change while a kernel runs. */
+static bool store_valid(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
+                        const uint64_t *addrs, uint32_t total)
+{
+    uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
+    FOR_LANES(mask, lane) {
+        uint64_t a = addrs[lane];
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+        bits |= a;
+    }
+    if (!mask || ((total <= 1 || (bits & (total - 1)) == 0) && (total & (total - 1)) == 0 &&
+                  ws_devmem_valid(x->p->mem, lo, hi - lo + total)))
+        return true;
+    FOR_LANES(mask, lane) {
+        uint8_t buf[64] = {0};
+        if (!check_align(x, b, w, lane, pc, in->space, addrs[lane], total, WHAT_WRITE)) return false;
+        /* an invalid range is written nowhere: the fault only */
+        if (!ws_devmem_valid(x->p->mem, addrs[lane], total) &&
+            !mem_access(x, b, w, lane, pc, in->space, addrs[lane], buf, total, true, WHAT_WRITE))
+            return false;
+    }
+    return true;
+}
+
+/* Room for n more rows in l's captured rows. */
+static bool rows_room(ws_exec *x, ws_deferred_list *l, uint32_t n)
+{
+    if (l->nrows + n <= l->rowcap) return true;
+    uint32_t cap = l->rowcap ? 2 * l->rowcap : 64;
+    while (cap < l->nrows + n) cap *= 2;
+    uint64_t *rows = realloc(l->rows, sizeof *rows * WS_WARP_SIZE * cap);
+    if (!rows) {
+        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+        return false;
+    }
+    l->rows = rows;
+    l->rowcap = cap;
+    return true;
+}
+
+/* Puts an access off to the end of the cycle (or of the window, where the
+ * list captures: then a store takes its addrs and values along). */
+static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
+                       const uint64_t *addrs)
 {
     ws_deferred_list *l = x->defer;
     if (l->n == l->cap) {
@@ -466,7 +523,30 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         l->a = a;
         l->cap = cap;
     }
-    l->a[l->n++] = (ws_deferred){.b = b, .w = w, .in = in, .pc = pc, .mask = mask, .steps = x->steps};
+    uint32_t rows = UINT32_MAX;
+    if (l->capture) {
+        if (in->cls != WS_I_ST) {
+            ws_fault(x, b, w, -1, pc, "internal error: an access other than a store put off to a window's end");
+            return false;
+        }
+        const ws_opnd *v = &in->ops[1];
+        const ws_opnd *el = v->kind == WS_OK_VEC ? &x->p->vec[v->elem0] : v;
+        uint32_t nv = v->kind == WS_OK_VEC ? v->nelems : 1;
+        if (!store_valid(x, b, w, in, pc, mask, addrs, ptx_type_size(in->m.types[0]) * nv) ||
+            !rows_room(x, l, 1 + nv))
+            return false;
+        rows = l->nrows;
+        uint64_t *dst = l->rows + (size_t)rows * WS_WARP_SIZE;
+        memcpy(dst, addrs, sizeof *dst * WS_WARP_SIZE);
+        for (uint32_t k = 0; k < nv; k++) {
+            uint64_t *row = dst + (size_t)(k + 1) * WS_WARP_SIZE;
+            const uint64_t *src = value_row(x, b, w, &el[k], mask, row);
+            if (src != row) memcpy(row, src, sizeof *row * WS_WARP_SIZE);
+        }
+        l->nrows += 1 + nv;
+    }
+    l->a[l->n++] = (ws_deferred){.b = b, .w = w, .in = in, .pc = pc, .mask = mask, .steps = x->steps,
+                                 .cycle = x->clock, .rows = rows};
     return true;
 }
 
@@ -599,43 +679,52 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     return true;
 }
 
+#define WS_MAX_VEC 8    /* elements of a vector operand (.v8 at most) */
+
+/* A store's data movement: addrs and a row of values per vector element
+ * (values[k], nv of them) for the lanes in mask.  False on a fault. */
+static bool store_values(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
+                         const uint64_t *addrs, const uint64_t *const *values, uint32_t nv)
+{
+    uint32_t es = ptx_type_size(in->m.types[0]), total = es * nv;
+    warp_bytes wb;
+    if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, true, in->ops[0].reg < 0, &wb)) {
+        /* element by element: lanes' vectors are aligned to their whole
+         * size, so two lanes' vectors coincide or do not overlap, and the
+         * last lane on an address wins as it does lane by lane */
+        for (uint32_t k = 0; k < nv; k++) store_row(values[k], &wb, addrs, mask, k * es, es);
+        return true;
+    }
+    FOR_LANES(mask, lane) {
+        uint8_t buf[64];
+        uint64_t addr = addrs[lane];
+        if (!check_align(x, b, w, lane, pc, in->space, addr, total, WHAT_WRITE)) return false;
+        for (uint32_t k = 0; k < nv; k++) le_put(buf + k * es, values[k][lane], es);
+        if (!mem_access(x, b, w, lane, pc, in->space, addr, buf, total, true, WHAT_WRITE)) return false;
+    }
+    return true;
+}
+
 bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                 uint32_t mask, ws_step_info *info)
 {
     const ws_opnd *a = &in->ops[0], *v = &in->ops[1];
-    uint32_t es = ptx_type_size(in->m.types[0]), nv = in->m.vec > 1 ? in->m.vec : 1, total = es * nv;
+    uint32_t es = ptx_type_size(in->m.types[0]), nv = in->m.vec > 1 ? in->m.vec : 1;
     const ws_opnd *el = v->kind == WS_OK_VEC ? &x->p->vec[v->elem0] : v;
     if (v->kind == WS_OK_VEC) nv = v->nelems;
+    uint32_t total = es * nv;
     record(info, in->space, total, true);
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     warp_addrs(x, w, a, mask, addrs);
     if (put_off(x, in->space, in, addrs, mask)) {
         ws_progress(x, w);
         account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL);
-        return defer_push(x, b, w, in, pc, mask);
+        return defer_push(x, b, w, in, pc, mask, addrs);
     }
-    warp_bytes wb;
-    if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, true, a->reg < 0, &wb)) {
-        /* element by element: lanes' vectors are aligned to their whole
-         * size, so two lanes' vectors coincide or do not overlap, and the
-         * last lane on an address wins as it does lane by lane */
-        for (uint32_t k = 0; k < nv; k++) {
-            const ws_opnd *o = &el[k];
-            uint64_t scratch[WS_WARP_SIZE];
-            const uint64_t *row = o->kind == WS_OK_REG && !o->neg ? w->regs[o->reg] : scratch;
-            if (row == scratch) FOR_LANES(mask, lane) scratch[lane] = ws_opnd_lane(x, b, w, o, lane);
-            store_row(row, &wb, addrs, mask, k * es, es);
-        }
-    } else {
-        FOR_LANES(mask, lane) {
-            uint8_t buf[64];
-            uint64_t addr = addrs[lane];
-            if (!check_align(x, b, w, lane, pc, in->space, addr, total, WHAT_WRITE)) return false;
-            for (uint32_t k = 0; k < nv; k++)
-                le_put(buf + k * es, ws_opnd_lane(x, b, w, &el[k], lane), es);
-            if (!mem_access(x, b, w, lane, pc, in->space, addr, buf, total, true, WHAT_WRITE)) return false;
-        }
-    }
+    uint64_t scratch[WS_MAX_VEC][WS_WARP_SIZE];
+    const uint64_t *values[WS_MAX_VEC];
+    for (uint32_t k = 0; k < nv; k++) values[k] = value_row(x, b, w, &el[k], mask, scratch[k]);
+    if (!store_values(x, b, w, in, pc, mask, addrs, values, nv)) return false;
     if (x->applying) return true;       /* counted when it issued */
     if (mask) ws_progress(x, w);
     account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL);
@@ -655,7 +744,7 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     warp_addrs(x, w, a, mask, addrs);
     if (put_off(x, in->space, in, addrs, mask)) {
         account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL);
-        return defer_push(x, b, w, in, pc, mask);
+        return defer_push(x, b, w, in, pc, mask, addrs);
     }
     warp_bytes wb;
     bool whole = mask && plain_width(size) && warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, a->reg < 0, &wb);
@@ -786,7 +875,7 @@ bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     if (store && put_off(x, in->space, in, first, UINT32_C(1) << lane)) {
         ws_progress(x, w);
         wmma_account(x, in, pc, mask, base, stride, store, info);
-        return defer_push(x, b, w, in, pc, mask);
+        return defer_push(x, b, w, in, pc, mask, first);
     }
     if (store && !x->applying) ws_progress(x, w);
     ok = store ? ws_wmma_store(&in->m, base, stride, wmma_wr, &c, r0, why, sizeof why)
@@ -836,13 +925,24 @@ bool ws_exec_cp_async(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
     return true;
 }
 
-bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred *d)
+bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_deferred *d)
 {
     bool ok = false;
     x->applying = true;
     x->steps = d->steps;
     switch (d->in->cls) {
-    case WS_I_ST: ok = ws_exec_st(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
+    case WS_I_ST:
+        if (d->rows == UINT32_MAX) {
+            ok = ws_exec_st(x, d->b, d->w, d->in, d->pc, d->mask, NULL);
+        } else {
+            const uint64_t *addrs = l->rows + (size_t)d->rows * WS_WARP_SIZE;
+            const uint64_t *values[WS_MAX_VEC];
+            const ws_opnd *v = &d->in->ops[1];
+            uint32_t nv = v->kind == WS_OK_VEC ? v->nelems : 1;
+            for (uint32_t k = 0; k < nv; k++) values[k] = addrs + (size_t)(k + 1) * WS_WARP_SIZE;
+            ok = store_values(x, d->b, d->w, d->in, d->pc, d->mask, addrs, values, nv);
+        }
+        break;
     case WS_I_ATOM: ok = ws_exec_atom(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
     case WS_I_WMMA: ok = ws_exec_wmma(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
     default: ws_fault(x, d->b, d->w, -1, d->pc, "internal error: instruction put off that moves no data"); break;

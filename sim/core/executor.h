@@ -95,11 +95,23 @@ typedef struct ws_deferred {
     int32_t pc;
     uint32_t mask;
     uint64_t steps;         /* the watchdog's count when it issued */
+    uint64_t cycle;         /* the cycle it issued (x->clock) */
+    /* A captured store (the list's capture): where its lanes' addresses
+     * and then its values, a row of WS_WARP_SIZE per vector element, lie
+     * in the list's rows; UINT32_MAX: none, the registers are read when it
+     * is done. */
+    uint32_t rows;
 } ws_deferred;
 
+/* With capture set (a timed launch's windows, timing.h), a store takes its
+ * addresses and values with it when it issues: it is done at the end of a
+ * window of cycles, when its registers may hold other values. */
 typedef struct ws_deferred_list {
     ws_deferred *a;
     uint32_t n, cap;
+    bool capture;
+    uint64_t *rows;
+    uint32_t nrows, rowcap;     /* in rows of WS_WARP_SIZE */
 } ws_deferred_list;
 
 /* One launch of a kernel. */
@@ -139,7 +151,7 @@ typedef struct ws_exec {
 } ws_exec;
 
 /* Does a put-off access's data movement (exec_mem.c).  False on a fault. */
-bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred *d);
+bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_deferred *d);
 
 /* Sets up the watchdog of a launch (exec.c). */
 void ws_watchdog_start(ws_exec *x);

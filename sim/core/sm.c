@@ -31,7 +31,11 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
     sm->slots = lines_calloc(sm->nslots, sizeof *sm->slots);
     sm->blocks = lines_calloc(sm->nblocks, sizeof *sm->blocks);
     sm->sp = lines_calloc(sm->nsp, sizeof *sm->sp);
-    if (!sm->slots || !sm->blocks || !sm->sp || !ws_lsu_queue_init(&sm->lsu_q, sm->nsp) ||
+    /* a window's ended blocks: those there at its start, and those they
+     * made room for, at most one each */
+    sm->freed_at = malloc(sizeof *sm->freed_at * 2 * sm->nblocks);
+    sm->reserved = malloc(sizeof *sm->reserved * sm->nblocks);
+    if (!sm->slots || !sm->blocks || !sm->sp || !sm->freed_at || !sm->reserved || !ws_lsu_queue_init(&sm->lsu_q, sm->nsp) ||
         !ws_l1_init(&sm->l1, g))
         return false;
     for (uint32_t i = 0; i < sm->nsp; i++) {
@@ -51,9 +55,10 @@ void ws_sm_free(ws_sm *sm)
         free(b->ready); free(b->kind);
     }
     if (sm->ready_to_run) ws_l1_free(&sm->l1);
-    free(sm->slots); free(sm->blocks); free(sm->sp);
+    free(sm->slots); free(sm->blocks); free(sm->sp); free(sm->freed_at); free(sm->reserved);
     ws_lsu_queue_free(&sm->lsu_q);
     free(sm->data.a);
+    free(sm->data.rows);
     free(sm->trace_ev);
 }
 
@@ -111,12 +116,19 @@ static uint64_t min64(uint64_t a, uint64_t b)
     return a < b ? a : b;
 }
 
-/* The earliest mem_done of sp's draining warps. */
+/* When sw's memory has drained, as far as is known (in a window, what
+ * waits for its end is not). */
+static uint64_t drained_at(const ws_sm_warp *sw)
+{
+    return sw->npending ? WS_WINDOW_PENDING : sw->mem_done;
+}
+
+/* The earliest drained_at of sp's draining warps. */
 static uint64_t drain_min(ws_sm *sm, ws_subpart *sp, uint32_t spi)
 {
     uint64_t t = WS_NEVER;
     for (uint64_t m = sp->draining; m; m &= m - 1)
-        t = min64(t, slot_of(sm, spi, (uint32_t)__builtin_ctzll(m))->mem_done);
+        t = min64(t, drained_at(slot_of(sm, spi, (uint32_t)__builtin_ctzll(m))));
     return t;
 }
 
@@ -195,32 +207,60 @@ static void leave(ws_sm *sm, ws_sm_warp *sw)
     sm->finished--;
 }
 
-/* Warps that are done and drained leave; a block whose warps all left
- * frees its slot, and the dispatcher fills it at once. */
-bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
+/* Block slot bs's block has ended at cycle now: its warps' slots empty. */
+static void block_ends(ws_tsim *s, ws_sm *sm, uint32_t bs)
 {
-    bool freed = false;
-    for (uint32_t p = 0; sm->finished && p < sm->nsp; p++)
-        for (uint64_t m = sm->sp[p].finished; m; m &= m - 1) {
-            ws_sm_warp *sw = slot_of(sm, p, (uint32_t)__builtin_ctzll(m));
-            if (sw->mem_done > now) continue;
-            leave(sm, sw);
-            ws_sm_block *b = &sm->blocks[sw->block];
-            if (--b->running == 0) {
-                b->used = false;
-                for (uint32_t w = 0; w < s->nwarps; w++) sm->slots[(uint32_t)sw->block * s->nwarps + w].w = NULL;
-                ws_dispatcher_retire(&s->disp, sm->id);
-                s->x.blocks_done++;
-                if (now > s->end) s->end = now;
-                freed = true;
-            }
-        }
-    for (int64_t blk; freed && (blk = ws_dispatcher_place(&s->disp, sm->id)) >= 0;)
-        if (!ws_sm_start_block(s, sm, (uint64_t)blk, now)) {
+    sm->blocks[bs].used = false;
+    for (uint32_t w = 0; w < s->nwarps; w++) sm->slots[bs * s->nwarps + w].w = NULL;
+}
+
+void ws_sm_block_done(ws_tsim *s, ws_sm *sm, uint64_t at)
+{
+    ws_dispatcher_retire(&s->disp, sm->id);
+    s->x.blocks_done++;
+    if (at > s->end) s->end = at;
+}
+
+bool ws_sm_fill(ws_tsim *s, ws_sm *sm, uint64_t start)
+{
+    for (int64_t blk; (blk = ws_dispatcher_place(&s->disp, sm->id)) >= 0;)
+        if (!ws_sm_start_block(s, sm, (uint64_t)blk, start)) {
             ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
             return false;
         }
     return true;
+}
+
+/* Warps that are done and drained leave; a block whose warps all left
+ * frees its slot, and the dispatcher fills it at once.  In a window of
+ * cycles the dispatcher, the whole GPU's, is not at hand: the slot takes
+ * the next of the blocks set aside for the SM when the window began
+ * (ws_sm.reserved), and the dispatcher hears of both at its end. */
+bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
+{
+    uint32_t freed = 0;
+    for (uint32_t p = 0; sm->finished && p < sm->nsp; p++)
+        for (uint64_t m = sm->sp[p].finished; m; m &= m - 1) {
+            ws_sm_warp *sw = slot_of(sm, p, (uint32_t)__builtin_ctzll(m));
+            if (drained_at(sw) > now) continue;
+            leave(sm, sw);
+            ws_sm_block *b = &sm->blocks[sw->block];
+            if (--b->running == 0) {
+                block_ends(s, sm, (uint32_t)sw->block);
+                if (!sm->window_end) {
+                    ws_sm_block_done(s, sm, now);
+                    freed++;
+                    continue;
+                }
+                sm->freed_at[sm->nfreed++] = now;
+                if (sm->nstarted < sm->nreserved &&
+                    !ws_sm_start_block(s, sm, sm->reserved[sm->nstarted++], now)) {
+                    ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
+                    return false;
+                }
+            }
+        }
+    return !freed || ws_sm_fill(s, sm, now);
 }
 
 static bool is_branch(const ws_insn *in)
@@ -263,7 +303,7 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
     sw->blocked_until = 0;
     if (sw->wstate == WS_WARP_DONE) {
         set_reason(sm, sw, WS_STALL_DRAIN);
-        *wake = sw->mem_done;
+        *wake = drained_at(sw);
         return false;
     }
     if (sw->wstate == WS_WARP_BARRIER) {
@@ -439,7 +479,7 @@ static uint64_t file_waiting(ws_subpart *sp, ws_sm_warp *sw, uint64_t now, uint6
     sp->eval &= ~BIT(sw);
     if (state == WS_WARP_DONE) {
         sp->draining |= BIT(sw);
-        sp->drain_min = min64(sp->drain_min, sw->mem_done);
+        sp->drain_min = min64(sp->drain_min, drained_at(sw));
     } else if (state == WS_WARP_BARRIER) {
         sp->parked |= BIT(sw);
     } else {
@@ -505,10 +545,22 @@ static void count_cycles(ws_tsim *s, ws_sm *sm, uint64_t weight)
     }
 }
 
+void ws_sm_catch_up(ws_tsim *s, ws_sm *sm, uint64_t now)
+{
+    if (sm->counted_to < now && sm->live) count_cycles(s, sm, now - sm->counted_to);
+    if (sm->counted_to < now) sm->counted_to = now;
+}
+
 bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
 {
     uint64_t next = WS_NEVER;
     bool issued = false;
+    ws_sm_catch_up(s, sm, now);
+    sm->now = now;
+    if (sm->window_end && !ws_lsu_cycle_begin(&sm->lsu_q)) {
+        ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
+        return false;
+    }
     s->ts->sm_steps++;
     for (uint32_t p = 0; p < sm->nsp; p++)
         if (!subpart_cycle(s, sm, p, now, &next, &issued)) return false;
@@ -516,7 +568,12 @@ bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
     for (uint32_t p = 0; p < sm->nsp; p++)
         next = min64(next, min64(sm->sp[p].blocked_min, sm->sp[p].drain_min));
     if (issued || next <= now) next = now + 1;
-    count_cycles(s, sm, next == WS_NEVER ? 1 : next - now);
+    /* the counters up to the next cycle; in a window, no further than its
+     * end, which may move the next cycle earlier (ws_sm_window_settled) */
+    uint64_t upto = next == WS_NEVER ? now + 1 : next;
+    if (sm->window_end && upto > sm->window_end) upto = sm->window_end;
+    count_cycles(s, sm, upto - now);
+    sm->counted_to = upto;
     if (sm->live && next == WS_NEVER) {
         ws_error_set(s->x.err, WS_ERR_KERNEL_FAULT, "internal error: SM %d has warps but nothing to wait for",
                  sm->id);
@@ -524,4 +581,28 @@ bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
     }
     sm->next = next;
     return true;
+}
+
+void ws_sm_window_settled(ws_sm *sm, uint64_t end)
+{
+    uint64_t next = sm->next >= WS_WINDOW_PENDING ? WS_NEVER : sm->next;
+    for (uint32_t p = 0; p < sm->nsp; p++) {
+        ws_subpart *sp = &sm->sp[p];
+        uint64_t t = WS_NEVER;
+        for (uint64_t m = sp->blocked; m; m &= m - 1) {
+            uint32_t j = (uint32_t)__builtin_ctzll(m);
+            ws_sm_warp *sw = slot_of(sm, p, j);
+            if (sw->blocked_until >= WS_WINDOW_PENDING) {     /* its registers' times are known now */
+                sp->blocked &= ~(UINT64_C(1) << j);
+                sp->eval |= UINT64_C(1) << j;
+                next = min64(next, end);
+            } else {
+                t = min64(t, sw->blocked_until);
+            }
+        }
+        sp->blocked_min = t;
+        sp->drain_min = drain_min(sm, sp, p);
+        next = min64(next, min64(t, sp->drain_min));
+    }
+    sm->next = next;
 }

@@ -19,6 +19,11 @@
 
 #define WS_NEVER UINT64_MAX
 
+/* In a window of cycles (timing.h), the time of what waits for the
+ * window's end: a register a load's L2 requests will fill, a warp's
+ * memory in flight.  Later than any real cycle, before WS_NEVER. */
+#define WS_WINDOW_PENDING (UINT64_C(1) << 61)
+
 /* The state every SM reads: the config's numbers resolved per pipe class,
  * the functional executor, the memory side beyond the SMs, the dispatcher
  * and the statistics being gathered. */
@@ -71,6 +76,7 @@ typedef struct ws_sm_warp {
     uint64_t age;                       /* dispatch order (gto: smaller = older) */
     uint64_t gwarp;                     /* grid-wide warp number (local memory layout) */
     uint64_t mem_done;                  /* its last memory access completes */
+    uint32_t npending;                  /* its queue entries waiting for the window's end */
 } ws_sm_warp;
 
 typedef struct ws_sm_block {
@@ -131,6 +137,8 @@ typedef struct ws_lsu_pending {
     int32_t pc;                         /* its destination registers get the time */
     int32_t lead_reg;
     uint32_t trace;                     /* its trace event: index + 1 in ws_sm.trace_ev; 0 = none */
+    bool wait;                          /* in a window: its registers say WS_WINDOW_PENDING till its end */
+    uint64_t cycle;                     /* the cycle it issued */
     uint64_t known;
     uint32_t first_req, nreq, first_dep, ndep;
 } ws_lsu_pending;
@@ -156,21 +164,30 @@ typedef struct ws_lsu_queue {
     uint32_t n, cap;
     ws_l2_request *req;
     uint32_t nreq, reqcap;
-    uint32_t *dep;                      /* request indexes; capacity reqcap */
+    uint32_t *dep;                      /* request indexes */
     uint32_t ndep;
     bool full;                          /* no room for one more instruction (ws_lsu_room) */
+    /* In a window of cycles the queue holds the window's requests, and the
+     * bound (cap, reqcap) is on each cycle's: where the cycle's began, and
+     * the storage, which grows to the most a window has needed. */
+    uint32_t n0, nreq0, ndep0;
+    uint32_t alloc, reqalloc, depalloc;
 } ws_lsu_queue;
 
 /* A queue for nsp sub-partitions; false on out of memory. */
 bool ws_lsu_queue_init(ws_lsu_queue *q, uint32_t nsp);
 void ws_lsu_queue_free(ws_lsu_queue *q);
 
+/* A cycle of a window begins: the bound starts again from what the queue
+ * holds, which grows to have room for the cycle's.  False on out of memory. */
+bool ws_lsu_cycle_begin(ws_lsu_queue *q);
+
 /* Whether q has room for one more memory instruction this cycle (kept in
  * q->full as entries are added, for the issue check's sake). */
 static inline bool ws_lsu_room(const ws_lsu_queue *q)
 {
-    return q->n + WS_LSU_INSN_ENTRIES <= q->cap && q->nreq + WS_LSU_INSN_REQUESTS <= q->reqcap &&
-           q->ndep + WS_LSU_INSN_REQUESTS <= q->reqcap;
+    return q->n - q->n0 + WS_LSU_INSN_ENTRIES <= q->cap && q->nreq - q->nreq0 + WS_LSU_INSN_REQUESTS <= q->reqcap &&
+           q->ndep - q->ndep0 + WS_LSU_INSN_REQUESTS <= q->reqcap;
 }
 
 /* Cache-line aligned: SMs next to each other may run on different threads. */
@@ -187,8 +204,20 @@ typedef struct ws_sm {
     uint32_t finished;                  /* of those, warps that exited and wait to retire */
     uint32_t nreason[WS_STALL_COUNT];   /* resident warps per current reason */
     uint64_t next;                      /* next cycle to evaluate, WS_NEVER when idle */
-    ws_lsu_queue lsu_q;                 /* this cycle's requests for L2 */
-    ws_deferred_list data;              /* this cycle's global data movement */
+    uint64_t now;                       /* the cycle being simulated */
+    uint64_t counted_to;                /* the stall counters hold its cycles before this */
+    /* In a window of cycles [.., window_end) (timing.h; 0: cycle by cycle):
+     * the cycles at which its blocks ended (the dispatcher hears of them
+     * at the window's end) ...*/
+    uint64_t window_end;
+    uint64_t *freed_at;
+    uint32_t nfreed;
+    /* ... and the blocks the dispatcher set aside for it when the window
+     * began, of which a freed slot takes the next at once (nstarted). */
+    uint64_t *reserved;
+    uint32_t nreserved, nstarted;
+    ws_lsu_queue lsu_q;                 /* this cycle's (window's) requests for L2 */
+    ws_deferred_list data;              /* this cycle's (window's) global data movement */
     /* With an issue trace: this cycle's events, written at its end, when
      * the times of their accesses are known. */
     struct ws_trace_event *trace_ev;
@@ -203,9 +232,26 @@ void ws_sm_free(ws_sm *sm);
 bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now);
 
 /* The start of cycle now of sm: retires warps that are done and drained,
- * and has the dispatcher fill the block slots that frees.  False on out of
+ * and has the dispatcher fill the block slots that frees (in a window:
+ * with the blocks set aside, noting them in freed_at).  False on out of
  * memory (s->x.err filled). */
 bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now);
+
+/* A block of sm ended at cycle at: the dispatcher's and the launch's counts. */
+void ws_sm_block_done(ws_tsim *s, ws_sm *sm, uint64_t at);
+
+/* The dispatcher fills sm's free slots with blocks that start at cycle
+ * start.  False on out of memory. */
+bool ws_sm_fill(ws_tsim *s, ws_sm *sm, uint64_t start);
+
+/* Adds the cycles of sm before now that its last cycle did not count (it
+ * stopped at a window's end) to the stall counters: call before retiring. */
+void ws_sm_catch_up(ws_tsim *s, ws_sm *sm, uint64_t now);
+
+/* The end of a window, after its queue's entries were settled
+ * (ws_sm_settle): warps that waited for it are looked at again, from the
+ * window's end at the earliest; sets sm->next. */
+void ws_sm_window_settled(ws_sm *sm, uint64_t end);
 
 /* The rest of cycle now of sm (after ws_sm_retire): one issue per
  * sub-partition; sets sm->next.  False on a kernel fault (s->x.err filled). */
@@ -215,6 +261,13 @@ bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now);
  * requests reach L2, in the order they were made, their warps' registers
  * get their ready times, and the cycle's trace events are written. */
 void ws_sm_end_cycle(ws_tsim *s, ws_sm *sm);
+
+/* In a window: the queue's entries from *k on made at cycle, as
+ * ws_sm_end_cycle does them; *k moves past them. */
+void ws_sm_settle(ws_tsim *s, ws_sm *sm, uint32_t *k, uint64_t cycle);
+
+/* Empties sm's queue at the end of a window. */
+void ws_lsu_queue_clear(ws_lsu_queue *q);
 
 /* Times a memory instruction of sw that issued at now (info from the
  * executor): the cycle its destination registers are ready, at the

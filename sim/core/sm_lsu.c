@@ -106,14 +106,50 @@ static ws_l1_policy l1_policy(const ws_insn *in)
 
 bool ws_lsu_queue_init(ws_lsu_queue *q, uint32_t nsp)
 {
-    q->cap = nsp * WS_LSU_ENTRIES_PER_SUBPART;
-    q->reqcap = nsp * WS_LSU_INSN_REQUESTS;
-    q->n = q->nreq = q->ndep = 0;
+    q->alloc = q->cap = nsp * WS_LSU_ENTRIES_PER_SUBPART;
+    q->depalloc = q->reqalloc = q->reqcap = nsp * WS_LSU_INSN_REQUESTS;
+    q->n = q->nreq = q->ndep = q->n0 = q->nreq0 = q->ndep0 = 0;
     q->full = false;
-    q->a = malloc(sizeof *q->a * q->cap);
-    q->req = malloc(sizeof *q->req * q->reqcap);
-    q->dep = malloc(sizeof *q->dep * q->reqcap);
+    q->a = malloc(sizeof *q->a * q->alloc);
+    q->req = malloc(sizeof *q->req * q->reqalloc);
+    q->dep = malloc(sizeof *q->dep * q->depalloc);
     return q->a && q->req && q->dep;
+}
+
+/* The storage for need elements: twice as many as before, until enough. */
+static uint32_t grown(uint32_t alloc, uint32_t need)
+{
+    uint32_t n = alloc ? alloc : 16;
+    while (n < need) n *= 2;
+    return n;
+}
+
+#define GROW(arr, alloc, need) do { \
+        if ((need) > (alloc)) { \
+            uint32_t n_ = grown(alloc, need); \
+            void *a_ = realloc(arr, sizeof *(arr) * n_); \
+            if (!a_) return false; \
+            (arr) = a_; \
+            (alloc) = n_; \
+        } \
+    } while (0)
+
+bool ws_lsu_cycle_begin(ws_lsu_queue *q)
+{
+    q->n0 = q->n;
+    q->nreq0 = q->nreq;
+    q->ndep0 = q->ndep;
+    q->full = false;
+    GROW(q->a, q->alloc, q->n + q->cap);
+    GROW(q->req, q->reqalloc, q->nreq + q->reqcap);
+    GROW(q->dep, q->depalloc, q->ndep + q->reqcap);
+    return true;
+}
+
+void ws_lsu_queue_clear(ws_lsu_queue *q)
+{
+    q->n = q->nreq = q->ndep = q->n0 = q->nreq0 = q->ndep0 = 0;
+    q->full = false;
 }
 
 void ws_lsu_queue_free(ws_lsu_queue *q)
@@ -145,14 +181,15 @@ static uint64_t queue_access(ws_sm *sm, ws_sm_warp *sw, int32_t pc, const uint64
                              const uint32_t *serial, uint32_t n, int op, ws_l1_policy policy, uint64_t start)
 {
     ws_lsu_queue *q = &sm->lsu_q;
-    ws_lsu_pending e = {.sw = sw, .pc = pc, .lead_reg = -1, .first_req = q->nreq, .first_dep = q->ndep};
+    ws_lsu_pending e = {.sw = sw, .pc = pc, .lead_reg = -1, .cycle = sm->now, .first_req = q->nreq,
+                        .first_dep = q->ndep};
     uint64_t ready = start;
     for (uint32_t i = 0; i < n; i++) {
         uint64_t sec = sector[i], r;
         ws_l2_request req = {.sector = sec, .start = start, .op = (uint8_t)op};
         if (op == WS_I_LD) {
             if (ws_l1_load(&sm->l1, sec, start, policy, &r)) {
-                if (r >= WS_L1_PENDING) {       /* on its way from an L2 request of this cycle */
+                if (r >= WS_L1_PENDING) {       /* on its way from an L2 request of this cycle (window) */
                     q->dep[q->ndep++] = (uint32_t)(r - WS_L1_PENDING);
                     r = start + sm->l1.latency;
                 }
@@ -172,10 +209,14 @@ static uint64_t queue_access(ws_sm *sm, ws_sm_warp *sw, int32_t pc, const uint64
     e.known = ready;
     e.nreq = q->nreq - e.first_req;
     e.ndep = q->ndep - e.first_dep;
+    /* in a window what waits for L2 is known at its end, which no answer
+     * comes before (the window is no longer than an L2 hit's latency) */
+    e.wait = sm->window_end && (e.nreq || e.ndep);
+    sw->npending += e.wait;
     q->a[q->n++] = e;
     q->full = !ws_lsu_room(q);
     sw->mem_done = max64(sw->mem_done, ready);
-    return ready;
+    return e.wait ? WS_WINDOW_PENDING : ready;
 }
 
 static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, int32_t pc, const ws_mem_resolved *res,
@@ -191,42 +232,65 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, int32_t pc,
     return queue_access(sm, sw, pc, co->sector, serial, co->sectors, op, policy, start);
 }
 
+/* Queue entry k of sm: its requests through the L2 in the order they were
+ * made, a load's answer settling the L1 fill it made; its destination
+ * registers get the cycle its data is ready. */
+static void settle(ws_tsim *s, ws_sm *sm, ws_pc_counts *pcc, uint32_t k)
+{
+    ws_lsu_queue *q = &sm->lsu_q;
+    const ws_lsu_pending *e = &q->a[k];
+    ws_sm_warp *sw = e->sw;
+    uint64_t ready = e->known;
+    if (e->lead_reg >= 0) {
+        ready = sw->ready[e->lead_reg];
+    } else {
+        uint64_t l2_lookups = s->l2->lookups, l2_hits = s->l2->hits;
+        for (uint32_t j = e->first_req; j < e->first_req + e->nreq; j++) {
+            ws_l2_request *r = &q->req[j];
+            r->done = l2_answer(s, r);
+            if (r->op == WS_I_LD) ws_l1_settle(&sm->l1, r->sector, WS_L1_PENDING + j, r->done);
+            ready = max64(ready, r->done);
+        }
+        /* the L1 hits wait for earlier requests, answered by now */
+        for (uint32_t j = 0; j < e->ndep; j++) ready = max64(ready, q->req[q->dep[e->first_dep + j]].done);
+        sw->mem_done = max64(sw->mem_done, ready);
+        if (pcc) {      /* the L2 counters this access moved: its pc's share */
+            pcc[e->pc].l2_sectors += s->l2->lookups - l2_lookups;
+            pcc[e->pc].l2_hit_sectors += s->l2->hits - l2_hits;
+        }
+    }
+    const ws_insn_deps *d = &s->deps[e->pc];
+    for (uint32_t i = 0; i < d->ndst; i++) {
+        uint64_t *r = &sw->ready[d->dst[i]];
+        *r = *r >= WS_WINDOW_PENDING ? ready : max64(*r, ready);
+    }
+    if (e->wait) {      /* its warp sees the times from now on */
+        sw->npending--;
+        sw->opnd_pc = -1;
+    }
+    if (e->trace && sm->trace_ev[e->trace - 1].done < ready) sm->trace_ev[e->trace - 1].done = ready;
+}
+
+static ws_pc_counts *pc_counts(ws_tsim *s)
+{
+    return s->x.l && s->x.l->pc_counts ? s->x.l->pc_counts : NULL;
+}
+
 void ws_sm_end_cycle(ws_tsim *s, ws_sm *sm)
 {
     ws_lsu_queue *q = &sm->lsu_q;
-    ws_pc_counts *pcc = s->x.l && s->x.l->pc_counts ? s->x.l->pc_counts : NULL;
-    for (uint32_t k = 0; k < q->n; k++) {
-        const ws_lsu_pending *e = &q->a[k];
-        ws_sm_warp *sw = e->sw;
-        uint64_t ready = e->known;
-        if (e->lead_reg >= 0) {
-            ready = sw->ready[e->lead_reg];
-        } else {
-            /* the L2 in the order the requests were made (entries hold
-             * them in turn); a load's answer settles the L1 fill it made */
-            uint64_t l2_lookups = s->l2->lookups, l2_hits = s->l2->hits;
-            for (uint32_t j = e->first_req; j < e->first_req + e->nreq; j++) {
-                ws_l2_request *r = &q->req[j];
-                r->done = l2_answer(s, r);
-                if (r->op == WS_I_LD) ws_l1_settle(&sm->l1, r->sector, WS_L1_PENDING + j, r->done);
-                ready = max64(ready, r->done);
-            }
-            /* the L1 hits wait for earlier requests, answered by now */
-            for (uint32_t j = 0; j < e->ndep; j++) ready = max64(ready, q->req[q->dep[e->first_dep + j]].done);
-            sw->mem_done = max64(sw->mem_done, ready);
-            if (pcc) {      /* the L2 counters this access moved: its pc's share */
-                pcc[e->pc].l2_sectors += s->l2->lookups - l2_lookups;
-                pcc[e->pc].l2_hit_sectors += s->l2->hits - l2_hits;
-            }
-        }
-        const ws_insn_deps *d = &s->deps[e->pc];
-        for (uint32_t i = 0; i < d->ndst; i++) sw->ready[d->dst[i]] = max64(sw->ready[d->dst[i]], ready);
-        if (e->trace && sm->trace_ev[e->trace - 1].done < ready) sm->trace_ev[e->trace - 1].done = ready;
-    }
-    q->n = q->nreq = q->ndep = 0;
-    q->full = false;
+    ws_pc_counts *pcc = pc_counts(s);
+    for (uint32_t k = 0; k < q->n; k++) settle(s, sm, pcc, k);
+    ws_lsu_queue_clear(q);
     for (uint32_t i = 0; i < sm->ntrace_ev; i++) ws_trace_issue(s->trace, &sm->trace_ev[i]);
     sm->ntrace_ev = 0;
+}
+
+void ws_sm_settle(ws_tsim *s, ws_sm *sm, uint32_t *k, uint64_t cycle)
+{
+    ws_lsu_queue *q = &sm->lsu_q;
+    ws_pc_counts *pcc = pc_counts(s);
+    for (; *k < q->n && q->a[*k].cycle == cycle; ++*k) settle(s, sm, pcc, *k);
 }
 
 /* One warp-wide access (addr[lane] for the lanes in mask) of a memory
@@ -298,8 +362,11 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
             const ws_insn_deps *lead = &s->deps[p->sass_lead[info->pc]];
             if (!lead->ndst) return now + 1;
             *kind = sw->kind[lead->dst[0]];
-            /* the leader's time may be known only at the end of the cycle */
+            /* the leader's time may be known only at the end of the cycle (window) */
+            bool wait = sw->ready[lead->dst[0]] >= WS_WINDOW_PENDING;
+            sw->npending += wait;
             sm->lsu_q.a[sm->lsu_q.n++] = (ws_lsu_pending){.sw = sw, .pc = info->pc, .lead_reg = lead->dst[0],
+                                                          .wait = wait, .cycle = now,
                                                           .first_req = sm->lsu_q.nreq,
                                                           .first_dep = sm->lsu_q.ndep};
             sm->lsu_q.full = !ws_lsu_room(&sm->lsu_q);

@@ -18,6 +18,8 @@ struct ws_sm_worker {
     ws_timing_stats ts;
     ws_error err;
     int32_t failed_sm;          /* the SM whose cycle failed; -1: none */
+    uint64_t failed_at;         /* in a window: the cycle it failed in */
+    ws_error sm_err;            /* in a window: an SM's fault, before it is compared */
     uint64_t progress_at;       /* the latest sign of progress of its SMs */
     pthread_t thread;
 };
@@ -37,6 +39,12 @@ struct ws_sm_worker {
 #define TRY_CYCLES 256
 #define FIRST_TRY_GAP 2
 #define MAX_TRY_GAP 256
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
 
 static uint64_t mono_ns(void)
 {
@@ -62,7 +70,23 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* One SM's cycle on worker w's state. */
+/* SM i's window on worker w's state: its cycles before the window's end,
+ * each retiring first; false on a fault, at cycle *at. */
+static bool run_window(ws_sm_team *t, ws_sm_worker *w, ws_sm *sm, uint64_t *at)
+{
+    sm->window_end = t->window_end;
+    sm->data.capture = true;
+    while (sm->next < t->window_end) {
+        uint64_t now = sm->next;
+        *at = now;
+        ws_sm_catch_up(&w->s, sm, now);
+        if (sm->finished && !ws_sm_retire(&w->s, sm, now)) return false;
+        if (!ws_sm_cycle(&w->s, sm, now)) return false;
+    }
+    return true;
+}
+
+/* One SM's cycle (window) on worker w's state. */
 static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
 {
     ws_exec *x = &w->s.x;
@@ -73,7 +97,21 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
     x->blocks_started = launch->blocks_started;
     x->blocks_done = launch->blocks_done;
     x->defer = &sm->data;
-    bool ok = ws_sm_cycle(&w->s, sm, t->now);
+    bool ok;
+    if (t->window_end) {
+        /* the earliest fault of the worker's SMs, by cycle then SM, is its */
+        uint64_t at = 0;
+        x->err = &w->sm_err;
+        ok = run_window(t, w, sm, &at);
+        x->err = &w->err;
+        if (!ok && (w->failed_sm < 0 || at < w->failed_at)) {
+            w->err = w->sm_err;
+            w->failed_sm = i;
+            w->failed_at = at;
+        }
+    } else {
+        ok = ws_sm_cycle(&w->s, sm, t->now);
+    }
     if (x->progress_at > w->progress_at) w->progress_at = x->progress_at;
     t->brief[i] = (ws_sm_brief){.next = sm->next, .finished = sm->finished,
                                 .pending = sm->data.n || sm->lsu_q.n || sm->ntrace_ev};
@@ -81,7 +119,8 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
 }
 
 /* Worker w's SMs of the cycle (all of them: every SM of the cycle), in
- * ascending order, up to the first that fails. */
+ * ascending order, up to the first that fails; in a window, every one (a
+ * later SM may fail at an earlier cycle). */
 static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
 {
     /* a worker that sits a cycle out keeps older figures: no failure (that
@@ -91,7 +130,7 @@ static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
     for (int32_t j = 0; j < t->ndue; j++) {
         int32_t i = t->due[j];
         if (!all && t->owner[i] != w->index) continue;
-        if (!run_sm(t, w, i)) {
+        if (!run_sm(t, w, i) && !t->window_end) {
             w->failed_sm = i;
             return;
         }
@@ -160,11 +199,15 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     int32_t nsm = s->g->multiProcessorCount;
     t->w = aligned_alloc(_Alignof(ws_sm_worker), sizeof *t->w * (size_t)nthreads);
     t->owner = malloc(sizeof *t->owner * (size_t)nsm);
+    t->cursor = malloc(sizeof *t->cursor * 2 * (size_t)nsm);
+    t->back = malloc(sizeof *t->back * ((size_t)nsm * (size_t)(s->disp.occ.blocks_per_sm > 0 ? s->disp.occ.blocks_per_sm : 1)));
     t->brief = aligned_alloc(64, (sizeof *t->brief * (size_t)nsm + 63) / 64 * 64);
-    if (!t->w || !t->owner || !t->brief) {
+    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back) {
         free(t->w);
         free(t->owner);
         free(t->brief);
+        free(t->cursor);
+        free(t->back);
         return false;
     }
     for (int32_t i = 0; i < nsm; i++)
@@ -227,7 +270,7 @@ static bool end_cycle(ws_sm_team *t)
         ws_sm *sm = &t->sms[i];
         if (!t->brief[i].pending && !(failed && i == failed->failed_sm)) continue;
         for (uint32_t k = 0; k < sm->data.n; k++)
-            if (!ws_exec_apply_deferred(x, &sm->data.a[k])) return false;
+            if (!ws_exec_apply_deferred(x, &sm->data, &sm->data.a[k])) return false;
         sm->data.n = 0;
         ws_sm_end_cycle(t->s, sm);
         if (failed && i == failed->failed_sm) {
@@ -237,6 +280,80 @@ static bool end_cycle(ws_sm_team *t)
     }
     /* atomics done just now may have changed memory: progress */
     if (x->progress_at > t->progress_at) t->progress_at = x->progress_at;
+    uint64_t steps = t->s->x.stats->warp_insts;
+    for (int32_t k = 0; k < t->nthreads; k++) steps += t->w[k].st.warp_insts;
+    t->steps = steps;
+    return true;
+}
+
+/* The end of a window, on the calling thread: the SMs' put-off global
+ * writes and L2 requests cycle by cycle, in each cycle SM by SM in index
+ * order, up to the earliest fault (by cycle, then SM), whose error is the
+ * launch's; then the blocks that ended leave their slots to the
+ * dispatcher in the same order, and new ones start at the window's end. */
+static bool end_window(ws_sm_team *t)
+{
+    ws_sm_worker *failed = NULL;
+    for (int32_t k = 0; k < t->nthreads; k++) {
+        ws_sm_worker *w = &t->w[k];
+        if (w->failed_sm >= 0 && (!failed || w->failed_at < failed->failed_at ||
+                                  (w->failed_at == failed->failed_at && w->failed_sm < failed->failed_sm)))
+            failed = w;
+        if (w->progress_at > t->progress_at) t->progress_at = w->progress_at;
+    }
+    ws_exec *x = &t->s->x;
+    uint32_t *data_k = t->cursor, *queue_k = t->cursor + t->ndue;
+    memset(t->cursor, 0, sizeof *t->cursor * 2 * (size_t)t->ndue);
+    for (uint64_t c = t->now; c < t->window_end; c++) {
+        if (failed && c > failed->failed_at) break;
+        for (int32_t j = 0; j < t->ndue; j++) {
+            int32_t i = t->due[j];
+            if (failed && c == failed->failed_at && i > failed->failed_sm) break;
+            ws_sm *sm = &t->sms[i];
+            const ws_deferred_list *dl = &sm->data;
+            for (; data_k[j] < dl->n && dl->a[data_k[j]].cycle == c; data_k[j]++)
+                if (!ws_exec_apply_deferred(x, dl, &dl->a[data_k[j]])) return false;
+            ws_sm_settle(t->s, sm, &queue_k[j], c);
+        }
+    }
+    if (failed) {
+        *x->err = failed->err;
+        return false;
+    }
+    /* atomics done just now may have changed memory: progress */
+    if (x->progress_at > t->progress_at) t->progress_at = x->progress_at;
+    /* the blocks that ended and started; those set aside and not needed
+     * go back, to go first */
+    ws_tsim *s = t->s;
+    uint64_t *back = t->back;
+    uint32_t nback = 0;
+    for (int32_t j = 0; j < t->ndue; j++) {
+        ws_sm *sm = &t->sms[t->due[j]];
+        sm->data.n = sm->data.nrows = 0;
+        ws_lsu_queue_clear(&sm->lsu_q);
+        ws_sm_window_settled(sm, t->window_end);
+        for (uint32_t k = 0; k < sm->nfreed; k++) ws_sm_block_done(s, sm, sm->freed_at[k]);
+        for (uint32_t k = 0; k < sm->nstarted; k++) ws_dispatcher_started(&s->disp, sm->id);
+        x->blocks_started += sm->nstarted;
+        for (uint32_t k = sm->nstarted; k < sm->nreserved; k++) back[nback++] = sm->reserved[k];
+        sm->nfreed = sm->nreserved = sm->nstarted = 0;
+    }
+    qsort(back, nback, sizeof *back, cmp_u64);
+    if (!ws_dispatcher_give_back(&s->disp, back, nback)) {
+        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+        return false;
+    }
+    for (int32_t j = 0; j < t->ndue; j++) {
+        int32_t i = t->due[j];
+        ws_sm *sm = &t->sms[i];
+        /* slots freed once more than blocks were set aside */
+        if (!ws_sm_fill(s, sm, t->window_end)) return false;
+        if (sm->live && sm->next == WS_NEVER) {
+            ws_error_set(x->err, WS_ERR_KERNEL_FAULT, "internal error: SM %d has warps but nothing to wait for", i);
+            return false;
+        }
+        t->brief[i] = (ws_sm_brief){.next = sm->next, .finished = sm->finished, .pending = 0};
+    }
     uint64_t steps = t->s->x.stats->warp_insts;
     for (int32_t k = 0; k < t->nthreads; k++) steps += t->w[k].st.warp_insts;
     t->steps = steps;
@@ -272,17 +389,16 @@ static void choose_mode(ws_sm_team *t, int32_t ndue)
     t->parallel = t->trying ? !faster : faster;
 }
 
-bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t now)
+/* The team's cycle (window): the SMs on the threads, or on this one. */
+static bool run_team(ws_sm_team *t)
 {
-    t->due = due;
-    t->ndue = ndue;
-    t->now = now;
-    if (t->nthreads > 1 && !t->every_cycle) choose_mode(t, ndue);
-    bool parallel = t->parallel && ndue > 1;
+    bool (*end)(ws_sm_team *) = t->window_end ? end_window : end_cycle;
+    if (t->nthreads > 1 && !t->every_cycle) choose_mode(t, t->ndue);
+    bool parallel = t->parallel && t->ndue > 1;
     if (parallel && !t->started) parallel = start_threads(t);
     if (!parallel) {
         run_share(t, &t->w[0], true);
-        return end_cycle(t);
+        return end(t);
     }
     atomic_store(&t->done, 0);
     atomic_fetch_add(&t->gen, 1);
@@ -299,7 +415,47 @@ bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t 
         atomic_store(&t->caller_asleep, false);
         pthread_mutex_unlock(&t->mu);
     }
-    return end_cycle(t);
+    return end(t);
+}
+
+bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t now)
+{
+    t->due = due;
+    t->ndue = ndue;
+    t->now = now;
+    t->window_end = 0;
+    return run_team(t);
+}
+
+/* Before a window: for each SM of it, as many of the grid's next blocks
+ * as it holds (each may end in the window), dealt round-robin in SM
+ * order, so that the blocks start about in order. */
+static void set_aside(ws_sm_team *t)
+{
+    ws_dispatcher *d = &t->s->disp;
+    for (int32_t round = 0;; round++) {
+        bool any = false;
+        for (int32_t j = 0; j < t->ndue; j++) {
+            int32_t i = t->due[j];
+            if (d->resident[i] <= round) continue;
+            int64_t b = ws_dispatcher_take(d);
+            if (b < 0) return;
+            ws_sm *sm = &t->sms[i];
+            sm->reserved[sm->nreserved++] = (uint64_t)b;
+            any = true;
+        }
+        if (!any) return;
+    }
+}
+
+bool ws_sm_team_window(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t start, uint64_t end)
+{
+    t->due = due;
+    t->ndue = ndue;
+    t->now = start;
+    t->window_end = end;
+    set_aside(t);
+    return run_team(t);
 }
 
 void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
@@ -321,4 +477,6 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     free(t->w);
     free(t->owner);
     free(t->brief);
+    free(t->cursor);
+    free(t->back);
 }

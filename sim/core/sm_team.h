@@ -37,10 +37,13 @@ typedef struct ws_sm_team {
     ws_sm_worker *w;            /* nthreads of them; w[0] is the calling thread's */
     int32_t *owner;             /* per SM: the thread that runs it */
     ws_sm_brief *brief;         /* per SM */
-    /* the cycle being run: its SMs, ascending */
+    /* the cycle being run: its SMs, ascending; or, with window_end, the
+     * window of cycles [now, window_end) (timing.h) */
     const int32_t *due;
     int32_t ndue;
-    uint64_t now;
+    uint64_t now, window_end;
+    uint32_t *cursor;           /* per due SM, the end of a window: where its lists are */
+    uint64_t *back;             /* the end of a window: blocks set aside and not needed */
     /* the watchdog's: warp instructions before this cycle, and at the last
      * sign of progress */
     uint64_t steps, progress_at;
@@ -76,6 +79,15 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
  * then the cycle's put-off work is done.  False on a fault (s->x.err
  * filled: the fault the lowest SM met first). */
 bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t now);
+
+/* The window of cycles [start, end) of the SMs in due (ascending: those
+ * with a cycle in it): each runs its cycles of the window, retiring and
+ * issuing, on its thread; then, on the calling thread, the window's
+ * put-off work is done in the order a cycle-by-cycle run does it, cycle
+ * by cycle and in each SM by SM in index order, and the blocks that ended
+ * in it leave their slots to the dispatcher, whose new blocks start at
+ * end.  False on a fault (s->x.err filled: the earliest, by cycle then SM). */
+bool ws_sm_team_window(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t start, uint64_t end);
 
 /* Stops the threads and adds their counters to st and ts. */
 void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts);

@@ -8,6 +8,7 @@
 #include "sm.h"
 #include "sm_team.h"
 #include "progress_line.h"
+#include "timing_window.h"
 #include "../mem/coalescer.h"
 
 /* The kind of a block that cannot launch, as launch_check.h reports it. */
@@ -28,7 +29,7 @@ ws_timing_options ws_timing_defaults(void)
 {
     return (ws_timing_options){.regs_per_thread = 0, .regs_estimated = false, .carveout = -1, .optin = false,
                                .sched_policy = -1, .max_cycles = 0, .trace = NULL, .timeline = NULL,
-                               .threads = 1};
+                               .threads = 1, .window_cycles = 0};
 }
 
 /* The [timing] keys the model reads; a config without one cannot be timed. */
@@ -160,6 +161,38 @@ static int32_t team_threads(const ws_timing_options *o, const ws_program *p, con
     return n > 1 ? n : 1;
 }
 
+static bool cycle_limit(ws_tsim *s, uint64_t now, uint64_t max_cycles)
+{
+    if (!max_cycles || now <= max_cycles) return false;
+    ws_error_set(s->x.err, WS_ERR_TIMEOUT, "launch timed out: cycle limit exceeded (%llu cycles, --max-cycles) in kernel %s",
+                 (unsigned long long)max_cycles, s->x.p->funcs[s->x.k->func].shown);
+    return true;
+}
+
+/* The main loop in windows of w cycles (timing_window.h): from the earliest
+ * cycle any SM has something to do, the window's SMs run on the team. */
+static bool run_windows(ws_tsim *s, ws_sm_team *team, int32_t nsm, int32_t *due, uint32_t w,
+                        uint64_t max_cycles, const ws_launch *l)
+{
+    for (;;) {
+        uint64_t start = WS_NEVER;
+        for (int32_t i = 0; i < nsm; i++)
+            if (team->brief[i].next < start) start = team->brief[i].next;
+        if (start == WS_NEVER) return true;
+        if (cycle_limit(s, start, max_cycles)) return false;
+        uint64_t end = start + w;
+        if (max_cycles && end > max_cycles + 1) end = max_cycles + 1;
+        int32_t ndue = 0;
+        for (int32_t i = 0; i < nsm; i++)
+            if (team->brief[i].next < end) due[ndue++] = i;
+        s->ts->loop_iterations++;
+        if (!ws_sm_team_window(team, due, ndue, start, end)) return false;
+        if (l->progress)
+            ws_progress_line_poll(l->progress, &(ws_progress_state){.blocks_done = s->x.blocks_done,
+                                  .blocks_total = s->x.grid_blocks, .cycles = end, .warp_insts = team->steps});
+    }
+}
+
 bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
                      const ws_gpu_config *cfg, const ws_timing_options *o,
                      ws_launch_stats *stats, ws_timing_stats *ts, ws_error *err)
@@ -252,13 +285,16 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         ok = false;
     }
-    for (int32_t i = 0; ok && i < nsm; i++)
+    uint32_t window = ok ? ws_window_cycles(p, k, l, &opt, cfg) : 1;
+    if (ok && window > 1) {
+        ok = run_windows(&s, &team, nsm, due, window, opt.max_cycles, l);
+        q.n = 0;
+    }
+    for (int32_t i = 0; ok && window == 1 && i < nsm; i++)
         if (sms[i].next != WS_NEVER) queue_push(&q, (sm_entry){.next = sms[i].next, .id = i});
     while (ok && q.n > 0) {
         uint64_t now = q.heap[0].next;
-        if (opt.max_cycles && now > opt.max_cycles) {
-            ws_error_set(err, WS_ERR_TIMEOUT, "launch timed out: cycle limit exceeded (%llu cycles, --max-cycles) in kernel %s",
-                     (unsigned long long)opt.max_cycles, p->funcs[k->func].shown);
+        if (cycle_limit(&s, now, opt.max_cycles)) {
             ok = false;
             break;
         }

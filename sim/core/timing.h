@@ -35,6 +35,9 @@ typedef struct ws_timing_options {
     /* Tests: every cycle with SMs for two threads or more runs on the
      * threads (else the team measures which way is faster). */
     bool threads_every_cycle;
+    /* Cycles each SM runs on its own before the SMs meet
+     * (timing_window.h): 0 = warpsim's choice, 1 = cycle by cycle. */
+    uint32_t window_cycles;
     struct ws_trace *trace;     /* issue trace (sim/trace/trace.h), NULL = none */
     /* issues binned per SM for the HTML report (sim/trace/issue_timeline.h),
      * NULL = none */

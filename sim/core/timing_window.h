@@ -1,0 +1,43 @@
+/* Windows of cycles: how a timed launch lets each SM run several cycles
+ * on its own before the SMs meet (timing.c, sm_team.h).
+ *
+ * Cycle by cycle, every SM's global writes and L2 requests of a cycle are
+ * done at its end, before any SM's next cycle.  In a window of W cycles
+ * each SM runs all of its cycles of the window first, and the window's
+ * writes and requests are then done in the same order, cycle by cycle and
+ * SM by SM, so that the L2 and DRAM see exactly what they see cycle by
+ * cycle.  That needs three things, which set when a launch may use
+ * windows and how long they are:
+ *   - no L2 answer inside a window: W is no longer than an L2 hit's (and a
+ *     DRAM access's) latency, so a load's data is never due before the
+ *     window ends; its registers say "not yet known" till then;
+ *   - no global memory read in a window that another SM, or the SM itself,
+ *     wrote in it: the kernel has no atomics or fences on global memory,
+ *     no volatile access, no generic store, and no global load that can
+ *     follow a global store (kernels that store their results at the end
+ *     qualify; one that reads back what it wrote runs cycle by cycle);
+ *   - the dispatcher is the whole GPU's: a block that ends in a window
+ *     frees its slot at once, and the new block starts at the window's end.
+ * The last is the one difference in results from a cycle-by-cycle run: a
+ * grid of one wave (no block waits for a slot) times exactly the same. */
+#ifndef WARPSIM_TIMING_WINDOW_H
+#define WARPSIM_TIMING_WINDOW_H
+
+#include <stdint.h>
+
+#include "program.h"
+#include "timing.h"
+
+/* The cycles per window a timed launch of k runs with: 1 (cycle by cycle)
+ * where the options ask for it, where the launch records every issue in
+ * order (trace, timeline, per-line counters, checks) or where the kernel's
+ * code does not qualify; else the options' number, at most (and by
+ * default) the config's L2 hit latency (and DRAM latency, the shorter).
+ * The longer the window, the less often the SMs meet: the faster. */
+uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_launch *l,
+                          const ws_timing_options *o, const ws_gpu_config *g);
+
+/* Whether k's code lets its launches run in windows (the second rule above). */
+bool ws_window_code_ok(const ws_program *p, const ws_kernel *k);
+
+#endif
