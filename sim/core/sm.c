@@ -31,11 +31,8 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
     sm->slots = lines_calloc(sm->nslots, sizeof *sm->slots);
     sm->blocks = lines_calloc(sm->nblocks, sizeof *sm->blocks);
     sm->sp = lines_calloc(sm->nsp, sizeof *sm->sp);
-    /* a window's ended blocks: those there at its start, and those they
-     * made room for, at most one each */
-    sm->freed_at = malloc(sizeof *sm->freed_at * 2 * sm->nblocks);
-    sm->reserved = malloc(sizeof *sm->reserved * sm->nblocks);
-    if (!sm->slots || !sm->blocks || !sm->sp || !sm->freed_at || !sm->reserved || !ws_lsu_queue_init(&sm->lsu_q, sm->nsp) ||
+    sm->stop = WS_NEVER;
+    if (!sm->slots || !sm->blocks || !sm->sp || !ws_lsu_queue_init(&sm->lsu_q, sm->nsp) ||
         !ws_l1_init(&sm->l1, g))
         return false;
     for (uint32_t i = 0; i < sm->nsp; i++) {
@@ -55,7 +52,7 @@ void ws_sm_free(ws_sm *sm)
         free(b->ready); free(b->kind);
     }
     if (sm->ready_to_run) ws_l1_free(&sm->l1);
-    free(sm->slots); free(sm->blocks); free(sm->sp); free(sm->freed_at); free(sm->reserved);
+    free(sm->slots); free(sm->blocks); free(sm->sp);
     ws_lsu_queue_free(&sm->lsu_q);
     free(sm->data.a);
     free(sm->data.rows);
@@ -207,7 +204,7 @@ static void leave(ws_sm *sm, ws_sm_warp *sw)
     sm->finished--;
 }
 
-/* Block slot bs's block has ended at cycle now: its warps' slots empty. */
+/* Block slot bs's block has ended: its warps' slots empty. */
 static void block_ends(ws_tsim *s, ws_sm *sm, uint32_t bs)
 {
     sm->blocks[bs].used = false;
@@ -233,9 +230,9 @@ bool ws_sm_fill(ws_tsim *s, ws_sm *sm, uint64_t start)
 
 /* Warps that are done and drained leave; a block whose warps all left
  * frees its slot, and the dispatcher fills it at once.  In a window of
- * cycles the dispatcher, the whole GPU's, is not at hand: the slot takes
- * the next of the blocks set aside for the SM when the window began
- * (ws_sm.reserved), and the dispatcher hears of both at its end. */
+ * cycles the dispatcher is not at hand: the SM stops (sm->stop) until the
+ * window's end hands the dispatcher the SMs' ended blocks in the order a
+ * cycle-by-cycle run does (ws_sm_restart). */
 bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
 {
     uint32_t freed = 0;
@@ -247,20 +244,26 @@ bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
             ws_sm_block *b = &sm->blocks[sw->block];
             if (--b->running == 0) {
                 block_ends(s, sm, (uint32_t)sw->block);
-                if (!sm->window_end) {
-                    ws_sm_block_done(s, sm, now);
-                    freed++;
-                    continue;
-                }
-                sm->freed_at[sm->nfreed++] = now;
-                if (sm->nstarted < sm->nreserved &&
-                    !ws_sm_start_block(s, sm, sm->reserved[sm->nstarted++], now)) {
-                    ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
-                    return false;
-                }
+                freed++;
             }
         }
-    return !freed || ws_sm_fill(s, sm, now);
+    if (!freed) return true;
+    if (sm->window_end) {
+        sm->stop = now;
+        sm->nended = freed;
+        return true;
+    }
+    for (uint32_t k = 0; k < freed; k++) ws_sm_block_done(s, sm, now);
+    return ws_sm_fill(s, sm, now);
+}
+
+bool ws_sm_restart(ws_tsim *s, ws_sm *sm)
+{
+    for (uint32_t k = 0; k < sm->nended; k++) ws_sm_block_done(s, sm, sm->stop);
+    bool ok = ws_sm_fill(s, sm, sm->stop);
+    sm->nended = 0;
+    sm->stop = WS_NEVER;
+    return ok;
 }
 
 static bool is_branch(const ws_insn *in)

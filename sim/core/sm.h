@@ -206,16 +206,17 @@ typedef struct ws_sm {
     uint64_t next;                      /* next cycle to evaluate, WS_NEVER when idle */
     uint64_t now;                       /* the cycle being simulated */
     uint64_t counted_to;                /* the stall counters hold its cycles before this */
-    /* In a window of cycles [.., window_end) (timing.h; 0: cycle by cycle):
-     * the cycles at which its blocks ended (the dispatcher hears of them
-     * at the window's end) ...*/
+    /* In a window of cycles [.., window_end) (timing_window.h; 0: cycle by
+     * cycle). */
     uint64_t window_end;
-    uint64_t *freed_at;
-    uint32_t nfreed;
-    /* ... and the blocks the dispatcher set aside for it when the window
-     * began, of which a freed slot takes the next at once (nstarted). */
-    uint64_t *reserved;
-    uint32_t nreserved, nstarted;
+    /* In a window, the SM stops at a cycle in which blocks of it ended
+     * (nended of them), before it issues: the dispatcher, the whole GPU's,
+     * fills their slots in (cycle, SM) order at the end of the window
+     * (sm_team.c).  WS_NEVER: it has not stopped.  And the watchdog's
+     * counts when it stopped. */
+    uint64_t stop;
+    uint32_t nended;
+    uint64_t stop_steps, stop_progress_at;
     ws_lsu_queue lsu_q;                 /* this cycle's (window's) requests for L2 */
     ws_deferred_list data;              /* this cycle's (window's) global data movement */
     /* With an issue trace: this cycle's events, written at its end, when
@@ -232,9 +233,9 @@ void ws_sm_free(ws_sm *sm);
 bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now);
 
 /* The start of cycle now of sm: retires warps that are done and drained,
- * and has the dispatcher fill the block slots that frees (in a window:
- * with the blocks set aside, noting them in freed_at).  False on out of
- * memory (s->x.err filled). */
+ * and has the dispatcher fill the block slots that frees (in a window: the
+ * SM stops there, sm->stop, for ws_sm_restart).  False on out of memory
+ * (s->x.err filled). */
 bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now);
 
 /* A block of sm ended at cycle at: the dispatcher's and the launch's counts. */
@@ -243,6 +244,10 @@ void ws_sm_block_done(ws_tsim *s, ws_sm *sm, uint64_t at);
 /* The dispatcher fills sm's free slots with blocks that start at cycle
  * start.  False on out of memory. */
 bool ws_sm_fill(ws_tsim *s, ws_sm *sm, uint64_t start);
+
+/* The SM stopped at sm->stop goes on: its ended blocks reach the
+ * dispatcher, which fills their slots (s: the launch's); stop is cleared. */
+bool ws_sm_restart(ws_tsim *s, ws_sm *sm);
 
 /* Adds the cycles of sm before now that its last cycle did not count (it
  * stopped at a window's end) to the stall counters: call before retiring. */

@@ -40,12 +40,6 @@ struct ws_sm_worker {
 #define FIRST_TRY_GAP 2
 #define MAX_TRY_GAP 256
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static uint64_t mono_ns(void)
 {
     struct timespec ts;
@@ -70,20 +64,36 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* SM i's window on worker w's state: its cycles before the window's end,
- * each retiring first; false on a fault, at cycle *at. */
-static bool run_window(ws_sm_team *t, ws_sm_worker *w, ws_sm *sm, uint64_t *at)
+/* sm's cycles of the window on s (a worker's), each retiring first, up
+ * to the window's end or a cycle in which blocks of it ended (sm->stop,
+ * nended); false on a fault, at cycle *at. */
+static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
 {
     sm->window_end = t->window_end;
     sm->data.capture = true;
     while (sm->next < t->window_end) {
         uint64_t now = sm->next;
         *at = now;
-        ws_sm_catch_up(&w->s, sm, now);
-        if (sm->finished && !ws_sm_retire(&w->s, sm, now)) return false;
-        if (!ws_sm_cycle(&w->s, sm, now)) return false;
+        ws_sm_catch_up(s, sm, now);
+        if (sm->finished && !ws_sm_retire(s, sm, now)) return false;
+        if (sm->nended) {
+            sm->stop_steps = s->x.steps;
+            sm->stop_progress_at = s->x.progress_at;
+            return true;
+        }
+        if (!ws_sm_cycle(s, sm, now)) return false;
     }
     return true;
+}
+
+/* Notes SM i's fault at cycle at, in w->sm_err, where it is the earliest
+ * of w's SMs (by cycle, then SM). */
+static void note_fault(ws_sm_worker *w, int32_t i, uint64_t at)
+{
+    if (w->failed_sm >= 0 && (at > w->failed_at || (at == w->failed_at && i > w->failed_sm))) return;
+    w->err = w->sm_err;
+    w->failed_sm = i;
+    w->failed_at = at;
 }
 
 /* One SM's cycle (window) on worker w's state. */
@@ -102,13 +112,9 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
         /* the earliest fault of the worker's SMs, by cycle then SM, is its */
         uint64_t at = 0;
         x->err = &w->sm_err;
-        ok = run_window(t, w, sm, &at);
+        ok = run_window(t, &w->s, sm, &at);
         x->err = &w->err;
-        if (!ok && (w->failed_sm < 0 || at < w->failed_at)) {
-            w->err = w->sm_err;
-            w->failed_sm = i;
-            w->failed_at = at;
-        }
+        if (!ok) note_fault(w, i, at);
     } else {
         ok = ws_sm_cycle(&w->s, sm, t->now);
     }
@@ -200,14 +206,12 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     t->w = aligned_alloc(_Alignof(ws_sm_worker), sizeof *t->w * (size_t)nthreads);
     t->owner = malloc(sizeof *t->owner * (size_t)nsm);
     t->cursor = malloc(sizeof *t->cursor * 2 * (size_t)nsm);
-    t->back = malloc(sizeof *t->back * ((size_t)nsm * (size_t)(s->disp.occ.blocks_per_sm > 0 ? s->disp.occ.blocks_per_sm : 1)));
     t->brief = aligned_alloc(64, (sizeof *t->brief * (size_t)nsm + 63) / 64 * 64);
-    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back) {
+    if (!t->w || !t->owner || !t->brief || !t->cursor) {
         free(t->w);
         free(t->owner);
         free(t->brief);
         free(t->cursor);
-        free(t->back);
         return false;
     }
     for (int32_t i = 0; i < nsm; i++)
@@ -286,13 +290,60 @@ static bool end_cycle(ws_sm_team *t)
     return true;
 }
 
-/* The end of a window, on the calling thread: the SMs' put-off global
- * writes and L2 requests cycle by cycle, in each cycle SM by SM in index
- * order, up to the earliest fault (by cycle, then SM), whose error is the
- * launch's; then the blocks that ended leave their slots to the
- * dispatcher in the same order, and new ones start at the window's end. */
+/* The SMs that stopped at a cycle in which blocks of theirs ended go on,
+ * on the calling thread, in (cycle, SM) order, the order in which a
+ * cycle-by-cycle run hands the dispatcher the ended blocks: the earliest
+ * stop's blocks reach the dispatcher, whose new blocks start in that
+ * cycle, and its SM runs on to its next stop or the window's end.  Its
+ * SMs' cycles cannot change another SM's (nothing crosses between SMs
+ * within a window but the dispatcher), so the others wait where they
+ * stopped.  Stops after the earliest fault stay where they are. */
+static void restart_stopped(ws_sm_team *t)
+{
+    ws_sm_worker *w0 = &t->w[0];
+    ws_exec *x = &w0->s.x;
+    for (;;) {
+        int32_t pick = -1;
+        uint64_t first = WS_NEVER;
+        for (int32_t j = 0; j < t->ndue; j++) {
+            ws_sm *sm = &t->sms[t->due[j]];
+            if (sm->nended && sm->stop < first) {
+                first = sm->stop;
+                pick = t->due[j];
+            }
+        }
+        if (pick < 0) return;
+        for (int32_t k = 0; k < t->nthreads; k++) {
+            const ws_sm_worker *w = &t->w[k];
+            if (w->failed_sm >= 0 && (w->failed_at < first || (w->failed_at == first && w->failed_sm < pick)))
+                return;
+        }
+        ws_sm *sm = &t->sms[pick];
+        x->steps = sm->stop_steps;
+        x->progress_at = sm->stop_progress_at;
+        x->defer = &sm->data;
+        x->err = &w0->sm_err;
+        uint64_t at = sm->stop;
+        /* the launch's state: the dispatcher and its counts */
+        bool ok = ws_sm_restart(t->s, sm);
+        if (!ok) *x->err = *t->s->x.err;
+        ok = ok && ws_sm_cycle(&w0->s, sm, at) && run_window(t, &w0->s, sm, &at);
+        x->err = &w0->err;
+        if (x->progress_at > w0->progress_at) w0->progress_at = x->progress_at;
+        if (!ok) {
+            if (w0->failed_sm < 0) w0->failed_sm = -1;
+            note_fault(w0, pick, at);
+        }
+    }
+}
+
+/* The end of a window, on the calling thread: the stopped SMs go on
+ * (restart_stopped); then the SMs' put-off global writes and L2 requests,
+ * cycle by cycle, in each cycle SM by SM in index order, up to the
+ * earliest fault (by cycle, then SM), whose error is the launch's. */
 static bool end_window(ws_sm_team *t)
 {
+    restart_stopped(t);
     ws_sm_worker *failed = NULL;
     for (int32_t k = 0; k < t->nthreads; k++) {
         ws_sm_worker *w = &t->w[k];
@@ -322,32 +373,12 @@ static bool end_window(ws_sm_team *t)
     }
     /* atomics done just now may have changed memory: progress */
     if (x->progress_at > t->progress_at) t->progress_at = x->progress_at;
-    /* the blocks that ended and started; those set aside and not needed
-     * go back, to go first */
-    ws_tsim *s = t->s;
-    uint64_t *back = t->back;
-    uint32_t nback = 0;
-    for (int32_t j = 0; j < t->ndue; j++) {
-        ws_sm *sm = &t->sms[t->due[j]];
-        sm->data.n = sm->data.nrows = 0;
-        ws_lsu_queue_clear(&sm->lsu_q);
-        ws_sm_window_settled(sm, t->window_end);
-        for (uint32_t k = 0; k < sm->nfreed; k++) ws_sm_block_done(s, sm, sm->freed_at[k]);
-        for (uint32_t k = 0; k < sm->nstarted; k++) ws_dispatcher_started(&s->disp, sm->id);
-        x->blocks_started += sm->nstarted;
-        for (uint32_t k = sm->nstarted; k < sm->nreserved; k++) back[nback++] = sm->reserved[k];
-        sm->nfreed = sm->nreserved = sm->nstarted = 0;
-    }
-    qsort(back, nback, sizeof *back, cmp_u64);
-    if (!ws_dispatcher_give_back(&s->disp, back, nback)) {
-        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
-        return false;
-    }
     for (int32_t j = 0; j < t->ndue; j++) {
         int32_t i = t->due[j];
         ws_sm *sm = &t->sms[i];
-        /* slots freed once more than blocks were set aside */
-        if (!ws_sm_fill(s, sm, t->window_end)) return false;
+        sm->data.n = sm->data.nrows = 0;
+        ws_lsu_queue_clear(&sm->lsu_q);
+        ws_sm_window_settled(sm, t->window_end);
         if (sm->live && sm->next == WS_NEVER) {
             ws_error_set(x->err, WS_ERR_KERNEL_FAULT, "internal error: SM %d has warps but nothing to wait for", i);
             return false;
@@ -427,34 +458,12 @@ bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t 
     return run_team(t);
 }
 
-/* Before a window: for each SM of it, as many of the grid's next blocks
- * as it holds (each may end in the window), dealt round-robin in SM
- * order, so that the blocks start about in order. */
-static void set_aside(ws_sm_team *t)
-{
-    ws_dispatcher *d = &t->s->disp;
-    for (int32_t round = 0;; round++) {
-        bool any = false;
-        for (int32_t j = 0; j < t->ndue; j++) {
-            int32_t i = t->due[j];
-            if (d->resident[i] <= round) continue;
-            int64_t b = ws_dispatcher_take(d);
-            if (b < 0) return;
-            ws_sm *sm = &t->sms[i];
-            sm->reserved[sm->nreserved++] = (uint64_t)b;
-            any = true;
-        }
-        if (!any) return;
-    }
-}
-
 bool ws_sm_team_window(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t start, uint64_t end)
 {
     t->due = due;
     t->ndue = ndue;
     t->now = start;
     t->window_end = end;
-    set_aside(t);
     return run_team(t);
 }
 
@@ -478,5 +487,4 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     free(t->owner);
     free(t->brief);
     free(t->cursor);
-    free(t->back);
 }

@@ -1,0 +1,54 @@
+#!/bin/sh
+# The golden test of grids of several waves: the cycles and every counter
+# of a few course launches whose blocks wait for slots stay exactly what
+# tests/golden/waves.tsv holds, and each launch gives byte for byte the
+# same summary in windows of cycles (warpsim's default,
+# sim/core/timing_window.h) and cycle by cycle (--window 1).  The golden
+# test beside it (golden.sh) holds launches of one wave.  A change on
+# purpose updates the file (--update) and says why in its commit.
+#
+#   tests/golden/waves.sh WARPSIM [--update]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+warpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") update=${2:-}
+ptx=$root/kernels/ptx
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# name | warpsim run arguments (paths under kernels/ptx)
+cat >"$work/cases" <<'CASES'
+vecAdd 512K h200|sm_90/vector_add.ptx --kernel vecAdd --grid 2048 --block 256 --arg buf:f32:524288:rand=1 --arg buf:f32:524288:rand=2 --arg buf:f32:524288:zero --arg i32:524288 --gpu h200 --regs 16
+reduceWarpShuffle 512K h200|sm_90/reduction.ptx --kernel reduceWarpShuffle --grid 2048 --block 256 --arg buf:f32:524288:rand=3 --arg buf:f32:2048:zero --arg i32:524288 --gpu h200 --regs 32
+reduceInterleaved 256K h200|sm_90/reduction.ptx --kernel reduceInterleaved --grid 1024 --block 256 --arg buf:f32:262144:rand=4 --arg buf:f32:1024:zero --arg i32:262144 --gpu h200 --regs 32
+transposeShared 768x771 h200|sm_90/transpose.ptx --kernel transposeShared --grid 25,24 --block 32,32 --arg buf:f32:592128:rand=5 --arg buf:f32:592128:zero --arg i32:768 --arg i32:771 --gpu h200 --regs 32
+matmulTiled16 128 teaching|sm_80/matmul.ptx --kernel matmulTiled16 --grid 8,8 --block 16,16 --arg buf:f32:16384:rand=6 --arg buf:f32:16384:rand=7 --arg buf:f32:16384:zero --arg i32:128 --arg i32:128 --arg i32:128 --gpu teaching --regs 32
+histogramGlobal 256K h200 (atomics: cycle by cycle)|sm_90/histogram.ptx --kernel histogramGlobal --grid 1024 --block 256 --arg buf:u8:262144:rand=8 --arg buf:u32:64:zero --arg i32:262144 --arg i32:4 --gpu h200 --regs 32
+CASES
+: >"$work/got.tsv"
+while IFS='|' read -r name args; do
+    # shellcheck disable=SC2086
+    win=$(cd "$ptx" && "$warpsim" run $args --threads 2 --json 2>&1 >/dev/null | grep '^{') ||
+        { echo "golden waves: $name failed"; exit 1; }
+    # shellcheck disable=SC2086
+    cyc=$(cd "$ptx" && "$warpsim" run $args --window 1 --threads 2 --json 2>&1 >/dev/null | grep '^{') ||
+        { echo "golden waves: $name (--window 1) failed"; exit 1; }
+    if [ "$win" != "$cyc" ]; then
+        echo "golden waves: $name: in windows and cycle by cycle the results differ:"
+        echo "  windows:        $win"
+        echo "  cycle by cycle: $cyc"
+        exit 1
+    fi
+    printf '%s\t%s\n' "$name" "$win" >>"$work/got.tsv"
+done <"$work/cases"
+if [ "$update" = --update ]; then
+    cp "$work/got.tsv" "$here/waves.tsv"
+    echo "golden waves: wrote $(wc -l <"$here/waves.tsv") launches to tests/golden/waves.tsv"
+    exit 0
+fi
+if ! diff "$here/waves.tsv" "$work/got.tsv" >"$work/diff"; then
+    echo "golden waves: results differ from tests/golden/waves.tsv (< golden, > now):"
+    head -40 "$work/diff"
+    echo "If the change is on purpose: tests/golden/waves.sh WARPSIM --update, and say why in the commit."
+    exit 1
+fi
+echo "golden waves: $(wc -l <"$work/got.tsv") launches unchanged"

@@ -1,0 +1,291 @@
+/* Windows of cycles (sim/core/timing_window.h): each SM runs up to an L2
+ * latency of cycles on its own before the SMs meet, with the results of a
+ * run cycle by cycle (window 1):
+ *   - a grid of one wave and one of several waves: the CPU's results and
+ *     every counter, stall and cycle as cycle by cycle, on 1, 2, 3 and 8
+ *     threads, and with windows of other lengths;
+ *   - a store out of bounds reports the fault it reports cycle by cycle;
+ *   - kernels whose SMs may read what one of them wrote in a window, or
+ *     that record every issue, run cycle by cycle. */
+#include "timing_util.h"
+
+#include <math.h>
+
+#include "sim/core/timing_window.h"
+
+static const char *const src = PTX_HEAD
+    /* out[i] = a[i-1] + 2 a[i] + a[i+1] through shared memory (edges
+     * clamped to the block), then (i % 5) rounds of x = x * 0.5 + 1 */
+    ".visible .entry smooth(.param .u64 pa, .param .u64 pout)\n"
+    "{\n"
+    " .reg .b32 %r<20>;\n .reg .b64 %rd<12>;\n .reg .f32 %f<10>;\n .reg .pred %p<4>;\n"
+    " .shared .align 4 .b32 tile[128];\n"
+    " ld.param.u64 %rd1, [pa];\n ld.param.u64 %rd2, [pout];\n"
+    " cvta.to.global.u64 %rd1, %rd1;\n cvta.to.global.u64 %rd2, %rd2;\n"
+    " mov.u32 %r1, %ctaid.x;\n mov.u32 %r2, %ntid.x;\n mov.u32 %r3, %tid.x;\n"
+    " mad.lo.u32 %r4, %r1, %r2, %r3;\n"
+    " mul.wide.u32 %rd5, %r4, 4;\n add.u64 %rd6, %rd1, %rd5;\n"
+    " ld.global.f32 %f1, [%rd6];\n"
+    " mov.u32 %r5, tile;\n shl.b32 %r6, %r3, 2;\n add.u32 %r7, %r5, %r6;\n"
+    " st.shared.f32 [%r7], %f1;\n"
+    " bar.sync 0;\n"
+    " sub.u32 %r8, %r3, 1;\n max.s32 %r8, %r8, 0;\n"
+    " add.u32 %r9, %r3, 1;\n sub.u32 %r10, %r2, 1;\n min.u32 %r9, %r9, %r10;\n"
+    " shl.b32 %r8, %r8, 2;\n add.u32 %r8, %r5, %r8;\n ld.shared.f32 %f2, [%r8];\n"
+    " shl.b32 %r9, %r9, 2;\n add.u32 %r9, %r5, %r9;\n ld.shared.f32 %f3, [%r9];\n"
+    " add.f32 %f4, %f1, %f1;\n add.f32 %f4, %f4, %f2;\n add.f32 %f4, %f4, %f3;\n"
+    " rem.u32 %r11, %r4, 5;\n mov.u32 %r12, 0;\n"
+    " setp.eq.u32 %p1, %r11, 0;\n @%p1 bra STORE;\n"
+    "LOOP:\n"
+    " fma.rn.f32 %f4, %f4, 0f3F000000, 0f3F800000;\n add.u32 %r12, %r12, 1;\n"
+    " setp.lt.u32 %p2, %r12, %r11;\n @%p2 bra LOOP;\n"
+    "STORE:\n"
+    " add.u64 %rd7, %rd2, %rd5;\n st.global.f32 [%rd7], %f4;\n"
+    " ret;\n"
+    "}\n"
+    /* a[i] += 1 in a loop of 3: reads back its own store */
+    ".visible .entry bump(.param .u64 pa)\n"
+    "{\n"
+    " .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n .reg .f32 %f<4>;\n .reg .pred %p<2>;\n"
+    " ld.param.u64 %rd1, [pa];\n cvta.to.global.u64 %rd1, %rd1;\n"
+    " mov.u32 %r1, %ctaid.x;\n mov.u32 %r2, %ntid.x;\n mov.u32 %r3, %tid.x;\n"
+    " mad.lo.u32 %r4, %r1, %r2, %r3;\n mul.wide.u32 %rd5, %r4, 4;\n add.u64 %rd6, %rd1, %rd5;\n"
+    " mov.u32 %r5, 0;\n"
+    "AGAIN:\n"
+    " ld.global.f32 %f1, [%rd6];\n add.f32 %f1, %f1, 0f3F800000;\n st.global.f32 [%rd6], %f1;\n"
+    " add.u32 %r5, %r5, 1;\n setp.lt.u32 %p1, %r5, 3;\n @%p1 bra AGAIN;\n"
+    " ret;\n"
+    "}\n"
+    /* counts its block with an atomic */
+    ".visible .entry count(.param .u64 pa)\n"
+    "{\n"
+    " .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [pa];\n atom.global.add.u32 %r1, [%rd1], 1;\n ret;\n"
+    "}\n"
+    /* reads a flag another block sets */
+    ".visible .entry peek(.param .u64 pa)\n"
+    "{\n"
+    " .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [pa];\n ld.volatile.global.u32 %r1, [%rd1];\n st.global.u32 [%rd1+4], %r1;\n ret;\n"
+    "}\n";
+
+enum { MAXN = 1 << 20 };
+
+typedef struct outcome {
+    bool ok;
+    ws_error err;
+    ws_launch_stats st;
+    ws_timing_stats ts;
+    float *out;
+} outcome;
+
+/* smooth on n elements in blocks of 128 (the out buffer holds out_n) on
+ * the h200 config, window cycles per window (0: warpsim's), on threads. */
+static void run_smooth(uint32_t n, uint32_t out_n, uint32_t window, int32_t threads, outcome *o)
+{
+    tctx t;
+    if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
+    ws_gpu_config g;
+    tt_config(&g, "h200");
+    float *a = malloc(sizeof *a * n);
+    assert_non_null(a);
+    for (uint32_t i = 0; i < n; i++) a[i] = (float)(i % 17) * 0.25f;
+    t_p64(&t, t_alloc(&t, a, sizeof *a * n));
+    uint64_t out = t_alloc(&t, NULL, sizeof(float) * out_n);
+    t_p64(&t, out);
+    free(a);
+    const ws_kernel *k = ws_program_kernel(t.p, "smooth");
+    assert_non_null(k);
+    ws_launch l = {.grid = D3(n / 128, 1, 1), .block = D3(128, 1, 1), .params = t.params,
+                   .params_size = t.nparams};
+    ws_timing_options opt = ws_timing_defaults();
+    opt.regs_per_thread = 32;
+    opt.threads = threads;
+    opt.threads_every_cycle = threads > 1;
+    opt.window_cycles = window;
+    memset(o, 0, sizeof *o);
+    o->ok = ws_launch_timed(t.p, k, &l, &g, &opt, &o->st, &o->ts, &o->err);
+    o->out = malloc(sizeof(float) * out_n);
+    assert_non_null(o->out);
+    assert_true(ws_devmem_read(t.mem, out, o->out, sizeof(float) * out_n));
+    t_free(&t);
+}
+
+static void check_cpu(const float *out, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t tid = i % 128, lo = tid ? i - 1 : i, hi = tid < 127 ? i + 1 : i;
+        float a = (float)(i % 17) * 0.25f, x = a + a;
+        x = x + (float)(lo % 17) * 0.25f;
+        x = x + (float)(hi % 17) * 0.25f;
+        for (uint32_t r = 0; r < i % 5; r++) x = fmaf(x, 0.5f, 1.0f);
+        if (out[i] != x) fail_msg("out[%u] = %g, the CPU says %g", i, (double)out[i], (double)x);
+    }
+}
+
+static void test_one_wave_times_as_cycle_by_cycle(void **state)
+{
+    (void)state;
+    /* 132 SMs hold 16 blocks of 128 threads each: 1024 blocks is one wave */
+    enum { N = 1024 * 128 };
+    outcome w1, w;
+    run_smooth(N, N, 1, 1, &w1);
+    run_smooth(N, N, 0, 1, &w);
+    assert_true(w1.ok && w.ok);
+    check_cpu(w.out, N);
+    assert_memory_equal(w.out, w1.out, sizeof(float) * N);
+    assert_memory_equal(&w.st, &w1.st, sizeof w.st);
+    assert_int_equal(w.ts.cycles, w1.ts.cycles);
+    assert_memory_equal(w.ts.stall, w1.ts.stall, sizeof w.ts.stall);
+    assert_int_equal(w.ts.l2_hit_sectors, w1.ts.l2_hit_sectors);
+    assert_int_equal(w.ts.dram_bytes_read, w1.ts.dram_bytes_read);
+    /* the windows ran: fewer trips through the main loop than cycles */
+    assert_true(w.ts.loop_iterations * 20 < w1.ts.loop_iterations);
+    free(w1.out);
+    free(w.out);
+}
+
+/* The counters a summary shows, equal (the loop's own counts differ). */
+static void same_results(const outcome *a, const outcome *b, uint32_t n)
+{
+    assert_true(a->ok && b->ok);
+    assert_memory_equal(a->out, b->out, sizeof(float) * n);
+    assert_memory_equal(&a->st, &b->st, sizeof a->st);
+    assert_int_equal(a->ts.cycles, b->ts.cycles);
+    assert_memory_equal(a->ts.stall, b->ts.stall, sizeof a->ts.stall);
+    assert_memory_equal(a->ts.pipe_busy, b->ts.pipe_busy, sizeof a->ts.pipe_busy);
+    assert_int_equal(a->ts.l1_hit_sectors, b->ts.l1_hit_sectors);
+    assert_int_equal(a->ts.l2_sectors, b->ts.l2_sectors);
+    assert_int_equal(a->ts.l2_hit_sectors, b->ts.l2_hit_sectors);
+    assert_int_equal(a->ts.dram_bytes_read, b->ts.dram_bytes_read);
+    assert_int_equal(a->ts.dram_bytes_written, b->ts.dram_bytes_written);
+    assert_int_equal(a->ts.warp_cycles, b->ts.warp_cycles);
+    assert_int_equal(a->ts.sm_active_cycles, b->ts.sm_active_cycles);
+    assert_int_equal(a->ts.issue_slots, b->ts.issue_slots);
+}
+
+static void test_waves_as_cycle_by_cycle(void **state)
+{
+    (void)state;
+    /* 2500 blocks: 2.4 waves of 1056 (h200: 132 SMs, 8 blocks each at 32
+     * registers) */
+    enum { N = 2500 * 128 };
+    outcome w1, one;
+    run_smooth(N, N, 1, 1, &w1);
+    check_cpu(w1.out, N);
+    assert_int_equal(w1.st.blocks, N / 128);
+    run_smooth(N, N, 0, 1, &one);
+    same_results(&one, &w1, N);
+    assert_true(one.ts.loop_iterations * 20 < w1.ts.loop_iterations);
+    static const int32_t threads[] = {2, 3, 8};
+    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
+        outcome o;
+        run_smooth(N, N, 0, threads[i], &o);
+        same_results(&o, &w1, N);
+        free(o.out);
+    }
+    static const uint32_t windows[] = {2, 7, 100};
+    for (size_t i = 0; i < sizeof windows / sizeof windows[0]; i++) {
+        outcome o;
+        run_smooth(N, N, windows[i], 3, &o);
+        same_results(&o, &w1, N);
+        free(o.out);
+    }
+    free(one.out);
+    free(w1.out);
+}
+
+static void test_store_fault_as_cycle_by_cycle(void **state)
+{
+    (void)state;
+    /* the out buffer is 100 elements short: block 3's last warp writes past it */
+    enum { N = 3000 * 128 };
+    outcome w1, w;
+    run_smooth(4 * 128, 4 * 128 - 100, 1, 1, &w1);
+    run_smooth(4 * 128, 4 * 128 - 100, 0, 3, &w);
+    assert_false(w1.ok);
+    assert_false(w.ok);
+    assert_int_equal(w.err.kind, WS_ERR_ILLEGAL_ADDRESS);
+    assert_string_equal(w.err.msg, w1.err.msg);
+    assert_non_null(strstr(w.err.msg, "Invalid __global__ write"));
+    free(w1.out);
+    free(w.out);
+    /* and in a grid of several waves, on several threads */
+    run_smooth(N, N - 1000, 1, 1, &w1);
+    run_smooth(N, N - 1000, 0, 3, &w);
+    assert_false(w1.ok);
+    assert_false(w.ok);
+    assert_string_equal(w.err.msg, w1.err.msg);
+    assert_non_null(strstr(w.err.msg, "Invalid __global__ write"));
+    free(w1.out);
+    free(w.out);
+}
+
+static void test_which_kernels(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
+    ws_gpu_config g;
+    tt_config(&g, "h200");
+    assert_true(ws_window_code_ok(t.p, ws_program_kernel(t.p, "smooth")));
+    assert_false(ws_window_code_ok(t.p, ws_program_kernel(t.p, "bump")));     /* a load after a store */
+    assert_false(ws_window_code_ok(t.p, ws_program_kernel(t.p, "count")));    /* a global atomic */
+    assert_false(ws_window_code_ok(t.p, ws_program_kernel(t.p, "peek")));     /* a volatile load */
+    const ws_kernel *k = ws_program_kernel(t.p, "smooth");
+    ws_launch l = {.grid = D3(1, 1, 1), .block = D3(128, 1, 1)};
+    ws_timing_options o = ws_timing_defaults();
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g), (uint32_t)g.latencyL2Hit);
+    o.window_cycles = 16;
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g), 16);
+    o.window_cycles = 100000;       /* never past an L2 answer */
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g), (uint32_t)g.latencyL2Hit);
+    o.window_cycles = 0;
+    ws_pc_counts pcc[1];
+    l.pc_counts = pcc;              /* per-line counters record every issue in order */
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g), 1);
+    l.pc_counts = NULL;
+    assert_int_equal(ws_window_cycles(t.p, ws_program_kernel(t.p, "bump"), &l, &o, &g), 1);
+    t_free(&t);
+}
+
+/* bump's stores are read back: cycle by cycle, and right */
+static void test_read_back_runs_cycle_by_cycle(void **state)
+{
+    (void)state;
+    enum { N = 3000 * 128 };
+    tctx t;
+    if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
+    ws_gpu_config g;
+    tt_config(&g, "h200");
+    float *a = calloc(N, sizeof *a);
+    assert_non_null(a);
+    uint64_t addr = t_alloc(&t, a, sizeof *a * N);
+    t_p64(&t, addr);
+    const ws_kernel *k = ws_program_kernel(t.p, "bump");
+    ws_launch l = {.grid = D3(N / 128, 1, 1), .block = D3(128, 1, 1), .params = t.params,
+                   .params_size = t.nparams};
+    ws_timing_options opt = ws_timing_defaults();
+    opt.regs_per_thread = 32;
+    opt.threads = 3;
+    ws_launch_stats st;
+    ws_timing_stats ts;
+    assert_true(ws_launch_timed(t.p, k, &l, &g, &opt, &st, &ts, &t.err));
+    assert_true(ws_devmem_read(t.mem, addr, a, sizeof *a * N));
+    for (uint32_t i = 0; i < N; i++) assert_float_equal(a[i], 3.0f, 0);
+    assert_true(ts.loop_iterations > ts.cycles / 4);    /* not in windows */
+    free(a);
+    t_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_wave_times_as_cycle_by_cycle),
+        cmocka_unit_test(test_waves_as_cycle_by_cycle),
+        cmocka_unit_test(test_store_fault_as_cycle_by_cycle),
+        cmocka_unit_test(test_which_kernels),
+        cmocka_unit_test(test_read_back_runs_cycle_by_cycle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
