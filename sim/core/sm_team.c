@@ -330,10 +330,7 @@ static void restart_stopped(ws_sm_team *t)
         ok = ok && ws_sm_cycle(&w0->s, sm, at) && run_window(t, &w0->s, sm, &at);
         x->err = &w0->err;
         if (x->progress_at > w0->progress_at) w0->progress_at = x->progress_at;
-        if (!ok) {
-            if (w0->failed_sm < 0) w0->failed_sm = -1;
-            note_fault(w0, pick, at);
-        }
+        if (!ok) note_fault(w0, pick, at);
     }
 }
 
