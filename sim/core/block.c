@@ -41,7 +41,14 @@ bool ws_block_begin(ws_exec *x, ws_block *b, uint64_t linear, uint32_t smid, uin
                        (uint32_t)(linear / ((uint64_t)g.x * g.y))};
     b->smid = smid;
     b->warpid0 = warpid0;
-    memset(b->regs, 0, sizeof *b->regs * rows * b->nwarps);
+    /* the registers a thread may read before it writes them read as zero */
+    if (!k->zero_rows) {
+        memset(b->regs, 0, sizeof *b->regs * rows * b->nwarps);
+    } else {
+        for (uint32_t wi = 0; wi < b->nwarps; wi++)
+            for (int32_t i = 0; i < k->nzero_rows; i++)
+                memset(b->regs[wi * rows + (size_t)k->zero_rows[i]], 0, sizeof *b->regs);
+    }
     memset(b->shared, 0, b->shared_size);
     memset(b->local, 0, (size_t)k->local_size * b->nthreads);
     memset(b->tparam, 0, (size_t)k->tparam_size * b->nthreads);

@@ -157,7 +157,7 @@ ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err)
     p->target = m->target;
     p->mem = mem;
     if (!place_globals(p, err) || !ws_decode_module(p, err) || !name_functions(p) ||
-        !layout_params(p) || !register_windows(p)) {
+        !layout_params(p) || !register_windows(p) || !ws_kernels_zero_rows(p)) {
         if (!err->msg[0]) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         ws_program_free(p);
         return NULL;
@@ -174,6 +174,7 @@ void ws_program_free(ws_program *p)
         free(p->kernels[i].shared_off);
         free(p->kernels[i].param_off);
         free(p->kernels[i].param_size);
+        free(p->kernels[i].zero_rows);
     }
     free(p->kernels);
     free(p->globals);

@@ -62,12 +62,20 @@ struct ws_kernel {
      * [tparam_lo, tparam_lo + tparam_size) their parameter frames, so a
      * block of it stores those bytes per thread and no more. */
     uint32_t local_lo, local_size, tparam_lo, tparam_size;
+    /* The rows of its register window (register - reg_lo) some path of its
+     * code may read before writing them, which a block's start zeroes
+     * (reg_init.c); NULL: every row. */
+    int32_t *zero_rows;
+    int32_t nzero_rows;
 };
 
 /* Register rows a warp of k needs (its window's size).  A warp's regs (and
  * the timing model's per-register arrays) point reg_lo rows before the
  * storage of its window, so that the code indexes them by register number;
  * the code of k never names a register below reg_lo. */
+/* Finds each kernel's zero_rows (reg_init.c).  False on out of memory. */
+bool ws_kernels_zero_rows(ws_program *p);
+
 static inline int32_t ws_kernel_reg_rows(const ws_kernel *k)
 {
     return k->reg_hi - k->reg_lo;

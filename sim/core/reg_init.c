@@ -1,0 +1,140 @@
+/* Which registers a block's start must zero (program.h, ws_kernel.zero_rows).
+ *
+ * A register a thread reads before it ever wrote it reads as zero, so a
+ * block starts with zeroed registers.  Zeroing every row of every warp is
+ * most of the cost of starting a small block, and compiled code writes
+ * nearly every register before it reads it.  A must-be-written analysis
+ * over the kernel's code finds the registers some path may read first:
+ * at each instruction, the registers written on every path from the entry
+ * (an instruction under a guard writes only some lanes, so it counts as no
+ * write); a read of a register outside that set makes the register one to
+ * zero.  Each lane follows some path of the code, so a register no path
+ * reads first is written by each lane before the lane reads it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "insn_deps.h"
+
+/* Register sets of the kernel's window, nw 64-bit words each. */
+typedef struct regset_table {
+    uint64_t *bits;
+    uint32_t nw;
+} regset_table;
+
+static uint64_t *row_of(const regset_table *t, int32_t i)
+{
+    return t->bits + (size_t)i * t->nw;
+}
+
+static bool has(const uint64_t *set, int32_t r)
+{
+    return set[r / 64] >> (r % 64) & 1;
+}
+
+/* Intersects dst with src; whether dst changed. */
+static bool meet(uint64_t *dst, const uint64_t *src, uint32_t nw)
+{
+    bool changed = false;
+    for (uint32_t i = 0; i < nw; i++) {
+        uint64_t v = dst[i] & src[i];
+        changed |= v != dst[i];
+        dst[i] = v;
+    }
+    return changed;
+}
+
+/* The successors of pc in its function's code (at most two). */
+static int successors(const ws_insn *in, int32_t pc, int32_t *succ)
+{
+    switch (in->cls) {
+    case WS_I_BRA:
+        succ[0] = in->target;
+        if (in->guard < 0) return 1;
+        succ[1] = pc + 1;
+        return 2;
+    case WS_I_EXIT: case WS_I_RET: case WS_I_TRAP: case WS_I_FEND:
+        return in->guard < 0 ? 0 : (succ[0] = pc + 1, 1);
+    default:
+        succ[0] = pc + 1;
+        return 1;
+    }
+}
+
+/* Finds k's registers to zero; false on out of memory. */
+static bool find_rows(const ws_program *p, ws_kernel *k)
+{
+    const ws_func *f = &p->funcs[k->func];
+    int32_t nregs = k->reg_hi - k->reg_lo, n = f->end - f->start + 1;
+    k->zero_rows = NULL;                /* every row, unless shown otherwise */
+    k->nzero_rows = 0;
+    if (nregs <= 0 || f->start < 0) return true;
+    for (int32_t pc = f->start; pc <= f->end; pc++)
+        if (p->code[pc].cls == WS_I_CALL) return true;     /* the callee's code is elsewhere */
+    regset_table in = {.nw = (uint32_t)(nregs + 63) / 64};
+    if ((uint64_t)in.nw * (uint64_t)n > (UINT64_C(1) << 22)) return true;     /* too big to be worth it */
+    in.bits = malloc(sizeof *in.bits * in.nw * (size_t)n);
+    uint64_t *out = malloc(sizeof *out * in.nw);
+    ws_insn_deps *deps = malloc(sizeof *deps * (size_t)n);
+    if (!in.bits || !out || !deps) {
+        free(in.bits);
+        free(out);
+        free(deps);
+        return false;
+    }
+    /* none written at the entry; everything elsewhere, to be cut down */
+    memset(in.bits, 0xff, sizeof *in.bits * in.nw * (size_t)n);
+    memset(row_of(&in, 0), 0, sizeof *in.bits * in.nw);
+    for (int32_t i = 0; i < n; i++) ws_insn_deps_of(p, &p->code[f->start + i], &deps[i]);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int32_t i = 0; i < n; i++) {
+            const ws_insn *ins = &p->code[f->start + i];
+            memcpy(out, row_of(&in, i), sizeof *out * in.nw);
+            if (ins->guard < 0)
+                for (uint8_t d = 0; d < deps[i].ndst; d++) {
+                    int32_t r = deps[i].dst[d] - k->reg_lo;
+                    if (r >= 0 && r < nregs) out[r / 64] |= UINT64_C(1) << (r % 64);
+                }
+            int32_t succ[2];
+            int ns = successors(ins, f->start + i, succ);
+            for (int j = 0; j < ns; j++) {
+                int32_t s = succ[j] - f->start;
+                if (s >= 0 && s < n) changed |= meet(row_of(&in, s), out, in.nw);
+            }
+        }
+    }
+    /* the reads of what may not be written yet; unreachable code keeps
+     * every register written and reads none of them first */
+    uint64_t *zero = out;
+    memset(zero, 0, sizeof *zero * in.nw);
+    int32_t count = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const uint64_t *written = row_of(&in, i);
+        if (deps[i].nsrc >= WS_DEPS_MAX) {      /* the list may be cut short: no knowing */
+            free(in.bits);
+            free(out);
+            free(deps);
+            return true;
+        }
+        for (uint8_t s = 0; s < deps[i].nsrc; s++) {
+            int32_t r = deps[i].src[s] - k->reg_lo;
+            if (r < 0 || r >= nregs || has(written, r) || has(zero, r)) continue;
+            zero[r / 64] |= UINT64_C(1) << (r % 64);
+            count++;
+        }
+    }
+    k->zero_rows = malloc(sizeof *k->zero_rows * (size_t)(count ? count : 1));
+    for (int32_t r = 0; k->zero_rows && r < nregs; r++)
+        if (has(zero, r)) k->zero_rows[k->nzero_rows++] = r;
+    free(in.bits);
+    free(out);
+    free(deps);
+    return k->zero_rows != NULL;
+}
+
+bool ws_kernels_zero_rows(ws_program *p)
+{
+    for (int32_t i = 0; i < p->nkernels; i++)
+        if (!find_rows(p, &p->kernels[i])) return false;
+    return true;
+}
