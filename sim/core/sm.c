@@ -31,8 +31,11 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
     sm->slots = lines_calloc(sm->nslots, sizeof *sm->slots);
     sm->blocks = lines_calloc(sm->nblocks, sizeof *sm->blocks);
     sm->sp = lines_calloc(sm->nsp, sizeof *sm->sp);
-    sm->stop = WS_NEVER;
-    if (!sm->slots || !sm->blocks || !sm->sp || !ws_lsu_queue_init(&sm->lsu_q, sm->nsp) ||
+    /* a window's ended blocks: those there at its start, and those they
+     * made room for */
+    sm->reserved = malloc(sizeof *sm->reserved * sm->nblocks);
+    sm->freed_at = malloc(sizeof *sm->freed_at * 2 * sm->nblocks);
+    if (!sm->slots || !sm->blocks || !sm->sp || !sm->reserved || !sm->freed_at || !ws_lsu_queue_init(&sm->lsu_q, sm->nsp) ||
         !ws_l1_init(&sm->l1, g))
         return false;
     for (uint32_t i = 0; i < sm->nsp; i++) {
@@ -52,7 +55,7 @@ void ws_sm_free(ws_sm *sm)
         free(b->ready); free(b->kind);
     }
     if (sm->ready_to_run) ws_l1_free(&sm->l1);
-    free(sm->slots); free(sm->blocks); free(sm->sp);
+    free(sm->slots); free(sm->blocks); free(sm->sp); free(sm->reserved); free(sm->freed_at);
     ws_lsu_queue_free(&sm->lsu_q);
     free(sm->data.a);
     free(sm->data.rows);
@@ -158,6 +161,7 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     size_t rows = (size_t)ws_kernel_reg_rows(k), nr = rows * s->nwarps;
     b->used = true;
     b->running = s->nwarps;
+    b->started = now;
     s->x.blocks_started++;
     /* its warps' %warpid: their slots on the SM */
     if (!ws_block_begin(&s->x, &b->b, block, (uint32_t)sm->id, bs * s->nwarps)) return false;
@@ -230,9 +234,9 @@ bool ws_sm_fill(ws_tsim *s, ws_sm *sm, uint64_t start)
 
 /* Warps that are done and drained leave; a block whose warps all left
  * frees its slot, and the dispatcher fills it at once.  In a window of
- * cycles the dispatcher is not at hand: the SM stops (sm->stop) until the
- * window's end hands the dispatcher the SMs' ended blocks in the order a
- * cycle-by-cycle run does (ws_sm_restart). */
+ * cycles the dispatcher is not at hand: the slot takes the next of the
+ * blocks set aside for the SM (ws_sm.reserved; with none left, the window's
+ * end fills it), and the dispatcher hears of both at the window's end. */
 bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
 {
     uint32_t freed = 0;
@@ -248,22 +252,18 @@ bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
             }
         }
     if (!freed) return true;
-    if (sm->window_end) {
-        sm->stop = now;
-        sm->nended = freed;
-        return true;
+    if (!sm->window_end) {
+        for (uint32_t k = 0; k < freed; k++) ws_sm_block_done(s, sm, now);
+        return ws_sm_fill(s, sm, now);
     }
-    for (uint32_t k = 0; k < freed; k++) ws_sm_block_done(s, sm, now);
-    return ws_sm_fill(s, sm, now);
-}
-
-bool ws_sm_restart(ws_tsim *s, ws_sm *sm)
-{
-    for (uint32_t k = 0; k < sm->nended; k++) ws_sm_block_done(s, sm, sm->stop);
-    bool ok = ws_sm_fill(s, sm, sm->stop);
-    sm->nended = 0;
-    sm->stop = WS_NEVER;
-    return ok;
+    for (uint32_t k = 0; k < freed; k++) {
+        sm->freed_at[sm->nfreed++] = now;
+        if (sm->nstarted < sm->nreserved && !ws_sm_start_block(s, sm, sm->reserved[sm->nstarted++], now)) {
+            ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
+            return false;
+        }
+    }
+    return true;
 }
 
 static bool is_branch(const ws_insn *in)

@@ -83,6 +83,7 @@ typedef struct ws_sm_block {
     bool used;
     ws_block b;                         /* functional state; b.warps has nwarps */
     uint32_t running;                   /* warps not yet finished */
+    uint64_t started;                   /* the cycle it started */
     uint64_t *ready;
     uint8_t *kind;
 } ws_sm_block;
@@ -209,14 +210,15 @@ typedef struct ws_sm {
     /* In a window of cycles [.., window_end) (timing_window.h; 0: cycle by
      * cycle). */
     uint64_t window_end;
-    /* In a window, the SM stops at a cycle in which blocks of it ended
-     * (nended of them), before it issues: the dispatcher, the whole GPU's,
-     * fills their slots in (cycle, SM) order at the end of the window
-     * (sm_team.c).  WS_NEVER: it has not stopped.  And the watchdog's
-     * counts when it stopped. */
-    uint64_t stop;
-    uint32_t nended;
-    uint64_t stop_steps, stop_progress_at;
+    /* In a window the dispatcher, the whole GPU's, is not at hand: the
+     * blocks it set aside for the SM when the window began (reserved), of
+     * which a slot that frees takes the next at once (nstarted so far),
+     * and the cycles at which blocks ended (freed_at), which it hears of
+     * at the window's end (sm_team.c). */
+    uint64_t *reserved;
+    uint32_t nreserved, nstarted;
+    uint64_t *freed_at;
+    uint32_t nfreed;
     ws_lsu_queue lsu_q;                 /* this cycle's (window's) requests for L2 */
     ws_deferred_list data;              /* this cycle's (window's) global data movement */
     /* With an issue trace: this cycle's events, written at its end, when
@@ -233,9 +235,9 @@ void ws_sm_free(ws_sm *sm);
 bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now);
 
 /* The start of cycle now of sm: retires warps that are done and drained,
- * and has the dispatcher fill the block slots that frees (in a window: the
- * SM stops there, sm->stop, for ws_sm_restart).  False on out of memory
- * (s->x.err filled). */
+ * and has the dispatcher fill the block slots that frees (in a window:
+ * with the blocks set aside for the SM).  False on out of memory (s->x.err
+ * filled). */
 bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now);
 
 /* A block of sm ended at cycle at: the dispatcher's and the launch's counts. */
@@ -245,17 +247,13 @@ void ws_sm_block_done(ws_tsim *s, ws_sm *sm, uint64_t at);
  * start.  False on out of memory. */
 bool ws_sm_fill(ws_tsim *s, ws_sm *sm, uint64_t start);
 
-/* The SM stopped at sm->stop goes on: its ended blocks reach the
- * dispatcher, which fills their slots (s: the launch's); stop is cleared. */
-bool ws_sm_restart(ws_tsim *s, ws_sm *sm);
-
 /* Adds the cycles of sm before now that its last cycle did not count (it
  * stopped at a window's end) to the stall counters: call before retiring. */
 void ws_sm_catch_up(ws_tsim *s, ws_sm *sm, uint64_t now);
 
-/* The end of a window, after its queue's entries were settled
- * (ws_sm_settle): warps that waited for it are looked at again, from the
- * window's end at the earliest; sets sm->next. */
+/* The end of a window, after its queue's entries were finished
+ * (ws_sm_window_finish): warps that waited for it are looked at again,
+ * from the window's end at the earliest; sets sm->next. */
 void ws_sm_window_settled(ws_sm *sm, uint64_t end);
 
 /* The rest of cycle now of sm (after ws_sm_retire): one issue per
@@ -267,9 +265,15 @@ bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now);
  * get their ready times, and the cycle's trace events are written. */
 void ws_sm_end_cycle(ws_tsim *s, ws_sm *sm);
 
-/* In a window: the queue's entries from *k on made at cycle, as
- * ws_sm_end_cycle does them; *k moves past them. */
-void ws_sm_settle(ws_tsim *s, ws_sm *sm, uint32_t *k, uint64_t cycle);
+/* In a window: the L2's answers to the requests of the queue's entries
+ * from *k on made at cycle (the calling thread's part of
+ * ws_sm_end_cycle); *k moves past them. */
+void ws_sm_answer(ws_tsim *s, ws_sm *sm, uint32_t *k, uint64_t cycle);
+
+/* After ws_sm_answer has answered a window's entries, the SM's own part,
+ * on its thread before its next cycle: the entries' L1 fills and
+ * registers, then ws_sm_window_settled; the queue is emptied. */
+void ws_sm_window_finish(ws_tsim *s, ws_sm *sm);
 
 /* Empties sm's queue at the end of a window. */
 void ws_lsu_queue_clear(ws_lsu_queue *q);

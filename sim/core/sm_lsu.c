@@ -232,10 +232,24 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, int32_t pc,
     return queue_access(sm, sw, pc, co->sector, serial, co->sectors, op, policy, start);
 }
 
-/* Queue entry k of sm: its requests through the L2 in the order they were
- * made, a load's answer settling the L1 fill it made; its destination
- * registers get the cycle its data is ready. */
-static void settle(ws_tsim *s, ws_sm *sm, ws_pc_counts *pcc, uint32_t k)
+/* The L2's answers to queue entry k's requests, in the order they were
+ * made (the L2 is the GPU's: one thread, in the order of docs/THREADS.md). */
+static void answer(ws_tsim *s, ws_lsu_queue *q, ws_pc_counts *pcc, uint32_t k)
+{
+    const ws_lsu_pending *e = &q->a[k];
+    if (e->lead_reg >= 0) return;
+    uint64_t l2_lookups = s->l2->lookups, l2_hits = s->l2->hits;
+    for (uint32_t j = e->first_req; j < e->first_req + e->nreq; j++) q->req[j].done = l2_answer(s, &q->req[j]);
+    if (pcc) {      /* the L2 counters this access moved: its pc's share */
+        pcc[e->pc].l2_sectors += s->l2->lookups - l2_lookups;
+        pcc[e->pc].l2_hit_sectors += s->l2->hits - l2_hits;
+    }
+}
+
+/* Queue entry k of sm once its requests are answered: a load's answers
+ * settle the L1 fills it made, and its destination registers get the
+ * cycle its data is ready (the SM's own state: its thread may do it). */
+static void finish(ws_tsim *s, ws_sm *sm, uint32_t k)
 {
     ws_lsu_queue *q = &sm->lsu_q;
     const ws_lsu_pending *e = &q->a[k];
@@ -244,20 +258,14 @@ static void settle(ws_tsim *s, ws_sm *sm, ws_pc_counts *pcc, uint32_t k)
     if (e->lead_reg >= 0) {
         ready = sw->ready[e->lead_reg];
     } else {
-        uint64_t l2_lookups = s->l2->lookups, l2_hits = s->l2->hits;
         for (uint32_t j = e->first_req; j < e->first_req + e->nreq; j++) {
-            ws_l2_request *r = &q->req[j];
-            r->done = l2_answer(s, r);
+            const ws_l2_request *r = &q->req[j];
             if (r->op == WS_I_LD) ws_l1_settle(&sm->l1, r->sector, WS_L1_PENDING + j, r->done);
             ready = max64(ready, r->done);
         }
         /* the L1 hits wait for earlier requests, answered by now */
         for (uint32_t j = 0; j < e->ndep; j++) ready = max64(ready, q->req[q->dep[e->first_dep + j]].done);
         sw->mem_done = max64(sw->mem_done, ready);
-        if (pcc) {      /* the L2 counters this access moved: its pc's share */
-            pcc[e->pc].l2_sectors += s->l2->lookups - l2_lookups;
-            pcc[e->pc].l2_hit_sectors += s->l2->hits - l2_hits;
-        }
     }
     const ws_insn_deps *d = &s->deps[e->pc];
     for (uint32_t i = 0; i < d->ndst; i++) {
@@ -280,17 +288,28 @@ void ws_sm_end_cycle(ws_tsim *s, ws_sm *sm)
 {
     ws_lsu_queue *q = &sm->lsu_q;
     ws_pc_counts *pcc = pc_counts(s);
-    for (uint32_t k = 0; k < q->n; k++) settle(s, sm, pcc, k);
+    for (uint32_t k = 0; k < q->n; k++) {
+        answer(s, q, pcc, k);
+        finish(s, sm, k);
+    }
     ws_lsu_queue_clear(q);
     for (uint32_t i = 0; i < sm->ntrace_ev; i++) ws_trace_issue(s->trace, &sm->trace_ev[i]);
     sm->ntrace_ev = 0;
 }
 
-void ws_sm_settle(ws_tsim *s, ws_sm *sm, uint32_t *k, uint64_t cycle)
+void ws_sm_answer(ws_tsim *s, ws_sm *sm, uint32_t *k, uint64_t cycle)
 {
     ws_lsu_queue *q = &sm->lsu_q;
     ws_pc_counts *pcc = pc_counts(s);
-    for (; *k < q->n && q->a[*k].cycle == cycle; ++*k) settle(s, sm, pcc, *k);
+    for (; *k < q->n && q->a[*k].cycle == cycle; ++*k) answer(s, q, pcc, *k);
+}
+
+void ws_sm_window_finish(ws_tsim *s, ws_sm *sm)
+{
+    ws_lsu_queue *q = &sm->lsu_q;
+    for (uint32_t k = 0; k < q->n; k++) finish(s, sm, k);
+    ws_lsu_queue_clear(q);
+    ws_sm_window_settled(sm, sm->window_end);
 }
 
 /* One warp-wide access (addr[lane] for the lanes in mask) of a memory

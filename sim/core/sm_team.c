@@ -40,6 +40,12 @@ struct ws_sm_worker {
 #define FIRST_TRY_GAP 2
 #define MAX_TRY_GAP 256
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 static uint64_t mono_ns(void)
 {
     struct timespec ts;
@@ -64,11 +70,17 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* sm's cycles of the window on s (a worker's), each retiring first, up
- * to the window's end or a cycle in which blocks of it ended (sm->stop,
- * nended); false on a fault, at cycle *at. */
+/* sm's cycles of the window on s (a worker's), each retiring first; false
+ * on a fault, at cycle *at. */
 static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
 {
+    /* the last window's answers, first */
+    if (sm->lsu_q.n) ws_sm_window_finish(s, sm);
+    *at = sm->next;
+    if (sm->live && sm->next == WS_NEVER) {
+        ws_error_set(s->x.err, WS_ERR_KERNEL_FAULT, "internal error: SM %d has warps but nothing to wait for", sm->id);
+        return false;
+    }
     sm->window_end = t->window_end;
     sm->data.capture = true;
     while (sm->next < t->window_end) {
@@ -76,11 +88,6 @@ static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
         *at = now;
         ws_sm_catch_up(s, sm, now);
         if (sm->finished && !ws_sm_retire(s, sm, now)) return false;
-        if (sm->nended) {
-            sm->stop_steps = s->x.steps;
-            sm->stop_progress_at = s->x.progress_at;
-            return true;
-        }
         if (!ws_sm_cycle(s, sm, now)) return false;
     }
     return true;
@@ -206,12 +213,17 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     t->w = aligned_alloc(_Alignof(ws_sm_worker), sizeof *t->w * (size_t)nthreads);
     t->owner = malloc(sizeof *t->owner * (size_t)nsm);
     t->cursor = malloc(sizeof *t->cursor * 2 * (size_t)nsm);
+    size_t slots = (size_t)nsm * (size_t)(s->disp.occ.blocks_per_sm > 0 ? s->disp.occ.blocks_per_sm : 1);
+    t->back = malloc(sizeof *t->back * slots);
+    t->resident = malloc(sizeof *t->resident * slots);
     t->brief = aligned_alloc(64, (sizeof *t->brief * (size_t)nsm + 63) / 64 * 64);
-    if (!t->w || !t->owner || !t->brief || !t->cursor) {
+    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident) {
         free(t->w);
         free(t->owner);
         free(t->brief);
         free(t->cursor);
+        free(t->back);
+        free(t->resident);
         return false;
     }
     for (int32_t i = 0; i < nsm; i++)
@@ -290,57 +302,14 @@ static bool end_cycle(ws_sm_team *t)
     return true;
 }
 
-/* The SMs that stopped at a cycle in which blocks of theirs ended go on,
- * on the calling thread, in (cycle, SM) order, the order in which a
- * cycle-by-cycle run hands the dispatcher the ended blocks: the earliest
- * stop's blocks reach the dispatcher, whose new blocks start in that
- * cycle, and its SM runs on to its next stop or the window's end.  Its
- * SMs' cycles cannot change another SM's (nothing crosses between SMs
- * within a window but the dispatcher), so the others wait where they
- * stopped.  Stops after the earliest fault stay where they are. */
-static void restart_stopped(ws_sm_team *t)
-{
-    ws_sm_worker *w0 = &t->w[0];
-    ws_exec *x = &w0->s.x;
-    for (;;) {
-        int32_t pick = -1;
-        uint64_t first = WS_NEVER;
-        for (int32_t j = 0; j < t->ndue; j++) {
-            ws_sm *sm = &t->sms[t->due[j]];
-            if (sm->nended && sm->stop < first) {
-                first = sm->stop;
-                pick = t->due[j];
-            }
-        }
-        if (pick < 0) return;
-        for (int32_t k = 0; k < t->nthreads; k++) {
-            const ws_sm_worker *w = &t->w[k];
-            if (w->failed_sm >= 0 && (w->failed_at < first || (w->failed_at == first && w->failed_sm < pick)))
-                return;
-        }
-        ws_sm *sm = &t->sms[pick];
-        x->steps = sm->stop_steps;
-        x->progress_at = sm->stop_progress_at;
-        x->defer = &sm->data;
-        x->err = &w0->sm_err;
-        uint64_t at = sm->stop;
-        /* the launch's state: the dispatcher and its counts */
-        bool ok = ws_sm_restart(t->s, sm);
-        if (!ok) *x->err = *t->s->x.err;
-        ok = ok && ws_sm_cycle(&w0->s, sm, at) && run_window(t, &w0->s, sm, &at);
-        x->err = &w0->err;
-        if (x->progress_at > w0->progress_at) w0->progress_at = x->progress_at;
-        if (!ok) note_fault(w0, pick, at);
-    }
-}
-
-/* The end of a window, on the calling thread: the stopped SMs go on
- * (restart_stopped); then the SMs' put-off global writes and L2 requests,
- * cycle by cycle, in each cycle SM by SM in index order, up to the
- * earliest fault (by cycle, then SM), whose error is the launch's. */
+/* The end of a window, on the calling thread: the SMs' put-off global
+ * writes and L2 requests, cycle by cycle, in each cycle SM by SM in index
+ * order, up to the earliest fault (by cycle, then SM), whose error is the
+ * launch's; then the dispatcher hears of the blocks that ended and
+ * started, takes back the blocks set aside and not needed, and fills the
+ * slots still free, from the window's end. */
 static bool end_window(ws_sm_team *t)
 {
-    restart_stopped(t);
     ws_sm_worker *failed = NULL;
     for (int32_t k = 0; k < t->nthreads; k++) {
         ws_sm_worker *w = &t->w[k];
@@ -361,7 +330,7 @@ static bool end_window(ws_sm_team *t)
             const ws_deferred_list *dl = &sm->data;
             for (; data_k[j] < dl->n && dl->a[data_k[j]].cycle == c; data_k[j]++)
                 if (!ws_exec_apply_deferred(x, dl, &dl->a[data_k[j]])) return false;
-            ws_sm_settle(t->s, sm, &queue_k[j], c);
+            ws_sm_answer(t->s, sm, &queue_k[j], c);
         }
     }
     if (failed) {
@@ -370,17 +339,31 @@ static bool end_window(ws_sm_team *t)
     }
     /* atomics done just now may have changed memory: progress */
     if (x->progress_at > t->progress_at) t->progress_at = x->progress_at;
+    ws_tsim *s = t->s;
+    uint64_t nback = 0;
+    for (int32_t j = 0; j < t->ndue; j++) {
+        ws_sm *sm = &t->sms[t->due[j]];
+        sm->data.n = sm->data.nrows = 0;
+        for (uint32_t k = 0; k < sm->nfreed; k++) ws_sm_block_done(s, sm, sm->freed_at[k]);
+        for (uint32_t k = 0; k < sm->nstarted; k++) ws_dispatcher_started(&s->disp, sm->id);
+        x->blocks_started += sm->nstarted;
+        for (uint32_t k = sm->nstarted; k < sm->nreserved; k++) t->back[nback++] = sm->reserved[k];
+        sm->nfreed = sm->nreserved = sm->nstarted = 0;
+    }
+    qsort(t->back, nback, sizeof *t->back, cmp_u64);
+    if (!ws_dispatcher_give_back(&s->disp, t->back, nback)) {
+        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+        return false;
+    }
     for (int32_t j = 0; j < t->ndue; j++) {
         int32_t i = t->due[j];
         ws_sm *sm = &t->sms[i];
-        sm->data.n = sm->data.nrows = 0;
-        ws_lsu_queue_clear(&sm->lsu_q);
-        ws_sm_window_settled(sm, t->window_end);
-        if (sm->live && sm->next == WS_NEVER) {
-            ws_error_set(x->err, WS_ERR_KERNEL_FAULT, "internal error: SM %d has warps but nothing to wait for", i);
-            return false;
-        }
-        t->brief[i] = (ws_sm_brief){.next = sm->next, .finished = sm->finished, .pending = 0};
+        if (!ws_sm_fill(s, sm, t->window_end)) return false;
+        /* an SM with answers to take (ws_sm_window_finish) runs in the next
+         * window, which may move its next cycle earlier */
+        uint64_t next = sm->next;
+        if (sm->lsu_q.n && next > t->window_end) next = t->window_end;
+        t->brief[i] = (ws_sm_brief){.next = next, .finished = sm->finished, .pending = 0};
     }
     uint64_t steps = t->s->x.stats->warp_insts;
     for (int32_t k = 0; k < t->nthreads; k++) steps += t->w[k].st.warp_insts;
@@ -455,12 +438,45 @@ bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t 
     return run_team(t);
 }
 
+static int by_start(const void *a, const void *b)
+{
+    const ws_resident *x = a, *y = b;
+    if (x->started != y->started) return x->started < y->started ? -1 : 1;
+    if (x->slot != y->slot) return x->slot < y->slot ? -1 : 1;
+    return (x->sm > y->sm) - (x->sm < y->sm);
+}
+
+/* Before a window: for each SM of it, as many of the grid's next blocks as
+ * it holds (each may end in the window), in the order its blocks started,
+ * so that, as cycle by cycle, the blocks that end first make room for the
+ * grid's next. */
+static void set_aside(ws_sm_team *t)
+{
+    ws_dispatcher *d = &t->s->disp;
+    if (d->next >= d->nblocks && d->head >= d->nbacklog) return;       /* none left */
+    uint32_t n = 0;
+    for (int32_t j = 0; j < t->ndue; j++) {
+        const ws_sm *sm = &t->sms[t->due[j]];
+        for (uint32_t b = 0; b < sm->nblocks; b++)
+            if (sm->blocks[b].used)
+                t->resident[n++] = (ws_resident){.started = sm->blocks[b].started, .sm = t->due[j], .slot = (int32_t)b};
+    }
+    qsort(t->resident, n, sizeof *t->resident, by_start);
+    for (uint32_t k = 0; k < n; k++) {
+        int64_t b = ws_dispatcher_take(d);
+        if (b < 0) return;
+        ws_sm *sm = &t->sms[t->resident[k].sm];
+        sm->reserved[sm->nreserved++] = (uint64_t)b;
+    }
+}
+
 bool ws_sm_team_window(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t start, uint64_t end)
 {
     t->due = due;
     t->ndue = ndue;
     t->now = start;
     t->window_end = end;
+    set_aside(t);
     return run_team(t);
 }
 
@@ -484,4 +500,6 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     free(t->owner);
     free(t->brief);
     free(t->cursor);
+    free(t->back);
+    free(t->resident);
 }

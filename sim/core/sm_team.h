@@ -30,6 +30,13 @@ typedef struct ws_sm_brief {
     uint32_t pending;           /* work put off to the end of the cycle */
 } ws_sm_brief;
 
+/* A resident block, by when it started: blocks of one kernel take about
+ * as long each, so the ones that started first end first (set_aside). */
+typedef struct ws_resident {
+    uint64_t started;
+    int32_t sm, slot;
+} ws_resident;
+
 typedef struct ws_sm_team {
     ws_tsim *s;                 /* the launch's: retiring, and the end of each cycle */
     ws_sm *sms;
@@ -43,6 +50,8 @@ typedef struct ws_sm_team {
     int32_t ndue;
     uint64_t now, window_end;
     uint32_t *cursor;           /* per due SM, the end of a window: where its lists are */
+    uint64_t *back;             /* the end of a window: blocks set aside and not needed */
+    ws_resident *resident;      /* the start of a window: the SMs' blocks, by when they started */
     /* the watchdog's: warp instructions before this cycle, and at the last
      * sign of progress */
     uint64_t steps, progress_at;
@@ -81,13 +90,12 @@ bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t 
 
 /* The window of cycles [start, end) of the SMs in due (ascending: those
  * with a cycle in it): each runs its cycles of the window, retiring and
- * issuing, on its thread, up to a cycle in which blocks of it ended; then,
- * on the calling thread, those SMs go on in (cycle, SM) order, the
- * dispatcher filling their slots, and the window's put-off work is done
- * in the order a cycle-by-cycle run does it, cycle by cycle and in each
- * SM by SM in index order: the results are those of running cycle by
- * cycle.  False on a fault (s->x.err filled: the earliest, by cycle then
- * SM). */
+ * issuing, on its thread (a slot that frees takes one of the blocks the
+ * dispatcher set aside for the SM when the window began); then, on the
+ * calling thread, the window's put-off work is done in the order a
+ * cycle-by-cycle run does it, cycle by cycle and in each SM by SM in index
+ * order, and the dispatcher hears of the blocks that ended and started.
+ * False on a fault (s->x.err filled: the earliest, by cycle then SM). */
 bool ws_sm_team_window(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t start, uint64_t end);
 
 /* Stops the threads and adds their counters to st and ts. */

@@ -16,10 +16,13 @@
  *     no volatile access, no generic store, and no global load that can
  *     follow a global store (kernels that store their results at the end
  *     qualify; one that reads back what it wrote runs cycle by cycle);
- *   - the dispatcher is the whole GPU's: a block that ends in a window
- *     frees its slot at once, and the new block starts at the window's end.
+ *   - the dispatcher is the whole GPU's: before a window it sets aside for
+ *     each SM as many of the grid's next blocks as the SM holds, in the
+ *     order the resident blocks started, and a slot that frees in the
+ *     window takes the SM's next one at once (sm_team.c, set_aside).
  * The last is the one difference in results from a cycle-by-cycle run: a
- * grid of one wave (no block waits for a slot) times exactly the same. */
+ * grid of one wave (no block waits for a slot) times exactly the same, a
+ * larger one within a fraction of a percent (docs/THREADS.md). */
 #ifndef WARPSIM_TIMING_WINDOW_H
 #define WARPSIM_TIMING_WINDOW_H
 

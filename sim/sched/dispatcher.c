@@ -11,6 +11,8 @@ bool ws_dispatcher_init(ws_dispatcher *d, const ws_gpu_config *g, const ws_occ_i
     d->next = 0;
     d->nsm = g->multiProcessorCount;
     d->resident = NULL;
+    d->backlog = NULL;
+    d->head = d->nbacklog = d->backlogcap = 0;
     ws_occupancy(g, in, WS_OCC_HARDWARE, &d->occ);
     if (d->occ.error != WS_OCC_OK || d->occ.blocks_per_sm < 1) {
         snprintf(err, errsize, "%s: %s (limited by %s)", ws_occ_error_cuda_name(d->occ.error),
@@ -28,14 +30,45 @@ bool ws_dispatcher_init(ws_dispatcher *d, const ws_gpu_config *g, const ws_occ_i
 void ws_dispatcher_free(ws_dispatcher *d)
 {
     free(d->resident);
+    free(d->backlog);
     d->resident = NULL;
+    d->backlog = NULL;
+}
+
+int64_t ws_dispatcher_take(ws_dispatcher *d)
+{
+    if (d->head < d->nbacklog) return (int64_t)d->backlog[d->head++];
+    return d->next < d->nblocks ? (int64_t)d->next++ : -1;
+}
+
+void ws_dispatcher_started(ws_dispatcher *d, int32_t sm)
+{
+    d->resident[sm]++;
+}
+
+bool ws_dispatcher_give_back(ws_dispatcher *d, const uint64_t *blocks, uint64_t n)
+{
+    if (n == 0) return true;
+    /* what is left of the backlog, then the blocks, merged in order */
+    uint64_t left = d->nbacklog - d->head, need = left + n;
+    uint64_t *merged = malloc(sizeof *merged * (size_t)need);
+    if (!merged) return false;
+    uint64_t i = d->head, j = 0, k = 0;
+    while (i < d->nbacklog || j < n)
+        merged[k++] = j >= n || (i < d->nbacklog && d->backlog[i] < blocks[j]) ? d->backlog[i++] : blocks[j++];
+    free(d->backlog);
+    d->backlog = merged;
+    d->head = 0;
+    d->nbacklog = d->backlogcap = need;
+    return true;
 }
 
 int64_t ws_dispatcher_place(ws_dispatcher *d, int32_t sm)
 {
-    if (d->next >= d->nblocks || d->resident[sm] >= d->occ.blocks_per_sm) return -1;
-    d->resident[sm]++;
-    return (int64_t)d->next++;
+    if (d->resident[sm] >= d->occ.blocks_per_sm) return -1;
+    int64_t b = ws_dispatcher_take(d);
+    if (b >= 0) d->resident[sm]++;
+    return b;
 }
 
 void ws_dispatcher_retire(ws_dispatcher *d, int32_t sm)

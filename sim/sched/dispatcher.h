@@ -16,6 +16,10 @@
 
 typedef struct ws_dispatcher {
     uint64_t nblocks, next;     /* blocks of the grid; the next to place */
+    /* Blocks below next set aside and given back (ws_dispatcher_take),
+     * ascending from backlog[head]: they go first. */
+    uint64_t *backlog;
+    uint64_t head, nbacklog, backlogcap;
     int32_t nsm;
     int32_t *resident;          /* blocks on each SM now */
     ws_occ_result occ;          /* the rule's answer for this kernel */
@@ -34,6 +38,19 @@ int64_t ws_dispatcher_place(ws_dispatcher *d, int32_t sm);
 
 /* A block on sm finished: its slot is free again. */
 void ws_dispatcher_retire(ws_dispatcher *d, int32_t sm);
+
+/* Sets the lowest block not yet placed aside for an SM that may free a
+ * slot soon (a timed launch's window, timing_window.h): returns it, or -1
+ * when none is left.  The SM's slot count is the caller's to move
+ * (ws_dispatcher_started). */
+int64_t ws_dispatcher_take(ws_dispatcher *d);
+
+/* A block set aside with ws_dispatcher_take started on sm. */
+void ws_dispatcher_started(ws_dispatcher *d, int32_t sm);
+
+/* Blocks set aside and not needed (n of them, ascending) go back: they are
+ * placed before any other.  False on out of memory. */
+bool ws_dispatcher_give_back(ws_dispatcher *d, const uint64_t *blocks, uint64_t n);
 
 /* Blocks one wave holds: blocks_per_sm * SMs. */
 uint64_t ws_dispatcher_wave_size(const ws_dispatcher *d);

@@ -1,11 +1,14 @@
 #!/bin/sh
 # The golden test of grids of several waves: the cycles and every counter
-# of a few course launches whose blocks wait for slots stay exactly what
-# tests/golden/waves.tsv holds, and each launch gives byte for byte the
-# same summary in windows of cycles (warpsim's default,
-# sim/core/timing_window.h) and cycle by cycle (--window 1).  The golden
-# test beside it (golden.sh) holds launches of one wave.  A change on
-# purpose updates the file (--update) and says why in its commit.
+# of a few course launches whose blocks wait for slots, run in windows of
+# cycles (warpsim's default, sim/core/timing_window.h) and cycle by cycle
+# (--window 1), stay exactly what tests/golden/waves.tsv holds; the two
+# runs of a launch do the same work (warp instructions) and their cycles
+# are within 2 % (in windows blocks go to SMs in about grid order, cycle
+# by cycle in the order slots free).  The golden test beside it
+# (golden.sh) holds launches of one wave, which time the same either way.
+# A change on purpose updates the file (--update) and says why in its
+# commit.
 #
 #   tests/golden/waves.sh WARPSIM [--update]
 set -eu
@@ -32,13 +35,14 @@ while IFS='|' read -r name args; do
     # shellcheck disable=SC2086
     cyc=$(cd "$ptx" && "$warpsim" run $args --window 1 --threads 2 --json 2>&1 >/dev/null | grep '^{') ||
         { echo "golden waves: $name (--window 1) failed"; exit 1; }
-    if [ "$win" != "$cyc" ]; then
-        echo "golden waves: $name: in windows and cycle by cycle the results differ:"
-        echo "  windows:        $win"
-        echo "  cycle by cycle: $cyc"
+    field() { printf '%s' "$2" | sed "s/.*\"$1\":\([0-9]*\).*/\1/"; }
+    wi=$(field warp_instructions "$win") ci=$(field warp_instructions "$cyc")
+    wc=$(field cycles "$win") cc=$(field cycles "$cyc")
+    if [ "$wi" != "$ci" ] || [ $((wc * 50)) -lt $((cc * 49)) ] || [ $((wc * 50)) -gt $((cc * 51)) ]; then
+        echo "golden waves: $name: in windows $wi warp instructions in $wc cycles, cycle by cycle $ci in $cc"
         exit 1
     fi
-    printf '%s\t%s\n' "$name" "$win" >>"$work/got.tsv"
+    printf '%s (windows)\t%s\n%s (cycle by cycle)\t%s\n' "$name" "$win" "$name" "$cyc" >>"$work/got.tsv"
 done <"$work/cases"
 if [ "$update" = --update ]; then
     cp "$work/got.tsv" "$here/waves.tsv"
