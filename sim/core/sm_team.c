@@ -140,6 +140,12 @@ static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
      * ends the launch), and a progress mark no later than the team's */
     w->failed_sm = -1;
     w->progress_at = t->progress_at;
+    if (t->window_end && !all) {
+        /* a window's SMs differ in work: each thread takes the next SM as
+         * it comes free (an SM's results do not depend on the thread) */
+        for (int32_t j; (j = atomic_fetch_add(&t->next_due, 1)) < t->ndue;) run_sm(t, w, t->due[j]);
+        return;
+    }
     for (int32_t j = 0; j < t->ndue; j++) {
         int32_t i = t->due[j];
         if (!all && t->owner[i] != w->index) continue;
@@ -237,6 +243,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
         t->owner[i] = i < busy ? (int32_t)((int64_t)i * nthreads / busy) : i % nthreads;
     atomic_init(&t->gen, 0);
     atomic_init(&t->done, 0);
+    atomic_init(&t->next_due, 0);
     atomic_init(&t->sleepers, 0);
     atomic_init(&t->stop, false);
     atomic_init(&t->caller_asleep, false);
@@ -412,6 +419,7 @@ static bool run_team(ws_sm_team *t)
         return end(t);
     }
     atomic_store(&t->done, 0);
+    atomic_store(&t->next_due, 0);
     atomic_fetch_add(&t->gen, 1);
     wake_all(t);
     run_share(t, &t->w[0], false);

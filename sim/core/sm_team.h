@@ -1,7 +1,8 @@
 /* The SMs of a timed launch's cycle, spread over threads (timing.c).
  *
- * Each thread owns the SMs whose index modulo the number of threads is its
- * own, and keeps its own executor state over the shared launch: statistics,
+ * Each thread owns a run of neighbouring SMs (in a window of cycles,
+ * timing_window.h, it takes the window's SMs one by one as it comes free),
+ * and keeps its own executor state over the shared launch: statistics,
  * error, clock, the watchdog's count.  The SMs of a cycle issue at once;
  * what they would otherwise share, global memory's data and the L1, L2 and
  * DRAM model, waits in each SM's lists (ws_deferred, ws_lsu_queue) and is
@@ -60,6 +61,7 @@ typedef struct ws_sm_team {
      * read the fields above */
     _Alignas(64) atomic_uint gen;       /* moves on to start a cycle on the other threads */
     _Alignas(64) atomic_int done;       /* threads done with the cycle */
+    _Alignas(64) atomic_int next_due;   /* in a window: the next of due for a thread to take */
     _Alignas(64) atomic_int sleepers;   /* threads asleep on cv */
     atomic_bool caller_asleep;          /* the calling thread asleep on cv_done */
     atomic_bool stop;
