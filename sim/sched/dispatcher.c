@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 bool ws_dispatcher_init(ws_dispatcher *d, const ws_gpu_config *g, const ws_occ_input *in,
                         uint64_t nblocks, char *err, size_t errsize)
@@ -46,20 +47,29 @@ void ws_dispatcher_started(ws_dispatcher *d, int32_t sm)
     d->resident[sm]++;
 }
 
+bool ws_dispatcher_left(const ws_dispatcher *d)
+{
+    return d->head < d->nbacklog || d->next < d->nblocks;
+}
+
 bool ws_dispatcher_give_back(ws_dispatcher *d, const uint64_t *blocks, uint64_t n)
 {
     if (n == 0) return true;
-    /* what is left of the backlog, then the blocks, merged in order */
+    /* what is left of the backlog, moved to its start, and the blocks,
+     * merged in order from the end (the storage is kept from call to call) */
     uint64_t left = d->nbacklog - d->head, need = left + n;
-    uint64_t *merged = malloc(sizeof *merged * (size_t)need);
-    if (!merged) return false;
-    uint64_t i = d->head, j = 0, k = 0;
-    while (i < d->nbacklog || j < n)
-        merged[k++] = j >= n || (i < d->nbacklog && d->backlog[i] < blocks[j]) ? d->backlog[i++] : blocks[j++];
-    free(d->backlog);
-    d->backlog = merged;
+    if (need > d->backlogcap) {
+        uint64_t cap = need > 2 * d->backlogcap ? need : 2 * d->backlogcap;
+        uint64_t *b = realloc(d->backlog, sizeof *b * (size_t)cap);
+        if (!b) return false;
+        d->backlog = b;
+        d->backlogcap = cap;
+    }
+    memmove(d->backlog, d->backlog + d->head, sizeof *d->backlog * (size_t)left);
+    for (uint64_t i = left, j = n, k = need; j > 0;)
+        d->backlog[--k] = i > 0 && d->backlog[i - 1] > blocks[j - 1] ? d->backlog[--i] : blocks[--j];
     d->head = 0;
-    d->nbacklog = d->backlogcap = need;
+    d->nbacklog = need;
     return true;
 }
 

@@ -17,7 +17,8 @@
 typedef struct ws_dispatcher {
     uint64_t nblocks, next;     /* blocks of the grid; the next to place */
     /* Blocks below next set aside and given back (ws_dispatcher_take),
-     * ascending from backlog[head]: they go first. */
+     * ascending in backlog[head, nbacklog) (room for backlogcap): they go
+     * first. */
     uint64_t *backlog;
     uint64_t head, nbacklog, backlogcap;
     int32_t nsm;
@@ -44,6 +45,9 @@ void ws_dispatcher_retire(ws_dispatcher *d, int32_t sm);
  * when none is left.  The SM's slot count is the caller's to move
  * (ws_dispatcher_started). */
 int64_t ws_dispatcher_take(ws_dispatcher *d);
+
+/* Whether a block of the grid is left to place or set aside. */
+bool ws_dispatcher_left(const ws_dispatcher *d);
 
 /* A block set aside with ws_dispatcher_take started on sm. */
 void ws_dispatcher_started(ws_dispatcher *d, int32_t sm);

@@ -133,6 +133,44 @@ static void test_dispatcher(void **state)
     assert_non_null(strstr(err, "cudaError"));
 }
 
+/* Blocks set aside for a window (ws_dispatcher_take) and not needed go
+ * back (ws_dispatcher_give_back) and are placed first, lowest first, the
+ * backlog merged with what was left of it from earlier. */
+static void test_dispatcher_set_aside(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    tt_config(&g, "teaching");
+    ws_dispatcher d;
+    char err[256];
+    ws_occ_input in = {.threads = 32, .regs = 16, .carveout = -1};
+    assert_true(ws_dispatcher_init(&d, &g, &in, 12, err, sizeof err));
+    for (int64_t b = 0; b < 6; b++) assert_int_equal(ws_dispatcher_take(&d), b);
+    const uint64_t back[] = {1, 3, 5};              /* 0, 2 and 4 were needed */
+    assert_true(ws_dispatcher_give_back(&d, back, 3));
+    assert_true(ws_dispatcher_left(&d));
+    assert_int_equal(ws_dispatcher_take(&d), 1);    /* the backlog first */
+    assert_int_equal(ws_dispatcher_take(&d), 3);
+    const uint64_t again[] = {1, 6};                /* 6 came from the grid */
+    assert_int_equal(ws_dispatcher_take(&d), 5);
+    assert_int_equal(ws_dispatcher_take(&d), 6);
+    assert_true(ws_dispatcher_give_back(&d, again, 2));
+    const uint64_t more[] = {3};                    /* merged between 1 and 6 */
+    assert_true(ws_dispatcher_give_back(&d, more, 1));
+    assert_int_equal(ws_dispatcher_take(&d), 1);
+    assert_int_equal(ws_dispatcher_take(&d), 3);
+    assert_int_equal(ws_dispatcher_take(&d), 6);
+    for (int64_t b = 7; b < 12; b++) assert_int_equal(ws_dispatcher_take(&d), b);
+    assert_false(ws_dispatcher_left(&d));
+    assert_int_equal(ws_dispatcher_take(&d), -1);
+    /* placing takes from the backlog too */
+    const uint64_t last[] = {9};
+    assert_true(ws_dispatcher_give_back(&d, last, 1));
+    assert_int_equal(ws_dispatcher_place(&d, 1), 9);
+    assert_int_equal(ws_dispatcher_place(&d, 1), -1);
+    ws_dispatcher_free(&d);
+}
+
 static void test_scheduler_policies(void **state)
 {
     (void)state;
@@ -202,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_cycle_skipping),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_dispatcher),
+        cmocka_unit_test(test_dispatcher_set_aside),
         cmocka_unit_test(test_scheduler_policies),
         cmocka_unit_test(test_register_estimate),
     };
