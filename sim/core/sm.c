@@ -559,7 +559,6 @@ bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
     uint64_t next = WS_NEVER;
     bool issued = false;
     ws_sm_catch_up(s, sm, now);
-    sm->now = now;
     if (sm->window_end && !ws_lsu_cycle_begin(&sm->lsu_q)) {
         ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
         return false;
@@ -577,13 +576,15 @@ bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
     if (sm->window_end && upto > sm->window_end) upto = sm->window_end;
     count_cycles(s, sm, upto - now);
     sm->counted_to = upto;
-    if (sm->live && next == WS_NEVER) {
-        ws_error_set(s->x.err, WS_ERR_KERNEL_FAULT, "internal error: SM %d has warps but nothing to wait for",
-                 sm->id);
-        return false;
-    }
     sm->next = next;
-    return true;
+    return ws_sm_waits_for_something(s, sm);
+}
+
+bool ws_sm_waits_for_something(ws_tsim *s, const ws_sm *sm)
+{
+    if (!sm->live || sm->next != WS_NEVER) return true;
+    ws_error_set(s->x.err, WS_ERR_KERNEL_FAULT, "internal error: SM %d has warps but nothing to wait for", sm->id);
+    return false;
 }
 
 void ws_sm_window_settled(ws_sm *sm, uint64_t end)

@@ -205,7 +205,6 @@ typedef struct ws_sm {
     uint32_t finished;                  /* of those, warps that exited and wait to retire */
     uint32_t nreason[WS_STALL_COUNT];   /* resident warps per current reason */
     uint64_t next;                      /* next cycle to evaluate, WS_NEVER when idle */
-    uint64_t now;                       /* the cycle being simulated */
     uint64_t counted_to;                /* the stall counters hold its cycles before this */
     /* In a window of cycles [.., window_end) (timing_window.h; 0: cycle by
      * cycle). */
@@ -246,6 +245,10 @@ void ws_sm_block_done(ws_tsim *s, ws_sm *sm, uint64_t at);
 /* The dispatcher fills sm's free slots with blocks that start at cycle
  * start.  False on out of memory. */
 bool ws_sm_fill(ws_tsim *s, ws_sm *sm, uint64_t start);
+
+/* False, with s->x.err filled, when sm has warps but no next cycle: a
+ * model error (every waiting warp waits for a known cycle). */
+bool ws_sm_waits_for_something(ws_tsim *s, const ws_sm *sm);
 
 /* Adds the cycles of sm before now that its last cycle did not count (it
  * stopped at a window's end) to the stall counters: call before retiring. */

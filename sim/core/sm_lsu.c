@@ -170,18 +170,20 @@ static uint64_t l2_answer(ws_tsim *s, const ws_l2_request *r)
     return ws_l2_atomic(s->l2, r->sector, r->serial, r->start);
 }
 
-/* One access's sectors through L1, from the cycle start its L1 data-stage
- * passes begin, as an entry of the SM's queue: what goes on to L2 (load
- * misses, stores, atomics) becomes its requests, and a load's miss fills
- * L1 with a time still to come (WS_L1_PENDING + its request's index),
- * which a later hit in the cycle waits for (a dep).  serial: per sector,
- * atomics only.  Returns the cycle the access is ready at the earliest
- * (its L1 hits). */
+/* One access's sectors through L1, of an instruction issued at now, from
+ * the cycle start its L1 data-stage passes begin, as an entry of the SM's
+ * queue: what goes on to L2 (load misses, stores, atomics) becomes its
+ * requests, and a load's miss fills L1 with a time still to come
+ * (WS_L1_PENDING + its request's index), which a later hit in the cycle
+ * (window) waits for (a dep).  serial: per sector, atomics only.  Returns
+ * the cycle the access is ready at the earliest (its L1 hits), or in a
+ * window WS_WINDOW_PENDING when it waits for L2. */
 static uint64_t queue_access(ws_sm *sm, ws_sm_warp *sw, int32_t pc, const uint64_t *sector,
-                             const uint32_t *serial, uint32_t n, int op, ws_l1_policy policy, uint64_t start)
+                             const uint32_t *serial, uint32_t n, int op, ws_l1_policy policy, uint64_t now,
+                             uint64_t start)
 {
     ws_lsu_queue *q = &sm->lsu_q;
-    ws_lsu_pending e = {.sw = sw, .pc = pc, .lead_reg = -1, .cycle = sm->now, .first_req = q->nreq,
+    ws_lsu_pending e = {.sw = sw, .pc = pc, .lead_reg = -1, .cycle = now, .first_req = q->nreq,
                         .first_dep = q->ndep};
     uint64_t ready = start;
     for (uint32_t i = 0; i < n; i++) {
@@ -229,7 +231,7 @@ static uint64_t global_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, int32_t pc,
     uint32_t serial[WS_COALESCE_MAX_SECTORS], wavefronts = co->lines ? co->lines : 1;
     if (op == WS_I_ATOM) wavefronts = atomic_serials(addr, mask, co, serial);
     uint64_t start = l1_stage(s, sm, now, wavefronts);
-    return queue_access(sm, sw, pc, co->sector, serial, co->sectors, op, policy, start);
+    return queue_access(sm, sw, pc, co->sector, serial, co->sectors, op, policy, now, start);
 }
 
 /* The L2's answers to queue entry k's requests, in the order they were

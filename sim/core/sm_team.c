@@ -18,7 +18,7 @@ struct ws_sm_worker {
     ws_timing_stats ts;
     ws_error err;
     int32_t failed_sm;          /* the SM whose cycle failed; -1: none */
-    uint64_t failed_at;         /* in a window: the cycle it failed in */
+    uint64_t failed_at;         /* the cycle it failed in */
     ws_error sm_err;            /* in a window: an SM's fault, before it is compared */
     uint64_t progress_at;       /* the latest sign of progress of its SMs */
     pthread_t thread;
@@ -77,10 +77,7 @@ static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
     /* the last window's answers, first */
     if (sm->lsu_q.n) ws_sm_window_finish(s, sm);
     *at = sm->next;
-    if (sm->live && sm->next == WS_NEVER) {
-        ws_error_set(s->x.err, WS_ERR_KERNEL_FAULT, "internal error: SM %d has warps but nothing to wait for", sm->id);
-        return false;
-    }
+    if (!ws_sm_waits_for_something(s, sm)) return false;
     sm->window_end = t->window_end;
     sm->data.capture = true;
     while (sm->next < t->window_end) {
@@ -93,11 +90,18 @@ static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
     return true;
 }
 
+/* Whether a fault of SM i at cycle at comes before worker w's (if any):
+ * by cycle, then SM, the order a run on one thread meets them in. */
+static bool fault_before(uint64_t at, int32_t i, const ws_sm_worker *w)
+{
+    return w->failed_sm < 0 || at < w->failed_at || (at == w->failed_at && i < w->failed_sm);
+}
+
 /* Notes SM i's fault at cycle at, in w->sm_err, where it is the earliest
- * of w's SMs (by cycle, then SM). */
+ * of w's SMs. */
 static void note_fault(ws_sm_worker *w, int32_t i, uint64_t at)
 {
-    if (w->failed_sm >= 0 && (at > w->failed_at || (at == w->failed_at && i > w->failed_sm))) return;
+    if (!fault_before(at, i, w)) return;
     w->err = w->sm_err;
     w->failed_sm = i;
     w->failed_at = at;
@@ -151,6 +155,7 @@ static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
         if (!all && t->owner[i] != w->index) continue;
         if (!run_sm(t, w, i) && !t->window_end) {
             w->failed_sm = i;
+            w->failed_at = t->now;
             return;
         }
     }
@@ -275,17 +280,36 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     return true;
 }
 
+/* After the threads' part of a cycle (window): their progress marks into
+ * the team's, and the worker whose fault comes first, or NULL. */
+static ws_sm_worker *gather(ws_sm_team *t)
+{
+    ws_sm_worker *failed = NULL;
+    for (int32_t k = 0; k < t->nthreads; k++) {
+        ws_sm_worker *w = &t->w[k];
+        if (w->failed_sm >= 0 && (!failed || fault_before(w->failed_at, w->failed_sm, failed))) failed = w;
+        if (w->progress_at > t->progress_at) t->progress_at = w->progress_at;
+    }
+    return failed;
+}
+
+/* The end of a cycle (window) that went through: atomics done just now may
+ * have changed memory (progress), and the watchdog's count moves on. */
+static void count_steps(ws_sm_team *t)
+{
+    ws_exec *x = &t->s->x;
+    if (x->progress_at > t->progress_at) t->progress_at = x->progress_at;
+    uint64_t steps = x->stats->warp_insts;
+    for (int32_t k = 0; k < t->nthreads; k++) steps += t->w[k].st.warp_insts;
+    t->steps = steps;
+}
+
 /* The end of the cycle, on the calling thread: each SM's put-off data
  * movement and L1/L2 accesses, SM by SM in index order, up to the lowest
  * SM that failed, whose error is the launch's. */
 static bool end_cycle(ws_sm_team *t)
 {
-    ws_sm_worker *failed = NULL;
-    for (int32_t k = 0; k < t->nthreads; k++) {
-        ws_sm_worker *w = &t->w[k];
-        if (w->failed_sm >= 0 && (!failed || w->failed_sm < failed->failed_sm)) failed = w;
-        if (w->progress_at > t->progress_at) t->progress_at = w->progress_at;
-    }
+    ws_sm_worker *failed = gather(t);
     ws_exec *x = &t->s->x;
     for (int32_t j = 0; j < t->ndue; j++) {
         int32_t i = t->due[j];
@@ -301,11 +325,7 @@ static bool end_cycle(ws_sm_team *t)
             return false;
         }
     }
-    /* atomics done just now may have changed memory: progress */
-    if (x->progress_at > t->progress_at) t->progress_at = x->progress_at;
-    uint64_t steps = t->s->x.stats->warp_insts;
-    for (int32_t k = 0; k < t->nthreads; k++) steps += t->w[k].st.warp_insts;
-    t->steps = steps;
+    count_steps(t);
     return true;
 }
 
@@ -317,14 +337,7 @@ static bool end_cycle(ws_sm_team *t)
  * slots still free, from the window's end. */
 static bool end_window(ws_sm_team *t)
 {
-    ws_sm_worker *failed = NULL;
-    for (int32_t k = 0; k < t->nthreads; k++) {
-        ws_sm_worker *w = &t->w[k];
-        if (w->failed_sm >= 0 && (!failed || w->failed_at < failed->failed_at ||
-                                  (w->failed_at == failed->failed_at && w->failed_sm < failed->failed_sm)))
-            failed = w;
-        if (w->progress_at > t->progress_at) t->progress_at = w->progress_at;
-    }
+    ws_sm_worker *failed = gather(t);
     ws_exec *x = &t->s->x;
     uint32_t *data_k = t->cursor, *queue_k = t->cursor + t->ndue;
     memset(t->cursor, 0, sizeof *t->cursor * 2 * (size_t)t->ndue);
@@ -344,8 +357,6 @@ static bool end_window(ws_sm_team *t)
         *x->err = failed->err;
         return false;
     }
-    /* atomics done just now may have changed memory: progress */
-    if (x->progress_at > t->progress_at) t->progress_at = x->progress_at;
     ws_tsim *s = t->s;
     uint64_t nback = 0;
     for (int32_t j = 0; j < t->ndue; j++) {
@@ -372,9 +383,7 @@ static bool end_window(ws_sm_team *t)
         if (sm->lsu_q.n && next > t->window_end) next = t->window_end;
         t->brief[i] = (ws_sm_brief){.next = next, .finished = sm->finished, .pending = 0};
     }
-    uint64_t steps = t->s->x.stats->warp_insts;
-    for (int32_t k = 0; k < t->nthreads; k++) steps += t->w[k].st.warp_insts;
-    t->steps = steps;
+    count_steps(t);
     return true;
 }
 
@@ -461,7 +470,7 @@ static int by_start(const void *a, const void *b)
 static void set_aside(ws_sm_team *t)
 {
     ws_dispatcher *d = &t->s->disp;
-    if (d->next >= d->nblocks && d->head >= d->nbacklog) return;       /* none left */
+    if (!ws_dispatcher_left(d)) return;
     uint32_t n = 0;
     for (int32_t j = 0; j < t->ndue; j++) {
         const ws_sm *sm = &t->sms[t->due[j]];
