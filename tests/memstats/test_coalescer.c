@@ -175,10 +175,12 @@ static void test_random_against_reference(void **state)
 }
 
 /* A full warp whose lanes make one run (lane l at a0 + l * size) or all
- * read one address, where most lanes fall in the sector of the lane before
- * (which the rule passes over at once): its sectors, in order, and lines
- * must be those of the same lanes taken apart (the warp without its first
- * lane, and that lane alone). */
+ * read one address, or whose two halves each do (a 16x16 block's warp:
+ * two rows reading a tile's row or column, at bases before, after, over or
+ * next to one another), where most lanes fall in the sector of the lane
+ * before (which the rule passes over at once): its sectors, in order, and
+ * lines must be those of the same lanes taken apart (the warp without its
+ * first lane, and that lane alone). */
 static void test_runs_and_broadcasts(void **state)
 {
     (void)state;
@@ -186,10 +188,16 @@ static void test_runs_and_broadcasts(void **state)
     uint64_t seed = 99;
     for (int iter = 0; iter < 4000; iter++) {
         uint32_t size = sizes[rng(&seed) % 5];
-        bool broadcast = iter % 3 == 0;
+        bool broadcast = iter % 3 == 0, halves = iter % 5 >= 3;
         uint64_t a[32], base = BASE + rng(&seed) % 4096;
         if (iter % 2) base = base / size * size;
         for (uint32_t i = 0; i < 32; i++) a[i] = broadcast ? base : base + i * size;
+        if (halves) {       /* the second half its own run or address, near the first */
+            bool run = rng(&seed) % 2;
+            uint64_t b = base + rng(&seed) % (48 * size) - 16 * size;
+            if (iter % 2) b = b / size * size;
+            for (uint32_t i = 16; i < 32; i++) a[i] = run ? b + (i - 16) * size : b;
+        }
         ws_coalesce c, rest, one;
         ws_coalesce_eval(a, ALL, size, &c);
         ws_coalesce_eval(a, ALL & ~UINT32_C(1), size, &rest);
