@@ -316,13 +316,12 @@ void ws_sm_window_finish(ws_tsim *s, ws_sm *sm)
 
 /* One warp-wide access (addr[lane] for the lanes in mask) of a memory
  * instruction: the cycle its data is ready. */
-static uint64_t one_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_insn *in,
-                           const ws_step_info *info, const ws_mem_resolved *res, const uint64_t *addr,
-                           uint32_t size, uint64_t now, uint8_t *kind)
+/* The lanes of a generic or local access split by the space each
+ * address falls in: shared offsets into off, the global addresses local
+ * memory and global memory take into gaddr. */
+static void split_lanes(const ws_tsim *s, const ws_sm_warp *sw, const ws_step_info *info, const uint64_t *addr,
+                        uint64_t *off, uint32_t *smask, uint64_t *gaddr, uint32_t *gmask)
 {
-    /* split the lanes by the space their address falls in */
-    uint64_t off[WS_WARP_SIZE], gaddr[WS_WARP_SIZE];
-    uint32_t smask = 0, gmask = 0;
     for (uint32_t m = info->mask; m; m &= m - 1) {
         int lane = __builtin_ctz(m);
         uint64_t a = addr[lane], o = a;
@@ -333,15 +332,35 @@ static uint64_t one_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_insn 
         }
         if (space == WS_SP_SHARED) {
             off[lane] = o;
-            smask |= UINT32_C(1) << lane;
+            *smask |= UINT32_C(1) << lane;
         } else {
             /* local memory interleaves threads word by word, as the
              * hardware lays it out, so equal offsets coalesce */
             gaddr[lane] = space == WS_SP_LOCAL
                 ? LOCAL_BASE + ((o / 4 * s->grid_warps + sw->gwarp) * WS_WARP_SIZE + (uint64_t)lane) * 4 + o % 4
                 : a;
-            gmask |= UINT32_C(1) << lane;
+            *gmask |= UINT32_C(1) << lane;
         }
+    }
+}
+
+static uint64_t one_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_insn *in,
+                           const ws_step_info *info, const ws_mem_resolved *res, const uint64_t *addr,
+                           uint32_t size, uint64_t now, uint8_t *kind)
+{
+    /* a shared or global access's lanes are all in its space, at their
+     * addresses; a generic or local one's are split */
+    uint64_t off_lanes[WS_WARP_SIZE], gaddr_lanes[WS_WARP_SIZE];
+    const uint64_t *off = addr, *gaddr = addr;
+    uint32_t smask = 0, gmask = 0;
+    if (info->space == WS_SP_SHARED) {
+        smask = info->mask;
+    } else if (info->space == WS_SP_GLOBAL) {
+        gmask = info->mask;
+    } else {
+        split_lanes(s, sw, info, addr, off_lanes, &smask, gaddr_lanes, &gmask);
+        off = off_lanes;
+        gaddr = gaddr_lanes;
     }
     int op = in->cls == WS_I_ATOM ? WS_I_ATOM : info->store ? WS_I_ST : WS_I_LD;
     uint64_t ready = now + 1;
