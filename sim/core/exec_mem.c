@@ -201,11 +201,23 @@ static void account_pc(ws_pc_counts *c, int op, const ws_bank_access *b, const w
     }
 }
 
+/* Lane l's bytes of a resolved access are at host + l * per_lane +
+ * (addr[l] - origin). */
+typedef struct warp_bytes {
+    uint8_t *host;
+    uint64_t origin;
+    size_t per_lane;
+    bool uniform;           /* every lane at addr[first lane] */
+    bool halves;            /* a full warp, lane l at addr[l & 16] + (l & 15) * step */
+    uint64_t step;
+} warp_bytes;
+
 /* Splits one warp-level access by space and applies the bank and
  * coalescing rules for the counters; the results go to res when given (the
  * step's resolved access, mem_access.h). */
 static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
-                    const uint64_t addr[WS_WARP_SIZE], uint32_t size, int op, ws_mem_resolved *res)
+                    const uint64_t addr[WS_WARP_SIZE], uint32_t size, int op, ws_mem_resolved *res,
+                    const warp_bytes *wb)
 {
     ws_pc_counts *pcc = x->l->pc_counts ? &x->l->pc_counts[pc] : NULL;
     ws_launch_stats *s = x->stats;
@@ -245,7 +257,11 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
     r->gmask = gmask;
     if (smask) {
         const ws_bank_access *b = &r->banks;
-        ws_bank_access_eval_memo(x->bank_memo, (uint32_t)pc, saddr, smask, size, op == ACC_LD, &r->banks);
+        /* the lanes' offsets keep their addresses' pattern when all are in shared memory */
+        bool known = wb && wb->halves && smask == mask;
+        ws_bank_halves halves = {.step = known ? wb->step : 0, .jump = known ? addr[16] - addr[0] : 0};
+        ws_bank_access_eval_memo(x->bank_memo, (uint32_t)pc, saddr, smask, size, op == ACC_LD,
+                                 known ? &halves : NULL, &r->banks);
         ws_shared_counts *c = op == ACC_LD ? &s->shared_ld : op == ACC_ST ? &s->shared_st : &s->shared_atom;
         c->requests++;
         c->wavefronts += b->wavefronts;
@@ -281,16 +297,6 @@ static uint64_t extend(uint64_t raw, ptx_type t, uint32_t es, uint32_t rw)
  * several allocations or pages) the lanes go one by one through
  * mem_access instead, which gives the same result and the exact message. */
 
-/* Lane l's bytes of a resolved access are at host + l * per_lane +
- * (addr[l] - origin). */
-typedef struct warp_bytes {
-    uint8_t *host;
-    uint64_t origin;
-    size_t per_lane;
-    bool uniform;           /* every lane at addr[first lane] */
-    bool halves;            /* a full warp, lane l at addr[l & 16] + (l & 15) * step */
-    uint64_t step;
-} warp_bytes;
 
 static inline uint8_t *lane_bytes(const warp_bytes *wb, const uint64_t *addr, int lane)
 {
@@ -337,11 +343,10 @@ static bool halves_step(const uint64_t *addr, uint32_t size, uint64_t *step)
 {
     uint64_t d = addr[1] - addr[0];
     if ((d != 0 && d != size) || addr[15] - addr[0] != 15 * d || addr[31] - addr[16] != 15 * d) return false;
-    /* each lane's step from the lane before, lane 16's from lane 15 taken
-     * as it is: one loop the compiler vectorizes */
-    uint64_t diff = 0, jump = addr[16] - addr[15];
-    for (int lane = 1; lane < WS_WARP_SIZE; lane++)
-        diff |= (addr[lane] - addr[lane - 1]) ^ (lane == 16 ? jump : d);
+    /* each half's lanes against its first lane's address plus their steps:
+     * loops the compiler vectorizes */
+    uint64_t diff = 0, a = addr[0], c = addr[16], off = 0;
+    for (int lane = 0; lane < 16; lane++, off += d) diff |= (addr[lane] ^ (a + off)) | (addr[16 + lane] ^ (c + off));
     *step = d;
     return diff == 0;
 }
@@ -597,7 +602,10 @@ static void load_row(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs,
         for (int h = 0; h < WS_WARP_SIZE; h += 16) {
             const uint8_t *p = lane_bytes(wb, addrs, h) + off;
             size_t stride = (size_t)wb->step;
-            if (es == 4)
+            if (stride == 0) {     /* the half reads one word */
+                uint64_t v = load_le(p, es) & keep;
+                for (int lane = 0; lane < 16; lane++) row[h + lane] = v;
+            } else if (es == 4)
                 for (int lane = 0; lane < 16; lane++) row[h + lane] = load_le(p + lane * stride, 4) & keep;
             else
                 for (int lane = 0; lane < 16; lane++) row[h + lane] = load_le(p + lane * stride, 8) & keep;
@@ -655,8 +663,10 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     warp_addrs(x, w, a, mask, addrs);
     warp_bytes wb;
+    const warp_bytes *shape = NULL;     /* what the bank rule may know of the addresses */
     if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, false, a->reg < 0, &wb)) {
         bool sext = ptx_type_is_signed(t) && es < 8;
+        shape = &wb;
         for (uint32_t k = 0; k < nv; k++) {
             if (el[k].kind != WS_OK_REG) continue;
             uint32_t rw = x->p->reg_width[el[k].reg];
@@ -675,7 +685,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
                                                       x->p->reg_width[el[k].reg]);
         }
     }
-    account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL);
+    account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL, shape);
     return true;
 }
 
@@ -718,7 +728,7 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     warp_addrs(x, w, a, mask, addrs);
     if (put_off(x, in->space, in, addrs, mask)) {
         ws_progress(x, w);
-        account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL);
+        account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL, NULL);
         return defer_push(x, b, w, in, pc, mask, addrs);
     }
     uint64_t scratch[WS_MAX_VEC][WS_WARP_SIZE];
@@ -727,7 +737,7 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     if (!store_values(x, b, w, in, pc, mask, addrs, values, nv)) return false;
     if (x->applying) return true;       /* counted when it issued */
     if (mask) ws_progress(x, w);
-    account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL);
+    account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL, NULL);
     return true;
 }
 
@@ -743,7 +753,7 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     warp_addrs(x, w, a, mask, addrs);
     if (put_off(x, in->space, in, addrs, mask)) {
-        account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL);
+        account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL, NULL);
         return defer_push(x, b, w, in, pc, mask, addrs);
     }
     warp_bytes wb;
@@ -766,7 +776,7 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
             return false;
         if (d && d->kind == WS_OK_REG) w->regs[d->reg][lane] = old;
     }
-    if (!x->applying) account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL);
+    if (!x->applying) account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL, NULL);
     return true;
 }
 
@@ -836,7 +846,7 @@ static void wmma_account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mas
     for (int k = 0; k < n; k++) {
         uint64_t *addr = info ? info->addr + k * WS_WARP_SIZE : own;
         FOR_LANES(mask, lane) addr[lane] = base + off[k * WS_WARP_SIZE + lane];
-        account(x, in, pc, mask, addr, size, store ? ACC_ST : ACC_LD, NULL);
+        account(x, in, pc, mask, addr, size, store ? ACC_ST : ACC_LD, NULL, NULL);
     }
 }
 
@@ -920,8 +930,8 @@ bool ws_exec_cp_async(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
     }
     ws_insn as_global = *in;
     as_global.space = WS_SP_GLOBAL;
-    account(x, &as_global, pc, read_mask, gaddr, size, ACC_LD, NULL);
-    account(x, in, pc, mask, saddr, size, ACC_ST, NULL);
+    account(x, &as_global, pc, read_mask, gaddr, size, ACC_LD, NULL, NULL);
+    account(x, in, pc, mask, saddr, size, ACC_ST, NULL, NULL);
     return true;
 }
 

@@ -2,6 +2,7 @@
 #include "shared_banks.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Words one part can touch: 32 lanes x 3 words (a paired 8-byte load, not
  * aligned) at most. */
@@ -120,18 +121,22 @@ void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, 
 }
 
 void ws_bank_access_eval_memo(ws_bank_memo memo[WS_BANK_MEMOS], uint32_t site, const uint64_t addr[32],
-                              uint32_t mask, uint32_t size, bool load, ws_bank_access *out)
+                              uint32_t mask, uint32_t size, bool load, const ws_bank_halves *halves,
+                              ws_bank_access *out)
 {
     if (!mask) {
         ws_bank_access_eval(addr, mask, size, load, out);
         return;
     }
+    if (mask != UINT32_MAX) halves = NULL;
     ws_bank_memo *m = &memo[site % WS_BANK_MEMOS];
     uint64_t first = addr[__builtin_ctz(mask)], shift = first - m->first;
     if (m->site == site + 1 && m->mask == mask && m->size == size && m->load == load &&
         shift % WS_SMEM_BANK_BYTES == 0) {
         uint64_t differ = 0;
-        if (mask == UINT32_MAX) {
+        if (halves && m->halves) {     /* both known as halves: the same pattern when the same two numbers */
+            differ = (halves->step ^ m->shape.step) | (halves->jump ^ m->shape.jump);
+        } else if (mask == UINT32_MAX) {
             for (uint32_t lane = 0; lane < 32; lane++) differ |= (addr[lane] - first) ^ m->delta[lane];
         } else {
             for (uint32_t k = mask; k; k &= k - 1) {
@@ -139,11 +144,15 @@ void ws_bank_access_eval_memo(ws_bank_memo memo[WS_BANK_MEMOS], uint32_t site, c
                 differ |= (addr[lane] - first) ^ m->delta[lane];
             }
         }
-        if (!differ) {
-            *out = m->result;
+        if (!differ) {     /* the memo's passes, their banks turned by the shift (only the passes made) */
+            const ws_bank_access *r = &m->result;
             uint32_t n = (uint32_t)(shift / WS_SMEM_BANK_BYTES % WS_SMEM_BANKS);
-            for (uint32_t i = 0; n && i < out->wavefronts; i++)
-                out->pass_banks[i] = out->pass_banks[i] << n | out->pass_banks[i] >> (32 - n);
+            out->wavefronts = r->wavefronts;
+            out->conflicts = r->conflicts;
+            out->degree = r->degree;
+            out->parts = r->parts;
+            for (uint32_t i = 0; i < r->wavefronts; i++)
+                out->pass_banks[i] = n ? r->pass_banks[i] << n | r->pass_banks[i] >> (32 - n) : r->pass_banks[i];
             return;
         }
     }
@@ -153,6 +162,8 @@ void ws_bank_access_eval_memo(ws_bank_memo memo[WS_BANK_MEMOS], uint32_t site, c
     m->size = size;
     m->load = load;
     m->first = first;
+    m->halves = halves != NULL;
+    if (halves) m->shape = *halves;
     for (uint32_t k = mask; k; k &= k - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(k);
         m->delta[lane] = addr[lane] - first;

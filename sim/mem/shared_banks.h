@@ -75,10 +75,20 @@ void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, 
  * every address by n words moves every word's bank by n and changes
  * nothing else the rule looks at, so the result is the remembered one with
  * each pass's banks rotated by n. */
+/* What a caller may know of a full warp's addresses: two half-warps, lane
+ * l at addr[0] + (l & 15) * step, plus jump (addr[16] - addr[0]) for the
+ * lanes from 16 on.  Each warp of a 16x16 block reading a tile's row or
+ * column is such a warp. */
+typedef struct ws_bank_halves {
+    uint64_t step, jump;
+} ws_bank_halves;
+
 typedef struct ws_bank_memo {
     uint32_t site;                      /* the site + 1; 0: empty */
     uint32_t mask, size;
     bool load;
+    bool halves;                        /* the pattern was given as halves (shape) */
+    ws_bank_halves shape;
     uint64_t first;                     /* the lowest lane's address */
     uint64_t delta[32];                 /* each lane's address less first (lanes of mask) */
     ws_bank_access result;
@@ -87,8 +97,12 @@ typedef struct ws_bank_memo {
 #define WS_BANK_MEMOS 32
 
 /* ws_bank_access_eval with a site's memo (memo[site % WS_BANK_MEMOS]):
- * the same result, from the memo when the pattern repeats. */
+ * the same result, from the memo when the pattern repeats.  halves, when
+ * not NULL, says the lanes of a full mask make that pattern (the caller
+ * has checked it): then the pattern is compared by its two numbers rather
+ * than lane by lane. */
 void ws_bank_access_eval_memo(ws_bank_memo memo[WS_BANK_MEMOS], uint32_t site, const uint64_t addr[32],
-                              uint32_t mask, uint32_t size, bool load, ws_bank_access *out);
+                              uint32_t mask, uint32_t size, bool load, const ws_bank_halves *halves,
+                              ws_bank_access *out);
 
 #endif
