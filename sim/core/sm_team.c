@@ -40,10 +40,24 @@ struct ws_sm_worker {
 #define FIRST_TRY_GAP 2
 #define MAX_TRY_GAP 256
 
-static int cmp_u64(const void *a, const void *b)
+/* Sorts a[0..n) ascending, tmp as room for n more: least significant byte
+ * first, each pass counted and placed, a byte every key shares skipped
+ * (the high bytes of cycles and block numbers nearly always).  The lists
+ * sorted at a window's edges are short and on the calling thread, which
+ * the other threads wait for: no comparison callbacks. */
+static void sort_keys(uint64_t *a, uint64_t *tmp, uint32_t n)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    if (n < 2) return;
+    uint64_t all_or = 0, all_and = ~UINT64_C(0);
+    for (uint32_t i = 0; i < n; i++) all_or |= a[i], all_and &= a[i];
+    for (uint32_t shift = 0; shift < 64; shift += 8) {
+        if ((((all_or ^ all_and) >> shift) & 0xff) == 0) continue;     /* every key has this byte */
+        uint32_t count[257] = {0};
+        for (uint32_t i = 0; i < n; i++) count[((a[i] >> shift) & 0xff) + 1]++;
+        for (uint32_t d = 0; d < 256; d++) count[d + 1] += count[d];
+        for (uint32_t i = 0; i < n; i++) tmp[count[(a[i] >> shift) & 0xff]++] = a[i];
+        memcpy(a, tmp, sizeof *a * n);
+    }
 }
 
 static uint64_t mono_ns(void)
@@ -227,14 +241,16 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     size_t slots = (size_t)nsm * (size_t)(s->disp.occ.blocks_per_sm > 0 ? s->disp.occ.blocks_per_sm : 1);
     t->back = malloc(sizeof *t->back * slots);
     t->resident = malloc(sizeof *t->resident * slots);
+    t->sort_tmp = malloc(sizeof *t->sort_tmp * slots);
     t->brief = aligned_alloc(64, (sizeof *t->brief * (size_t)nsm + 63) / 64 * 64);
-    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident) {
+    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->sort_tmp) {
         free(t->w);
         free(t->owner);
         free(t->brief);
         free(t->cursor);
         free(t->back);
         free(t->resident);
+        free(t->sort_tmp);
         return false;
     }
     for (int32_t i = 0; i < nsm; i++)
@@ -368,7 +384,7 @@ static bool end_window(ws_sm_team *t)
         for (uint32_t k = sm->nstarted; k < sm->nreserved; k++) t->back[nback++] = sm->reserved[k];
         sm->nfreed = sm->nreserved = sm->nstarted = 0;
     }
-    qsort(t->back, nback, sizeof *t->back, cmp_u64);
+    sort_keys(t->back, t->sort_tmp, (uint32_t)nback);
     if (!ws_dispatcher_give_back(&s->disp, t->back, nback)) {
         ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
         return false;
@@ -455,12 +471,17 @@ bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t 
     return run_team(t);
 }
 
-static int by_start(const void *a, const void *b)
+/* A resident block as one key that sorts by the cycle it started, then
+ * its slot, then its SM: a config allows at most 1,024 slots and 4,096
+ * SMs (gpu_config.c), and a start past 2^42 cycles, weeks of simulation,
+ * counts as 2^42 - 1. */
+#define KEY_SM_BITS 12
+#define KEY_SLOT_BITS 10
+static uint64_t resident_key(uint64_t started, uint32_t slot, int32_t sm)
 {
-    const ws_resident *x = a, *y = b;
-    if (x->started != y->started) return x->started < y->started ? -1 : 1;
-    if (x->slot != y->slot) return x->slot < y->slot ? -1 : 1;
-    return (x->sm > y->sm) - (x->sm < y->sm);
+    uint64_t most = (UINT64_C(1) << (64 - KEY_SM_BITS - KEY_SLOT_BITS)) - 1;
+    return (started < most ? started : most) << (KEY_SM_BITS + KEY_SLOT_BITS) | (uint64_t)slot << KEY_SM_BITS |
+           (uint64_t)(uint32_t)sm;
 }
 
 /* Before a window: for each SM of it, as many of the grid's next blocks as
@@ -475,14 +496,13 @@ static void set_aside(ws_sm_team *t)
     for (int32_t j = 0; j < t->ndue; j++) {
         const ws_sm *sm = &t->sms[t->due[j]];
         for (uint32_t b = 0; b < sm->nblocks; b++)
-            if (sm->blocks[b].used)
-                t->resident[n++] = (ws_resident){.started = sm->blocks[b].started, .sm = t->due[j], .slot = (int32_t)b};
+            if (sm->blocks[b].used) t->resident[n++] = resident_key(sm->blocks[b].started, b, t->due[j]);
     }
-    qsort(t->resident, n, sizeof *t->resident, by_start);
+    sort_keys(t->resident, t->sort_tmp, n);
     for (uint32_t k = 0; k < n; k++) {
         int64_t b = ws_dispatcher_take(d);
         if (b < 0) return;
-        ws_sm *sm = &t->sms[t->resident[k].sm];
+        ws_sm *sm = &t->sms[t->resident[k] & ((UINT64_C(1) << KEY_SM_BITS) - 1)];
         sm->reserved[sm->nreserved++] = (uint64_t)b;
     }
 }
@@ -519,4 +539,5 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     free(t->cursor);
     free(t->back);
     free(t->resident);
+    free(t->sort_tmp);
 }

@@ -33,11 +33,6 @@ typedef struct ws_sm_brief {
 
 /* A resident block, by when it started: blocks of one kernel take about
  * as long each, so the ones that started first end first (set_aside). */
-typedef struct ws_resident {
-    uint64_t started;
-    int32_t sm, slot;
-} ws_resident;
-
 typedef struct ws_sm_team {
     ws_tsim *s;                 /* the launch's: retiring, and the end of each cycle */
     ws_sm *sms;
@@ -52,7 +47,8 @@ typedef struct ws_sm_team {
     uint64_t now, window_end;
     uint32_t *cursor;           /* per due SM, the end of a window: where its lists are */
     uint64_t *back;             /* the end of a window: blocks set aside and not needed */
-    ws_resident *resident;      /* the start of a window: the SMs' blocks, by when they started */
+    uint64_t *resident;         /* the start of a window: the SMs' blocks, by when they started (set_aside) */
+    uint64_t *sort_tmp;         /* room to sort back or resident */
     /* the watchdog's: warp instructions before this cycle, and at the last
      * sign of progress */
     uint64_t steps, progress_at;
