@@ -65,10 +65,16 @@ static bool release(ws_exec *x, ws_block *b, uint32_t id, uint32_t expected_if_a
 
 uint32_t ws_block_release_barriers(ws_exec *x, ws_block *b)
 {
-    uint32_t live = 0, released = 0;
-    for (uint32_t i = 0; i < b->nwarps; i++) live += live_threads(&b->warps[i]);
+    /* the barriers some thread waits at, in one pass: only those can go */
+    uint32_t live = 0, released = 0, waited = 0;
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+        const ws_warp *w = &b->warps[i];
+        live += live_threads(w);
+        for (int32_t k = 0; k < w->nothers; k++)
+            if (w->others[k].wait == WS_WAIT_BARRIER) waited |= UINT32_C(1) << (w->others[k].bar_id & 31);
+    }
     for (uint32_t id = 0; id < 16; id++)
-        released += release(x, b, id, live);
+        if (waited >> id & 1) released += release(x, b, id, live);
     return released;
 }
 
