@@ -1,7 +1,8 @@
 #!/bin/sh
 # Simulation speed: runs a few course kernels at sizes large enough to take
 # about a second and prints simulated thread instructions per second of
-# host time (the figure cycle-level simulators are compared by), functional
+# host time (the figure cycle-level simulators are compared by) and warp
+# instructions per second (the figure warpsim's goals are set in), functional
 # only (--functional) and with the timing model of the a100 config on one
 # thread (THREADS=N: on N; warpsim's own default is every core).  For
 # careful timing run each line under hyperfine or /usr/bin/time instead.
@@ -26,7 +27,7 @@ run_mode() {
     ti=$(printf '%s' "$json" | sed 's/.*"thread_instructions":\([0-9]*\).*/\1/')
     wi=$(printf '%s' "$json" | sed 's/.*"warp_instructions":\([0-9]*\).*/\1/')
     awk -v n="$name" -v ti="$ti" -v wi="$wi" -v s="$start" -v e="$end" 'BEGIN {
-        t = e - s; printf "%-50s %11d thread inst %10d warp inst %7.2f s %8.1f M thread inst/s\n", n, ti, wi, t, ti / t / 1e6 }'
+        t = e - s; printf "%-50s %11d thread inst %10d warp inst %7.2f s %8.1f M thread inst/s %6.2f M warp inst/s\n", n, ti, wi, t, ti / t / 1e6, wi / t / 1e6 }'
 }
 
 n=256
