@@ -239,11 +239,16 @@ bool ws_sm_fill(ws_tsim *s, ws_sm *sm, uint64_t start)
  * end fills it), and the dispatcher hears of both at the window's end. */
 bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
 {
+    if (now < sm->retire_at) return true;
     uint32_t freed = 0;
+    uint64_t next = WS_NEVER;
     for (uint32_t p = 0; sm->finished && p < sm->nsp; p++)
         for (uint64_t m = sm->sp[p].finished; m; m &= m - 1) {
             ws_sm_warp *sw = slot_of(sm, p, (uint32_t)__builtin_ctzll(m));
-            if (drained_at(sw) > now) continue;
+            if (drained_at(sw) > now) {
+                next = min64(next, drained_at(sw));
+                continue;
+            }
             leave(sm, sw);
             ws_sm_block *b = &sm->blocks[sw->block];
             if (--b->running == 0) {
@@ -251,6 +256,9 @@ bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
                 freed++;
             }
         }
+    /* until then no finished warp drains, unless a warp finishes or the
+     * memory answers (issue, ws_sm_window_finish, the end of the cycle) */
+    sm->retire_at = next;
     if (!freed) return true;
     if (!sm->window_end) {
         for (uint32_t k = 0; k < freed; k++) ws_sm_block_done(s, sm, now);
@@ -458,6 +466,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     if (w->state == WS_WARP_DONE && !sw->finished) {
         sw->finished = true;
         sm->finished++;
+        sm->retire_at = 0;
         sp->finished |= BIT(sw);
     }
     if (r == WS_STEP_BLOCKED || r == WS_STEP_DONE || w->state != WS_WARP_READY)

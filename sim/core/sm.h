@@ -203,6 +203,7 @@ typedef struct ws_sm {
     uint64_t l1_free;                   /* the SM's L1 data stage */
     uint32_t live;                      /* resident warps */
     uint32_t finished;                  /* of those, warps that exited and wait to retire */
+    uint64_t retire_at;                 /* none of them drains before this cycle (0: look) */
     uint32_t nreason[WS_STALL_COUNT];   /* resident warps per current reason */
     uint64_t next;                      /* next cycle to evaluate, WS_NEVER when idle */
     uint64_t counted_to;                /* the stall counters hold its cycles before this */

@@ -278,6 +278,7 @@ static void finish(ws_tsim *s, ws_sm *sm, uint32_t k)
         sw->npending--;
         sw->opnd_pc = -1;
     }
+    sm->retire_at = 0;  /* its warp may have drained */
     if (e->trace && sm->trace_ev[e->trace - 1].done < ready) sm->trace_ev[e->trace - 1].done = ready;
 }
 
