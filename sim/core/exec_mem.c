@@ -651,6 +651,23 @@ static void store_row(const uint64_t *row, const warp_bytes *wb, const uint64_t 
 
 static bool plain_width(uint32_t es) { return es == 1 || es == 2 || es == 4 || es == 8; }
 
+/* Whether in reads an aligned word of the launch's parameters at a fixed
+ * address (no register, no symbol), within them, without a check that
+ * watches each lane's access. */
+static bool param_word(const ws_exec *x, const ws_insn *in, uint32_t mask, uint32_t size)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const ws_opnd *a = &in->ops[1];
+    if (in->space != WS_SP_PARAM || a->reg >= 0 || a->sym >= 0 || !mask || !plain_width(size)) return false;
+    if (x->checks && (x->l->checks & (WS_CHECK_RACE | WS_CHECK_INIT))) return false;
+    uint64_t addr = (uint64_t)a->imm;
+    return addr < WS_TPARAM_BASE && addr % size == 0 && fits(addr, size, x->l->params_size);
+#else
+    (void)x; (void)in; (void)mask; (void)size;
+    return false;
+#endif
+}
+
 bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                 uint32_t mask, ws_step_info *info)
 {
@@ -661,6 +678,15 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     if (d->kind == WS_OK_VEC) nv = d->nelems;
     record(info, in->space, total, false);
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
+    if (param_word(x, in, mask, total) && nv == 1 && el->kind == WS_OK_REG) {
+        /* a kernel parameter (every kernel's first instructions): one value
+         * for every lane, and no counters (param accesses have none) */
+        uint64_t addr = (uint64_t)a->imm, raw = 0;
+        memcpy(&raw, x->l->params + addr, es);      /* little-endian hosts only reach here */
+        uint64_t v = extend(raw, t, es, x->p->reg_width[el->reg]), *row = w->regs[el->reg];
+        FOR_LANES_DO(mask, lane, { addrs[lane] = addr; row[lane] = v; });
+        return true;
+    }
     warp_addrs(x, w, a, mask, addrs);
     warp_bytes wb;
     const warp_bytes *shape = NULL;     /* what the bank rule may know of the addresses */
