@@ -547,7 +547,10 @@ static bool subpart_cycle(ws_tsim *s, ws_sm *sm, uint32_t p, uint64_t now, uint6
 static void count_cycles(ws_tsim *s, ws_sm *sm, uint64_t weight)
 {
     ws_timing_stats *ts = s->ts;
-    for (uint32_t r = 0; r < WS_STALL_COUNT; r++) ts->stall[r] += (uint64_t)sm->nreason[r] * weight;
+    if (weight == 1)    /* the usual step: adds the compiler vectorizes (no 64-bit multiply in SSE2) */
+        for (uint32_t r = 0; r < WS_STALL_COUNT; r++) ts->stall[r] += sm->nreason[r];
+    else
+        for (uint32_t r = 0; r < WS_STALL_COUNT; r++) ts->stall[r] += (uint64_t)sm->nreason[r] * weight;
     ws_pc_counts *pcc = s->x.l->pc_counts;
     for (uint32_t i = 0; pcc && i < sm->nslots; i++) {
         ws_sm_warp *sw = &sm->slots[i];
