@@ -96,15 +96,11 @@ static uint64_t dram_fill(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t
     uint32_t c = channel_of(m, sector);
     uint64_t start = take(&m->chan_free[c], t, m->chan_cost);
     uint64_t ready = start + m->lat_dram;
-    m->dram_read_sectors++;
-    m->dram_write_sectors += ws_scache_fill(&m->slice[s], sector, ready, false);
-    uint64_t first = sector - sector % m->fetch_sectors, arrives;
-    for (uint64_t b = first; b < first + m->fetch_sectors; b++) {
-        if (b == sector || ws_scache_lookup(&m->slice[s], b, &arrives)) continue;
-        ws_scache_fill(&m->slice[s], b, ready, false);      /* same line: evicts nothing */
-        m->dram_read_sectors++;
-        m->chan_free[c] += m->chan_cost;
-    }
+    uint32_t added;
+    m->dram_write_sectors += ws_scache_fill_group(&m->slice[s], sector, sector - sector % m->fetch_sectors,
+                                                  m->fetch_sectors, ready, &added);
+    m->dram_read_sectors += 1 + added;
+    m->chan_free[c] += added * m->chan_cost;
     return ready;
 }
 

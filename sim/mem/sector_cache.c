@@ -40,22 +40,32 @@ bool ws_scache_lookup(ws_sector_cache *c, uint64_t sector, uint64_t *ready)
     return true;
 }
 
-static uint32_t fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty, bool first)
+/* sector's line, found or allocated over the least recently used line of
+ * its set (*evicted: the dirty sectors that threw out). */
+static ws_cache_line *line_for(ws_sector_cache *c, uint64_t sector, bool *allocated, uint32_t *evicted)
 {
     uint64_t line = sector / WS_SECTORS_PER_LINE;
-    uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE), evicted = 0;
     ws_cache_line *l = find(c, line);
-    bool allocated = !l;
+    *allocated = !l;
+    *evicted = 0;
     if (!l) {
         ws_cache_line *set = &c->lines[(size_t)(line % c->nsets) * c->ways];
         l = &set[0];
         for (uint32_t w = 1; w < c->ways; w++)
             if (set[w].last_use < l->last_use) l = &set[w];
-        evicted = (uint32_t)__builtin_popcount(l->dirty);
-        c->ndirty -= evicted;
+        *evicted = (uint32_t)__builtin_popcount(l->dirty);
+        c->ndirty -= *evicted;
         l->line = line;
         l->valid = l->dirty = 0;
     }
+    return l;
+}
+
+static uint32_t fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty, bool first)
+{
+    uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE), evicted;
+    bool allocated;
+    ws_cache_line *l = line_for(c, sector, &allocated, &evicted);
     l->last_use = first && allocated ? 1 : ++c->stamp;
     l->valid |= (uint8_t)(1u << s);
     if (dirty && !(l->dirty >> s & 1)) {
@@ -69,6 +79,24 @@ static uint32_t fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool d
 uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty)
 {
     return fill(c, sector, ready, dirty, false);
+}
+
+uint32_t ws_scache_fill_group(ws_sector_cache *c, uint64_t sector, uint64_t first, uint32_t n, uint64_t ready,
+                              uint32_t *added)
+{
+    uint32_t evicted;
+    bool allocated;
+    ws_cache_line *l = line_for(c, sector, &allocated, &evicted);
+    l->last_use = ++c->stamp;
+    *added = 0;
+    for (uint64_t b = first; b < first + n; b++) {
+        uint32_t s = (uint32_t)(b % WS_SECTORS_PER_LINE);
+        if (b != sector && (l->valid >> s & 1)) continue;
+        *added += b != sector;
+        l->valid |= (uint8_t)(1u << s);
+        l->ready[s] = ready;
+    }
+    return evicted;
 }
 
 uint32_t ws_scache_fill_evict_first(ws_sector_cache *c, uint64_t sector, uint64_t ready)

@@ -40,6 +40,14 @@ bool ws_scache_lookup(ws_sector_cache *c, uint64_t sector, uint64_t *ready);
  * Returns the number of dirty sectors the eviction threw out. */
 uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty);
 
+/* ws_scache_fill of sector (not dirty), and with it the sectors of
+ * [first, first + n) of its line that are not valid, at the same ready
+ * (a DRAM read of several sectors): one use of the line for LRU.  Returns
+ * the dirty sectors the eviction threw out; *added gets how many of the
+ * others it filled. */
+uint32_t ws_scache_fill_group(ws_sector_cache *c, uint64_t sector, uint64_t first, uint32_t n, uint64_t ready,
+                              uint32_t *added);
+
 /* The same for a load that streams (evict-first): a line it allocates is
  * made the least recently used of its set, the first to go unless a hit
  * uses it first.  Not dirty; returns the dirty sectors thrown out. */

@@ -139,6 +139,49 @@ static void test_dirty_eviction(void **state)
     ws_scache_free(&c);
 }
 
+/* A DRAM read of a group of sectors (ws_scache_fill_group): the missing
+ * sector and the group's others that are not valid become valid at the
+ * read's time, the valid ones keep theirs, the dirty ones stay dirty; the
+ * line is one use for LRU; an eviction reports its dirty sectors. */
+static void test_fill_group(void **state)
+{
+    (void)state;
+    ws_sector_cache c;
+    uint64_t r;
+    uint32_t added;
+    assert_true(ws_scache_init(&c, 256, 2));            /* one set of two lines */
+    assert_int_equal(ws_scache_fill(&c, sec(4, 1), 7, true), 0);
+    assert_int_equal(ws_scache_fill_group(&c, sec(4, 0), sec(4, 0), 2, 50, &added), 0);
+    assert_int_equal(added, 0);                         /* sector 1 was there: kept at 7, dirty */
+    assert_true(ws_scache_lookup(&c, sec(4, 0), &r));
+    assert_int_equal(r, 50);
+    assert_true(ws_scache_lookup(&c, sec(4, 1), &r));
+    assert_int_equal(r, 7);
+    assert_true(ws_scache_is_dirty(&c, sec(4, 1)));
+    assert_int_equal(ws_scache_fill_group(&c, sec(4, 3), sec(4, 2), 2, 60, &added), 0);
+    assert_int_equal(added, 1);
+    assert_true(ws_scache_lookup(&c, sec(4, 2), &r));
+    assert_int_equal(r, 60);
+    assert_false(ws_scache_is_dirty(&c, sec(4, 2)));
+    /* line 5 in the other way, then line 4 used again: line 5 is the older */
+    assert_int_equal(ws_scache_fill_group(&c, sec(5, 2), sec(5, 0), 4, 70, &added), 0);
+    assert_int_equal(added, 3);
+    assert_true(hit(&c, sec(4, 0)));
+    assert_int_equal(ws_scache_fill_group(&c, sec(6, 0), sec(6, 0), 1, 80, &added), 0);
+    assert_int_equal(added, 0);
+    assert_false(hit(&c, sec(5, 2)));
+    assert_true(hit(&c, sec(4, 0)));
+    /* line 6 goes next (clean), then line 4 with its one dirty sector */
+    assert_int_equal(ws_scache_fill_group(&c, sec(9, 1), sec(9, 0), 2, 90, &added), 0);
+    assert_int_equal(added, 1);
+    assert_false(hit(&c, sec(6, 0)));
+    assert_int_equal(ws_scache_dirty_sectors(&c), 1);
+    assert_int_equal(ws_scache_fill_group(&c, sec(10, 0), sec(10, 0), 2, 95, &added), 1);
+    assert_int_equal(ws_scache_dirty_sectors(&c), 0);
+    assert_true(hit(&c, sec(9, 0)));
+    ws_scache_free(&c);
+}
+
 /* Evict-first only matters for a line it allocates: a fill into a line
  * already present is an ordinary use. */
 static void test_evict_first_present_line(void **state)
@@ -189,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_sets),
         cmocka_unit_test(test_lru_order),
         cmocka_unit_test(test_dirty_eviction),
+        cmocka_unit_test(test_fill_group),
         cmocka_unit_test(test_evict_first_present_line),
         cmocka_unit_test(test_invalidate),
     };
