@@ -127,13 +127,14 @@ static void write_back(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t)
 uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, bool first, uint64_t t)
 {
     uint32_t s = slice_of(m, sector);
-    uint64_t start = take(&m->slice_free[s], t, m->slice_cost + (first ? m->write_req_extra : 0)), arrives;
+    uint64_t start = take(&m->slice_free[s], t, m->slice_cost + (first ? m->write_req_extra : 0));
     m->lookups++;
-    bool hit = ws_scache_lookup(&m->slice[s], sector, &arrives);
+    /* the write replaces the sector: no DRAM read, the line is dirty; a
+     * sector not dirty before pays its write-back now */
+    bool hit, was_dirty;
+    m->dram_write_sectors += ws_scache_write(&m->slice[s], sector, start, &hit, &was_dirty);
     m->hits += hit;
-    write_back(m, s, sector, start);
-    /* the write replaces the sector: no DRAM read, the line is dirty */
-    m->dram_write_sectors += ws_scache_fill(&m->slice[s], sector, hit && arrives > start ? arrives : start, true);
+    if (!was_dirty) take(&m->chan_free[channel_of(m, sector)], start, m->chan_cost);
     return start + m->lat_l2;
 }
 

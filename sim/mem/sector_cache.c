@@ -81,6 +81,23 @@ uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, boo
     return fill(c, sector, ready, dirty, false);
 }
 
+uint32_t ws_scache_write(ws_sector_cache *c, uint64_t sector, uint64_t t, bool *hit, bool *was_dirty)
+{
+    uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE), evicted;
+    bool allocated;
+    ws_cache_line *l = line_for(c, sector, &allocated, &evicted);
+    *hit = l->valid >> s & 1;
+    *was_dirty = l->dirty >> s & 1;
+    l->last_use = ++c->stamp;
+    l->ready[s] = *hit && l->ready[s] > t ? l->ready[s] : t;
+    l->valid |= (uint8_t)(1u << s);
+    if (!*was_dirty) {
+        l->dirty |= (uint8_t)(1u << s);
+        c->ndirty++;
+    }
+    return evicted;
+}
+
 uint32_t ws_scache_fill_group(ws_sector_cache *c, uint64_t sector, uint64_t first, uint32_t n, uint64_t ready,
                               uint32_t *added)
 {

@@ -48,6 +48,14 @@ uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, boo
 uint32_t ws_scache_fill_group(ws_sector_cache *c, uint64_t sector, uint64_t first, uint32_t n, uint64_t ready,
                               uint32_t *added);
 
+/* A write of sector at cycle t into a write-back cache: the sector
+ * becomes valid and dirty, its data at t or, when it was valid with data
+ * still on its way, then; one use for LRU.  *hit: it was valid;
+ * *was_dirty: it was dirty already.  Returns the dirty sectors the
+ * eviction threw out (ws_scache_lookup, ws_scache_is_dirty and
+ * ws_scache_fill in one look at the set). */
+uint32_t ws_scache_write(ws_sector_cache *c, uint64_t sector, uint64_t t, bool *hit, bool *was_dirty);
+
 /* The same for a load that streams (evict-first): a line it allocates is
  * made the least recently used of its set, the first to go unless a hit
  * uses it first.  Not dirty; returns the dirty sectors thrown out. */

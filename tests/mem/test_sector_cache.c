@@ -182,6 +182,40 @@ static void test_fill_group(void **state)
     ws_scache_free(&c);
 }
 
+/* A write into the write-back L2 (ws_scache_write): valid and dirty
+ * after it, its time the later of the write's and a fill still on its
+ * way; it says whether the sector was there and already dirty; an
+ * eviction reports the dirty sectors it threw out. */
+static void test_write(void **state)
+{
+    (void)state;
+    ws_sector_cache c;
+    uint64_t r;
+    bool there, dirty;
+    assert_true(ws_scache_init(&c, 128, 1));            /* a single line */
+    assert_int_equal(ws_scache_write(&c, sec(3, 0), 10, &there, &dirty), 0);
+    assert_false(there);
+    assert_false(dirty);
+    assert_true(ws_scache_lookup(&c, sec(3, 0), &r));
+    assert_int_equal(r, 10);
+    assert_int_equal(ws_scache_write(&c, sec(3, 0), 20, &there, &dirty), 0);
+    assert_true(there);
+    assert_true(dirty);
+    assert_int_equal(ws_scache_dirty_sectors(&c), 1);
+    ws_scache_fill(&c, sec(3, 1), 100, false);          /* a read's fill arriving at 100 */
+    assert_int_equal(ws_scache_write(&c, sec(3, 1), 30, &there, &dirty), 0);
+    assert_true(there);
+    assert_false(dirty);
+    assert_true(ws_scache_lookup(&c, sec(3, 1), &r));
+    assert_int_equal(r, 100);
+    assert_int_equal(ws_scache_dirty_sectors(&c), 2);
+    assert_int_equal(ws_scache_write(&c, sec(4, 2), 40, &there, &dirty), 2);
+    assert_false(there);
+    assert_int_equal(ws_scache_dirty_sectors(&c), 1);
+    assert_false(hit(&c, sec(3, 0)));
+    ws_scache_free(&c);
+}
+
 /* Evict-first only matters for a line it allocates: a fill into a line
  * already present is an ordinary use. */
 static void test_evict_first_present_line(void **state)
@@ -233,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_lru_order),
         cmocka_unit_test(test_dirty_eviction),
         cmocka_unit_test(test_fill_group),
+        cmocka_unit_test(test_write),
         cmocka_unit_test(test_evict_first_present_line),
         cmocka_unit_test(test_invalidate),
     };
