@@ -24,6 +24,14 @@ struct ws_sm_worker {
     pthread_t thread;
 };
 
+/* A thread's run of a window's due SMs, [next, end): it takes them first,
+ * one at a time, then the other threads' (each on a cache line of its
+ * own: every thread takes from it). */
+typedef struct ws_team_share {
+    _Alignas(64) atomic_int next;
+    int32_t end;
+} ws_team_share;
+
 /* Spins before a waiting thread sleeps (some microseconds): a cycle of a
  * busy GPU takes some microseconds to simulate, and waking a sleeping
  * thread about as long; a machine with fewer free cores than threads must
@@ -159,9 +167,14 @@ static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
     w->failed_sm = -1;
     w->progress_at = t->progress_at;
     if (t->window_end && !all) {
-        /* a window's SMs differ in work: each thread takes the next SM as
-         * it comes free (an SM's results do not depend on the thread) */
-        for (int32_t j; (j = atomic_fetch_add(&t->next_due, 1)) < t->ndue;) run_sm(t, w, t->due[j]);
+        /* a window's SMs differ in work: each thread takes its own run of
+         * them first (the same SMs window after window, whose state stays
+         * in its core's caches), then whatever the others have not started
+         * (an SM's results do not depend on the thread) */
+        for (int32_t d = 0; d < t->nthreads; d++) {
+            ws_team_share *sh = &t->shares[(w->index + d) % t->nthreads];
+            for (int32_t j; (j = atomic_fetch_add(&sh->next, 1)) < sh->end;) run_sm(t, w, t->due[j]);
+        }
         return;
     }
     for (int32_t j = 0; j < t->ndue; j++) {
@@ -241,9 +254,10 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     size_t slots = (size_t)nsm * (size_t)(s->disp.occ.blocks_per_sm > 0 ? s->disp.occ.blocks_per_sm : 1);
     t->back = malloc(sizeof *t->back * slots);
     t->resident = malloc(sizeof *t->resident * slots);
+    t->shares = aligned_alloc(_Alignof(ws_team_share), sizeof *t->shares * (size_t)nthreads);
     t->sort_tmp = malloc(sizeof *t->sort_tmp * slots);
     t->brief = aligned_alloc(64, (sizeof *t->brief * (size_t)nsm + 63) / 64 * 64);
-    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->sort_tmp) {
+    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->sort_tmp || !t->shares) {
         free(t->w);
         free(t->owner);
         free(t->brief);
@@ -251,6 +265,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
         free(t->back);
         free(t->resident);
         free(t->sort_tmp);
+        free(t->shares);
         return false;
     }
     for (int32_t i = 0; i < nsm; i++)
@@ -264,8 +279,11 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
         t->owner[i] = i < busy ? (int32_t)((int64_t)i * nthreads / busy) : i % nthreads;
     atomic_init(&t->gen, 0);
     atomic_init(&t->done, 0);
-    atomic_init(&t->next_due, 0);
     atomic_init(&t->sleepers, 0);
+    for (int32_t k = 0; k < nthreads; k++) {
+        atomic_init(&t->shares[k].next, 0);
+        t->shares[k].end = 0;
+    }
     atomic_init(&t->stop, false);
     atomic_init(&t->caller_asleep, false);
     pthread_mutex_init(&t->mu, NULL);
@@ -444,7 +462,10 @@ static bool run_team(ws_sm_team *t)
         return end(t);
     }
     atomic_store(&t->done, 0);
-    atomic_store(&t->next_due, 0);
+    for (int32_t k = 0; t->window_end && k < t->nthreads; k++) {
+        atomic_store(&t->shares[k].next, (int32_t)((int64_t)k * t->ndue / t->nthreads));
+        t->shares[k].end = (int32_t)((int64_t)(k + 1) * t->ndue / t->nthreads);
+    }
     atomic_fetch_add(&t->gen, 1);
     wake_all(t);
     run_share(t, &t->w[0], false);
@@ -540,4 +561,5 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     free(t->back);
     free(t->resident);
     free(t->sort_tmp);
+    free(t->shares);
 }

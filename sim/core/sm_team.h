@@ -57,7 +57,7 @@ typedef struct ws_sm_team {
      * read the fields above */
     _Alignas(64) atomic_uint gen;       /* moves on to start a cycle on the other threads */
     _Alignas(64) atomic_int done;       /* threads done with the cycle */
-    _Alignas(64) atomic_int next_due;   /* in a window: the next of due for a thread to take */
+    struct ws_team_share *shares;       /* in a window: per thread, the run of due it takes first */
     _Alignas(64) atomic_int sleepers;   /* threads asleep on cv */
     atomic_bool caller_asleep;          /* the calling thread asleep on cv_done */
     atomic_bool stop;
