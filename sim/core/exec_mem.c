@@ -668,6 +668,24 @@ static bool param_word(const ws_exec *x, const ws_insn *in, uint32_t mask, uint3
 #endif
 }
 
+/* Where each lane of a global access's mask has its size bytes (aligned,
+ * inside one allocation and one page of host memory that exists): lanes
+ * too far apart for one host range (a column of a matrix, every lane on
+ * another row).  False, with nothing done, when some lane is not so: then
+ * the lanes go through mem_access, which reports the fault. */
+static bool global_lanes(ws_exec *x, uint8_t space, const uint64_t *addrs, uint32_t mask, uint32_t size,
+                         bool write, uint8_t *host[WS_WARP_SIZE])
+{
+    if (space != WS_SP_GLOBAL || !mask || (size & (size - 1))) return false;
+    if (x->checks && (x->l->checks & (WS_CHECK_RACE | WS_CHECK_INIT))) return false;
+    FOR_LANES(mask, lane) {
+        if (addrs[lane] & (size - 1)) return false;
+        host[lane] = ws_devmem_span(x->p->mem, addrs[lane], size, write);
+        if (!host[lane]) return false;
+    }
+    return true;
+}
+
 bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                 uint32_t mask, ws_step_info *info)
 {
@@ -700,14 +718,18 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
             load_row(w->regs[el[k].reg], &wb, addrs, mask, k * es, es, sext, keep);
         }
     } else {
+        uint8_t *host[WS_WARP_SIZE];
+        bool lanes = plain_width(es) && global_lanes(x, in->space, addrs, mask, total, false, host);
         FOR_LANES(mask, lane) {
             uint8_t buf[64];
+            const uint8_t *src = lanes ? host[lane] : buf;
             uint64_t addr = addrs[lane];
-            if (!check_align(x, b, w, lane, pc, in->space, addr, total, WHAT_READ)) return false;
-            if (!mem_access(x, b, w, lane, pc, in->space, addr, buf, total, false, WHAT_READ)) return false;
+            if (!lanes && (!check_align(x, b, w, lane, pc, in->space, addr, total, WHAT_READ) ||
+                           !mem_access(x, b, w, lane, pc, in->space, addr, buf, total, false, WHAT_READ)))
+                return false;
             for (uint32_t k = 0; k < nv; k++)
                 if (el[k].kind == WS_OK_REG)
-                    w->regs[el[k].reg][lane] = extend(le_get(buf + k * es, es), t, es,
+                    w->regs[el[k].reg][lane] = extend(load_le(src + k * es, es), t, es,
                                                       x->p->reg_width[el[k].reg]);
         }
     }
@@ -729,6 +751,11 @@ static bool store_values(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,
          * size, so two lanes' vectors coincide or do not overlap, and the
          * last lane on an address wins as it does lane by lane */
         for (uint32_t k = 0; k < nv; k++) store_row(values[k], &wb, addrs, mask, k * es, es);
+        return true;
+    }
+    uint8_t *host[WS_WARP_SIZE];
+    if (plain_width(es) && global_lanes(x, in->space, addrs, mask, total, true, host)) {
+        for (uint32_t k = 0; k < nv; k++) FOR_LANES(mask, lane) store_le(host[lane] + k * es, values[k][lane], es);
         return true;
     }
     FOR_LANES(mask, lane) {

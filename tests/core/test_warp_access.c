@@ -26,6 +26,16 @@ static const char ptx[] = HDR
     " ld.global.v2.u32 {%r2, %r3}, [%rd4];\n add.s64 %rd5, %rd2, %rd3;\n"
     " st.global.v2.u32 [%rd5], {%r3, %r2};\n ret;\n}\n"
 
+    /* lane i at p + i * 8200 (a column: the lanes on 4 backing pages),
+     * the first 29 lanes, a pair loaded and stored swapped */
+    ".visible .entry column(.param .u64 p0, .param .u64 p1)\n{\n"
+    " .reg .b32 %r<6>;\n .reg .b64 %rd<8>;\n .reg .pred %p<2>;\n"
+    " ld.param.u64 %rd1, [p0];\n ld.param.u64 %rd2, [p1];\n"
+    " mov.u32 %r1, %tid.x;\n setp.lt.u32 %p1, %r1, 29;\n"
+    " mul.wide.u32 %rd3, %r1, 8200;\n add.s64 %rd4, %rd1, %rd3;\n"
+    " @%p1 ld.global.v2.u32 {%r2, %r3}, [%rd4];\n add.s64 %rd5, %rd2, %rd3;\n"
+    " @%p1 st.global.v2.u32 [%rd5], {%r3, %r2};\n ret;\n}\n"
+
     ".visible .entry gen(.param .u64 p0)\n{\n"
     " .reg .b32 %r<8>;\n .reg .b64 %rd<12>;\n"
     " .shared .align 4 .b8 sh[256];\n .local .align 4 .b8 loc[16];\n"
@@ -148,6 +158,40 @@ static void test_across_pages(void **state)
         }
     }
     free(pat);
+    t_free(&t);
+}
+
+/* A warp whose lanes are too far apart for one host range (a column of a
+ * matrix: every lane 8200 bytes after the one before, over four backing
+ * pages), guarded off in its last three lanes: loaded and stored lane by
+ * lane from host memory, into destination pages the first run creates
+ * and the second finds. */
+static void test_column(void **state)
+{
+    (void)state;
+    tctx t;
+    load(&t);
+    uint32_t n = 32 * 8200 / 4;
+    uint64_t s = t_alloc(&t, NULL, 4 * n), d = t_alloc(&t, NULL, 4 * n);
+    uint32_t *pat = malloc(4 * n), *out = malloc(4 * n);
+    assert_non_null(pat);
+    assert_non_null(out);
+    for (int run = 0; run < 2; run++) {
+        for (uint32_t i = 0; i < n; i++) pat[i] = i * 2654435761u + 11 + (uint32_t)run;
+        assert_true(ws_devmem_write(t.mem, s, pat, 4 * n));
+        t.nparams = 0;
+        t_p64(&t, s); t_p64(&t, d);
+        if (!t_run(&t, "column", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+        assert_true(ws_devmem_read(t.mem, d, out, 4 * n));
+        for (uint32_t lane = 0; lane < 32; lane++) {
+            uint32_t w = lane * 8200 / 4;
+            uint32_t want0 = lane < 29 ? pat[w + 1] : 0, want1 = lane < 29 ? pat[w] : 0;
+            if (out[w] != want0 || out[w + 1] != want1)
+                fail_msg("run %d lane %u: %u %u, want %u %u", run, lane, out[w], out[w + 1], want0, want1);
+        }
+    }
+    free(pat);
+    free(out);
     t_free(&t);
 }
 
@@ -275,6 +319,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_narrow_signed_loads),
         cmocka_unit_test(test_across_pages),
+        cmocka_unit_test(test_column),
         cmocka_unit_test(test_generic_spaces),
         cmocka_unit_test(test_one_address),
         cmocka_unit_test(test_uniform_address),
