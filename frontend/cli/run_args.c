@@ -392,10 +392,10 @@ static inline uint64_t generated_bits(const runarg *a, uint64_t i)
 /* Little-endian element stores of a fixed width, so that each loop below
  * is one the compiler can make straight code of (inputs of millions of
  * elements are made at every run). */
-#define GENERATE_AS(width)                                            \
-    for (uint64_t k = 0; k < n; k++) {                                       \
-        uint64_t bits = generated_bits(a, first + k);                        \
-        uint8_t *o = out + k * (width);                                      \
+#define GENERATE_AS(width)                                                    \
+    for (uint64_t k = 0; k < n; k++) {                                        \
+        uint64_t bits = generated_bits(a, first + k);                         \
+        uint8_t *o = out + k * (width);                                       \
         for (uint32_t b = 0; b < (width); b++) o[b] = (uint8_t)(bits >> (8 * b)); \
     }
 

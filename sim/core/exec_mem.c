@@ -297,7 +297,6 @@ static uint64_t extend(uint64_t raw, ptx_type t, uint32_t es, uint32_t rw)
  * several allocations or pages) the lanes go one by one through
  * mem_access instead, which gives the same result and the exact message. */
 
-
 static inline uint8_t *lane_bytes(const warp_bytes *wb, const uint64_t *addr, int lane)
 {
     return wb->host + (size_t)lane * wb->per_lane + (size_t)(addr[lane] - wb->origin);
