@@ -256,8 +256,10 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     t->resident = malloc(sizeof *t->resident * slots);
     t->shares = aligned_alloc(_Alignof(ws_team_share), sizeof *t->shares * (size_t)nthreads);
     t->sort_tmp = malloc(sizeof *t->sort_tmp * slots);
+    t->events = malloc(sizeof *t->events * (size_t)nsm);
     t->brief = aligned_alloc(64, (sizeof *t->brief * (size_t)nsm + 63) / 64 * 64);
-    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->sort_tmp || !t->shares) {
+    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->sort_tmp || !t->shares ||
+        !t->events) {
         free(t->w);
         free(t->owner);
         free(t->brief);
@@ -266,6 +268,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
         free(t->resident);
         free(t->sort_tmp);
         free(t->shares);
+        free(t->events);
         return false;
     }
     for (int32_t i = 0; i < nsm; i++)
@@ -369,23 +372,72 @@ static bool end_cycle(ws_sm_team *t)
  * launch's; then the dispatcher hears of the blocks that ended and
  * started, takes back the blocks set aside and not needed, and fills the
  * slots still free, from the window's end. */
+/* A min-heap of n keys in h. */
+static void heap_push(uint64_t *h, uint32_t *n, uint64_t key)
+{
+    uint32_t i = (*n)++;
+    for (; i > 0 && h[(i - 1) / 2] > key; i = (i - 1) / 2) h[i] = h[(i - 1) / 2];
+    h[i] = key;
+}
+
+static uint64_t heap_pop(uint64_t *h, uint32_t *n)
+{
+    uint64_t top = h[0], last = h[--*n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && h[c + 1] < h[c]) c++;
+        if (h[c] >= last) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n) h[i] = last;
+    return top;
+}
+
+/* Due SM j's next cycle with something for the window's end: its next
+ * put-off write or L2 request from where its cursors stand (WS_NEVER:
+ * none). */
+static uint64_t next_work(const ws_sm_team *t, int32_t j, const uint32_t *data_k, const uint32_t *queue_k)
+{
+    const ws_sm *sm = &t->sms[t->due[j]];
+    uint64_t c = WS_NEVER;
+    if (data_k[j] < sm->data.n) c = sm->data.a[data_k[j]].cycle;
+    if (queue_k[j] < sm->lsu_q.n && sm->lsu_q.a[queue_k[j]].cycle < c) c = sm->lsu_q.a[queue_k[j]].cycle;
+    return c;
+}
+
+/* The due SMs' keys in the heap: the cycle, then the SM's place in due
+ * (ascending SM index), below DUE_BITS. */
+#define DUE_BITS 12
+
 static bool end_window(ws_sm_team *t)
 {
     ws_sm_worker *failed = gather(t);
     ws_exec *x = &t->s->x;
     uint32_t *data_k = t->cursor, *queue_k = t->cursor + t->ndue;
     memset(t->cursor, 0, sizeof *t->cursor * 2 * (size_t)t->ndue);
-    for (uint64_t c = t->now; c < t->window_end; c++) {
-        if (failed && c > failed->failed_at) break;
-        for (int32_t j = 0; j < t->ndue; j++) {
-            int32_t i = t->due[j];
-            if (failed && c == failed->failed_at && i > failed->failed_sm) break;
-            ws_sm *sm = &t->sms[i];
-            const ws_deferred_list *dl = &sm->data;
-            for (; data_k[j] < dl->n && dl->a[data_k[j]].cycle == c; data_k[j]++)
-                if (!ws_exec_apply_deferred(x, dl, &dl->a[data_k[j]])) return false;
-            ws_sm_answer(t->s, sm, &queue_k[j], c);
-        }
+    /* the SMs' put-off writes and L2 requests cycle by cycle, and in each
+     * cycle SM by SM in index order (a write before the requests of its
+     * cycle), as a run cycle by cycle makes them: a merge of the SMs'
+     * lists, which hold them in the order they were made */
+    uint32_t nheap = 0;
+    for (int32_t j = 0; j < t->ndue; j++) {
+        uint64_t c = next_work(t, j, data_k, queue_k);
+        if (c < t->window_end) heap_push(t->events, &nheap, c << DUE_BITS | (uint64_t)j);
+    }
+    while (nheap) {
+        uint64_t key = heap_pop(t->events, &nheap), c = key >> DUE_BITS;
+        int32_t j = (int32_t)(key & ((UINT64_C(1) << DUE_BITS) - 1)), i = t->due[j];
+        if (failed && (c > failed->failed_at || (c == failed->failed_at && i > failed->failed_sm))) break;
+        ws_sm *sm = &t->sms[i];
+        const ws_deferred_list *dl = &sm->data;
+        for (; data_k[j] < dl->n && dl->a[data_k[j]].cycle == c; data_k[j]++)
+            if (!ws_exec_apply_deferred(x, dl, &dl->a[data_k[j]])) return false;
+        ws_sm_answer(t->s, sm, &queue_k[j], c);
+        uint64_t next = next_work(t, j, data_k, queue_k);
+        if (next < t->window_end) heap_push(t->events, &nheap, next << DUE_BITS | (uint64_t)j);
     }
     if (failed) {
         *x->err = failed->err;
@@ -562,4 +614,5 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     free(t->resident);
     free(t->sort_tmp);
     free(t->shares);
+    free(t->events);
 }
