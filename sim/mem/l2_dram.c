@@ -90,15 +90,16 @@ static uint32_t channel_of(const ws_l2_dram *m, uint64_t sector)
  * brings the aligned group of fetch_sectors sectors the missing one belongs
  * to (the other sectors of it that L2 lacks are filled too, and cost
  * channel time): on an H200 a lone 32 B sector costs 64 B of DRAM reads.
- * Returns when the data is back at the SM. */
-static uint64_t dram_fill(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t)
+ * found: the sector's line as the lookup that missed found it (NULL: not
+ * in the slice).  Returns when the data is back at the SM. */
+static uint64_t dram_fill(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t, ws_cache_line *found)
 {
     uint32_t c = channel_of(m, sector);
     uint64_t start = take(&m->chan_free[c], t, m->chan_cost);
     uint64_t ready = start + m->lat_dram;
     uint32_t added;
-    m->dram_write_sectors += ws_scache_fill_group(&m->slice[s], sector, sector - sector % m->fetch_sectors,
-                                                  m->fetch_sectors, ready, &added);
+    m->dram_write_sectors += ws_scache_fill_group_found(&m->slice[s], found, sector, sector - sector % m->fetch_sectors,
+                                                        m->fetch_sectors, ready, &added);
     m->dram_read_sectors += 1 + added;
     m->chan_free[c] += added * m->chan_cost;
     return ready;
@@ -108,12 +109,13 @@ uint64_t ws_l2_read(ws_l2_dram *m, uint64_t sector, uint64_t t)
 {
     uint32_t s = slice_of(m, sector);
     uint64_t start = take(&m->slice_free[s], t, m->slice_cost), arrives;
+    ws_cache_line *line;
     m->lookups++;
-    if (ws_scache_lookup(&m->slice[s], sector, &arrives)) {
+    if (ws_scache_lookup_line(&m->slice[s], sector, &arrives, &line)) {
         m->hits++;
         return start + m->lat_l2 > arrives ? start + m->lat_l2 : arrives;
     }
-    return dram_fill(m, s, sector, start);
+    return dram_fill(m, s, sector, start, line);
 }
 
 /* sector of slice s becomes dirty at cycle t unless it is already: its
@@ -142,12 +144,13 @@ uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t 
 {
     uint32_t s = slice_of(m, sector);
     uint64_t start = take(&m->slice_free[s], t, m->slice_cost), data;
+    ws_cache_line *line;
     m->lookups++;
-    if (ws_scache_lookup(&m->slice[s], sector, &data)) {
+    if (ws_scache_lookup_line(&m->slice[s], sector, &data, &line)) {
         m->hits++;
         data = data > m->lat_l2 ? data - m->lat_l2 : 0;     /* at the slice, not the SM */
     } else {
-        data = dram_fill(m, s, sector, start) - m->lat_l2;
+        data = dram_fill(m, s, sector, start, line) - m->lat_l2;
     }
     /* the atomic unit takes the request when its data is there */
     uint64_t cost = (uint64_t)serial * m->atom_op_cost;

@@ -32,7 +32,13 @@ static ws_cache_line *find(const ws_sector_cache *c, uint64_t line)
 
 bool ws_scache_lookup(ws_sector_cache *c, uint64_t sector, uint64_t *ready)
 {
-    ws_cache_line *l = find(c, sector / WS_SECTORS_PER_LINE);
+    ws_cache_line *l;
+    return ws_scache_lookup_line(c, sector, ready, &l);
+}
+
+bool ws_scache_lookup_line(ws_sector_cache *c, uint64_t sector, uint64_t *ready, ws_cache_line **line)
+{
+    ws_cache_line *l = *line = find(c, sector / WS_SECTORS_PER_LINE);
     uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE);
     if (!l || !(l->valid >> s & 1)) return false;
     l->last_use = ++c->stamp;
@@ -40,25 +46,28 @@ bool ws_scache_lookup(ws_sector_cache *c, uint64_t sector, uint64_t *ready)
     return true;
 }
 
-/* sector's line, found or allocated over the least recently used line of
- * its set (*evicted: the dirty sectors that threw out). */
-static ws_cache_line *line_for(ws_sector_cache *c, uint64_t sector, bool *allocated, uint32_t *evicted)
+/* A line for sector's line, not in the cache: the least recently used of
+ * its set, emptied (*evicted: the dirty sectors that threw out). */
+static ws_cache_line *allocate(ws_sector_cache *c, uint64_t sector, uint32_t *evicted)
 {
     uint64_t line = sector / WS_SECTORS_PER_LINE;
-    ws_cache_line *l = find(c, line);
+    ws_cache_line *set = &c->lines[(size_t)(line % c->nsets) * c->ways], *l = &set[0];
+    for (uint32_t w = 1; w < c->ways; w++)
+        if (set[w].last_use < l->last_use) l = &set[w];
+    *evicted = (uint32_t)__builtin_popcount(l->dirty);
+    c->ndirty -= *evicted;
+    l->line = line;
+    l->valid = l->dirty = 0;
+    return l;
+}
+
+/* sector's line, found or allocated (*evicted as allocate's). */
+static ws_cache_line *line_for(ws_sector_cache *c, uint64_t sector, bool *allocated, uint32_t *evicted)
+{
+    ws_cache_line *l = find(c, sector / WS_SECTORS_PER_LINE);
     *allocated = !l;
     *evicted = 0;
-    if (!l) {
-        ws_cache_line *set = &c->lines[(size_t)(line % c->nsets) * c->ways];
-        l = &set[0];
-        for (uint32_t w = 1; w < c->ways; w++)
-            if (set[w].last_use < l->last_use) l = &set[w];
-        *evicted = (uint32_t)__builtin_popcount(l->dirty);
-        c->ndirty -= *evicted;
-        l->line = line;
-        l->valid = l->dirty = 0;
-    }
-    return l;
+    return l ? l : allocate(c, sector, evicted);
 }
 
 static uint32_t fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty, bool first)
@@ -101,9 +110,14 @@ uint32_t ws_scache_write(ws_sector_cache *c, uint64_t sector, uint64_t t, bool *
 uint32_t ws_scache_fill_group(ws_sector_cache *c, uint64_t sector, uint64_t first, uint32_t n, uint64_t ready,
                               uint32_t *added)
 {
-    uint32_t evicted;
-    bool allocated;
-    ws_cache_line *l = line_for(c, sector, &allocated, &evicted);
+    return ws_scache_fill_group_found(c, find(c, sector / WS_SECTORS_PER_LINE), sector, first, n, ready, added);
+}
+
+uint32_t ws_scache_fill_group_found(ws_sector_cache *c, ws_cache_line *found, uint64_t sector, uint64_t first,
+                                    uint32_t n, uint64_t ready, uint32_t *added)
+{
+    uint32_t evicted = 0;
+    ws_cache_line *l = found ? found : allocate(c, sector, &evicted);
     l->last_use = ++c->stamp;
     *added = 0;
     for (uint64_t b = first; b < first + n; b++) {

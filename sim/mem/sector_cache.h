@@ -48,6 +48,14 @@ uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, boo
 uint32_t ws_scache_fill_group(ws_sector_cache *c, uint64_t sector, uint64_t first, uint32_t n, uint64_t ready,
                               uint32_t *added);
 
+/* ws_scache_lookup that also gives sector's line as it found it (NULL:
+ * not in the cache), for a ws_scache_fill_group_found of the same sector
+ * right after it (nothing between may change the cache): a miss then
+ * looks at its set once. */
+bool ws_scache_lookup_line(ws_sector_cache *c, uint64_t sector, uint64_t *ready, ws_cache_line **line);
+uint32_t ws_scache_fill_group_found(ws_sector_cache *c, ws_cache_line *found, uint64_t sector, uint64_t first,
+                                    uint32_t n, uint64_t ready, uint32_t *added);
+
 /* A write of sector at cycle t into a write-back cache: the sector
  * becomes valid and dirty, its data at t or, when it was valid with data
  * still on its way, then; one use for LRU.  *hit: it was valid;

@@ -139,19 +139,24 @@ static void test_dirty_eviction(void **state)
     ws_scache_free(&c);
 }
 
-/* A DRAM read of a group of sectors (ws_scache_fill_group): the missing
- * sector and the group's others that are not valid become valid at the
- * read's time, the valid ones keep theirs, the dirty ones stay dirty; the
- * line is one use for LRU; an eviction reports its dirty sectors. */
+/* A DRAM read of a group of sectors (ws_scache_fill_group, and its form
+ * after ws_scache_lookup_line): the missing sector and the group's others
+ * that are not valid become valid at the read's time, the valid ones keep
+ * theirs, the dirty ones stay dirty; the line is one use for LRU; an
+ * eviction reports its dirty sectors. */
 static void test_fill_group(void **state)
 {
     (void)state;
     ws_sector_cache c;
     uint64_t r;
     uint32_t added;
+    ws_cache_line *line;
     assert_true(ws_scache_init(&c, 256, 2));            /* one set of two lines */
     assert_int_equal(ws_scache_fill(&c, sec(4, 1), 7, true), 0);
-    assert_int_equal(ws_scache_fill_group(&c, sec(4, 0), sec(4, 0), 2, 50, &added), 0);
+    /* a miss in a line the cache holds: the lookup gives the line to fill */
+    assert_false(ws_scache_lookup_line(&c, sec(4, 0), &r, &line));
+    assert_non_null(line);
+    assert_int_equal(ws_scache_fill_group_found(&c, line, sec(4, 0), sec(4, 0), 2, 50, &added), 0);
     assert_int_equal(added, 0);                         /* sector 1 was there: kept at 7, dirty */
     assert_true(ws_scache_lookup(&c, sec(4, 0), &r));
     assert_int_equal(r, 50);
@@ -163,8 +168,11 @@ static void test_fill_group(void **state)
     assert_true(ws_scache_lookup(&c, sec(4, 2), &r));
     assert_int_equal(r, 60);
     assert_false(ws_scache_is_dirty(&c, sec(4, 2)));
-    /* line 5 in the other way, then line 4 used again: line 5 is the older */
-    assert_int_equal(ws_scache_fill_group(&c, sec(5, 2), sec(5, 0), 4, 70, &added), 0);
+    /* line 5 in the other way (a lookup that finds no line), then line 4
+     * used again: line 5 is the older */
+    assert_false(ws_scache_lookup_line(&c, sec(5, 2), &r, &line));
+    assert_null(line);
+    assert_int_equal(ws_scache_fill_group_found(&c, line, sec(5, 2), sec(5, 0), 4, 70, &added), 0);
     assert_int_equal(added, 3);
     assert_true(hit(&c, sec(4, 0)));
     assert_int_equal(ws_scache_fill_group(&c, sec(6, 0), sec(6, 0), 1, 80, &added), 0);
