@@ -2,6 +2,7 @@
  * on how many (sm_team.h). */
 #define _GNU_SOURCE
 #include "sm_team.h"
+#include "sm_queue.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -372,30 +373,6 @@ static bool end_cycle(ws_sm_team *t)
  * launch's; then the dispatcher hears of the blocks that ended and
  * started, takes back the blocks set aside and not needed, and fills the
  * slots still free, from the window's end. */
-/* A min-heap of n keys in h. */
-static void heap_push(uint64_t *h, uint32_t *n, uint64_t key)
-{
-    uint32_t i = (*n)++;
-    for (; i > 0 && h[(i - 1) / 2] > key; i = (i - 1) / 2) h[i] = h[(i - 1) / 2];
-    h[i] = key;
-}
-
-static uint64_t heap_pop(uint64_t *h, uint32_t *n)
-{
-    uint64_t top = h[0], last = h[--*n];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= *n) break;
-        if (c + 1 < *n && h[c + 1] < h[c]) c++;
-        if (h[c] >= last) break;
-        h[i] = h[c];
-        i = c;
-    }
-    if (*n) h[i] = last;
-    return top;
-}
-
 /* Due SM j's next cycle with something for the window's end: its next
  * put-off write or L2 request from where its cursors stand (WS_NEVER:
  * none). */
@@ -408,10 +385,6 @@ static uint64_t next_work(const ws_sm_team *t, int32_t j, const uint32_t *data_k
     return c;
 }
 
-/* The due SMs' keys in the heap: the cycle, then the SM's place in due
- * (ascending SM index), below DUE_BITS. */
-#define DUE_BITS 12
-
 static bool end_window(ws_sm_team *t)
 {
     ws_sm_worker *failed = gather(t);
@@ -422,14 +395,16 @@ static bool end_window(ws_sm_team *t)
      * cycle SM by SM in index order (a write before the requests of its
      * cycle), as a run cycle by cycle makes them: a merge of the SMs'
      * lists, which hold them in the order they were made */
-    uint32_t nheap = 0;
+    /* by their place in due, which is by SM index */
+    ws_sm_queue q = {.heap = t->events, .n = 0};
     for (int32_t j = 0; j < t->ndue; j++) {
         uint64_t c = next_work(t, j, data_k, queue_k);
-        if (c < t->window_end) heap_push(t->events, &nheap, c << DUE_BITS | (uint64_t)j);
+        if (c < t->window_end) ws_sm_queue_push(&q, (ws_sm_entry){.next = c, .id = j});
     }
-    while (nheap) {
-        uint64_t key = heap_pop(t->events, &nheap), c = key >> DUE_BITS;
-        int32_t j = (int32_t)(key & ((UINT64_C(1) << DUE_BITS) - 1)), i = t->due[j];
+    while (q.n) {
+        uint64_t c = q.heap[0].next;
+        int32_t j = q.heap[0].id, i = t->due[j];
+        ws_sm_queue_pop(&q);
         if (failed && (c > failed->failed_at || (c == failed->failed_at && i > failed->failed_sm))) break;
         ws_sm *sm = &t->sms[i];
         const ws_deferred_list *dl = &sm->data;
@@ -437,7 +412,7 @@ static bool end_window(ws_sm_team *t)
             if (!ws_exec_apply_deferred(x, dl, &dl->a[data_k[j]])) return false;
         ws_sm_answer(t->s, sm, &queue_k[j], c);
         uint64_t next = next_work(t, j, data_k, queue_k);
-        if (next < t->window_end) heap_push(t->events, &nheap, next << DUE_BITS | (uint64_t)j);
+        if (next < t->window_end) ws_sm_queue_push(&q, (ws_sm_entry){.next = next, .id = j});
     }
     if (failed) {
         *x->err = failed->err;

@@ -49,7 +49,7 @@ typedef struct ws_sm_team {
     uint64_t *back;             /* the end of a window: blocks set aside and not needed */
     uint64_t *resident;         /* the start of a window: the SMs' blocks, by when they started (set_aside) */
     uint64_t *sort_tmp;         /* room to sort back or resident */
-    uint64_t *events;           /* the end of a window: a heap of the due SMs by their next cycle with work */
+    struct ws_sm_entry *events; /* the end of a window: a heap of the due SMs by their next cycle with work */
     /* the watchdog's: warp instructions before this cycle, and at the last
      * sign of progress */
     uint64_t steps, progress_at;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sm.h"
+#include "sm_queue.h"
 #include "sm_team.h"
 #include "progress_line.h"
 #include "timing_window.h"
@@ -102,46 +103,8 @@ static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_confi
 }
 
 /* The busy SMs by their next cycle, then their index (the order the SMs of
- * one cycle go in): a binary heap, so that the main loop never looks at an
- * idle SM.  The key is copied in, so the heap stays in a few cache lines;
- * an SM's next changes only in its own cycle, while it is out of the heap. */
-typedef struct sm_entry {
-    uint64_t next;
-    int32_t id;
-} sm_entry;
-
-typedef struct sm_queue {
-    sm_entry *heap;
-    int32_t n;
-} sm_queue;
-
-static bool sm_before(sm_entry a, sm_entry b)
-{
-    return a.next != b.next ? a.next < b.next : a.id < b.id;
-}
-
-static void queue_push(sm_queue *q, sm_entry e)
-{
-    int32_t k = q->n++;
-    for (; k > 0 && sm_before(e, q->heap[(k - 1) / 2]); k = (k - 1) / 2)
-        q->heap[k] = q->heap[(k - 1) / 2];
-    q->heap[k] = e;
-}
-
-static void queue_pop(sm_queue *q)
-{
-    sm_entry last = q->heap[--q->n];
-    int32_t k = 0;
-    for (;;) {
-        int32_t c = 2 * k + 1;
-        if (c >= q->n) break;
-        if (c + 1 < q->n && sm_before(q->heap[c + 1], q->heap[c])) c++;
-        if (!sm_before(q->heap[c], last)) break;
-        q->heap[k] = q->heap[c];
-        k = c;
-    }
-    q->heap[k] = last;
-}
+ * one cycle go in), so that the main loop never looks at an idle SM; an
+ * SM's next changes only in its own cycle, while it is out of the heap. */
 
 /* How many threads a launch's SMs run on: what the options ask for (0:
  * the machine's cores), no more than the SMs that can have a block, and one
@@ -276,7 +239,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     }
     /* the main loop: the earliest cycle any SM has something to do; its
      * SMs (due, ascending) retire, then issue, on the team's threads */
-    sm_queue q = {.heap = ok ? malloc(sizeof *q.heap * (size_t)nsm) : NULL, .n = 0};
+    ws_sm_queue q = {.heap = ok ? malloc(sizeof *q.heap * (size_t)nsm) : NULL, .n = 0};
     int32_t *due = ok ? malloc(sizeof *due * (size_t)nsm) : NULL;
     int32_t nthreads = ok ? team_threads(&opt, p, l, nsm, nblocks) : 1;
     ws_sm_team team;
@@ -291,7 +254,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         q.n = 0;
     }
     for (int32_t i = 0; ok && window == 1 && i < nsm; i++)
-        if (sms[i].next != WS_NEVER) queue_push(&q, (sm_entry){.next = sms[i].next, .id = i});
+        if (sms[i].next != WS_NEVER) ws_sm_queue_push(&q, (ws_sm_entry){.next = sms[i].next, .id = i});
     while (ok && q.n > 0) {
         uint64_t now = q.heap[0].next;
         if (cycle_limit(&s, now, opt.max_cycles)) {
@@ -300,13 +263,13 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         }
         tst.loop_iterations++;
         int32_t ndue = 0;
-        for (; q.n > 0 && q.heap[0].next == now; queue_pop(&q)) due[ndue++] = q.heap[0].id;
+        for (; q.n > 0 && q.heap[0].next == now; ws_sm_queue_pop(&q)) due[ndue++] = q.heap[0].id;
         for (int32_t j = 0; ok && j < ndue; j++)
             if (team.brief[due[j]].finished) ok = ws_sm_retire(&s, &sms[due[j]], now);
         if (ok) ok = ws_sm_team_cycle(&team, due, ndue, now);
         for (int32_t j = 0; ok && j < ndue; j++)
             if (team.brief[due[j]].next != WS_NEVER)
-                queue_push(&q, (sm_entry){.next = team.brief[due[j]].next, .id = due[j]});
+                ws_sm_queue_push(&q, (ws_sm_entry){.next = team.brief[due[j]].next, .id = due[j]});
         if (l->progress && (tst.loop_iterations & 0x3ff) == 0)
             ws_progress_line_poll(l->progress, &(ws_progress_state){.blocks_done = s.x.blocks_done,
                                   .blocks_total = s.x.grid_blocks, .cycles = now, .warp_insts = team.steps});
