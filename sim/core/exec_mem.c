@@ -302,6 +302,13 @@ static inline uint8_t *lane_bytes(const warp_bytes *wb, const uint64_t *addr, in
     return wb->host + (size_t)lane * wb->per_lane + (size_t)(addr[lane] - wb->origin);
 }
 
+/* Whether a check watches each lane's access (racecheck, initcheck): then
+ * the lanes go one by one through mem_access, which runs it. */
+static bool lanes_watched(const ws_exec *x)
+{
+    return x->checks && (x->l->checks & (WS_CHECK_RACE | WS_CHECK_INIT));
+}
+
 /* Whether size bytes at every offset up to hi fit in n bytes (as
  * mem_access checks each lane). */
 static bool fits(uint64_t hi, uint32_t size, uint64_t n)
@@ -357,7 +364,7 @@ static bool halves_step(const uint64_t *addr, uint32_t size, uint64_t *step)
 static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t space, const uint64_t *addr,
                           uint32_t mask, uint32_t size, bool write, bool uniform, warp_bytes *out)
 {
-    if (x->checks && (x->l->checks & (WS_CHECK_RACE | WS_CHECK_INIT))) return false;
+    if (lanes_watched(x)) return false;
     if (size & (size - 1)) return false;
     uint64_t lo = UINT64_MAX, hi = 0, bits = 0, step = 0;
     bool halves = false;
@@ -658,7 +665,7 @@ static bool param_word(const ws_exec *x, const ws_insn *in, uint32_t mask, uint3
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     const ws_opnd *a = &in->ops[1];
     if (in->space != WS_SP_PARAM || a->reg >= 0 || a->sym >= 0 || !mask || !plain_width(size)) return false;
-    if (x->checks && (x->l->checks & (WS_CHECK_RACE | WS_CHECK_INIT))) return false;
+    if (lanes_watched(x)) return false;
     uint64_t addr = (uint64_t)a->imm;
     return addr < WS_TPARAM_BASE && addr % size == 0 && fits(addr, size, x->l->params_size);
 #else
@@ -676,7 +683,7 @@ static bool global_lanes(ws_exec *x, uint8_t space, const uint64_t *addrs, uint3
                          bool write, uint8_t *host[WS_WARP_SIZE])
 {
     if (space != WS_SP_GLOBAL || !mask || (size & (size - 1))) return false;
-    if (x->checks && (x->l->checks & (WS_CHECK_RACE | WS_CHECK_INIT))) return false;
+    if (lanes_watched(x)) return false;
     FOR_LANES(mask, lane) {
         if (addrs[lane] & (size - 1)) return false;
         host[lane] = ws_devmem_span(x->p->mem, addrs[lane], size, write);
