@@ -107,12 +107,6 @@ uint32_t ws_scache_write(ws_sector_cache *c, uint64_t sector, uint64_t t, bool *
     return evicted;
 }
 
-uint32_t ws_scache_fill_group(ws_sector_cache *c, uint64_t sector, uint64_t first, uint32_t n, uint64_t ready,
-                              uint32_t *added)
-{
-    return ws_scache_fill_group_found(c, find(c, sector / WS_SECTORS_PER_LINE), sector, first, n, ready, added);
-}
-
 uint32_t ws_scache_fill_group_found(ws_sector_cache *c, ws_cache_line *found, uint64_t sector, uint64_t first,
                                     uint32_t n, uint64_t ready, uint32_t *added)
 {

@@ -40,19 +40,18 @@ bool ws_scache_lookup(ws_sector_cache *c, uint64_t sector, uint64_t *ready);
  * Returns the number of dirty sectors the eviction threw out. */
 uint32_t ws_scache_fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty);
 
-/* ws_scache_fill of sector (not dirty), and with it the sectors of
- * [first, first + n) of its line that are not valid, at the same ready
- * (a DRAM read of several sectors): one use of the line for LRU.  Returns
- * the dirty sectors the eviction threw out; *added gets how many of the
- * others it filled. */
-uint32_t ws_scache_fill_group(ws_sector_cache *c, uint64_t sector, uint64_t first, uint32_t n, uint64_t ready,
-                              uint32_t *added);
-
 /* ws_scache_lookup that also gives sector's line as it found it (NULL:
  * not in the cache), for a ws_scache_fill_group_found of the same sector
  * right after it (nothing between may change the cache): a miss then
  * looks at its set once. */
 bool ws_scache_lookup_line(ws_sector_cache *c, uint64_t sector, uint64_t *ready, ws_cache_line **line);
+
+/* After a lookup that missed sector (found: its line as
+ * ws_scache_lookup_line gave it): ws_scache_fill of sector (not dirty),
+ * and with it the sectors of [first, first + n) of its line that are not
+ * valid, at the same ready (a DRAM read of several sectors); one use of
+ * the line for LRU.  Returns the dirty sectors the eviction threw out;
+ * *added gets how many of the others it filled. */
 uint32_t ws_scache_fill_group_found(ws_sector_cache *c, ws_cache_line *found, uint64_t sector, uint64_t first,
                                     uint32_t n, uint64_t ready, uint32_t *added);
 

@@ -139,8 +139,18 @@ static void test_dirty_eviction(void **state)
     ws_scache_free(&c);
 }
 
-/* A DRAM read of a group of sectors (ws_scache_fill_group, and its form
- * after ws_scache_lookup_line): the missing sector and the group's others
+/* A lookup that misses and the DRAM read of a group of sectors after it. */
+static uint32_t miss_and_fill(ws_sector_cache *c, uint64_t sector, uint64_t first, uint32_t n, uint64_t ready,
+                              uint32_t *added)
+{
+    uint64_t r;
+    ws_cache_line *line;
+    assert_false(ws_scache_lookup_line(c, sector, &r, &line));
+    return ws_scache_fill_group_found(c, line, sector, first, n, ready, added);
+}
+
+/* A DRAM read of a group of sectors (ws_scache_fill_group_found after
+ * ws_scache_lookup_line): the missing sector and the group's others
  * that are not valid become valid at the read's time, the valid ones keep
  * theirs, the dirty ones stay dirty; the line is one use for LRU; an
  * eviction reports its dirty sectors. */
@@ -163,7 +173,7 @@ static void test_fill_group(void **state)
     assert_true(ws_scache_lookup(&c, sec(4, 1), &r));
     assert_int_equal(r, 7);
     assert_true(ws_scache_is_dirty(&c, sec(4, 1)));
-    assert_int_equal(ws_scache_fill_group(&c, sec(4, 3), sec(4, 2), 2, 60, &added), 0);
+    assert_int_equal(miss_and_fill(&c, sec(4, 3), sec(4, 2), 2, 60, &added), 0);
     assert_int_equal(added, 1);
     assert_true(ws_scache_lookup(&c, sec(4, 2), &r));
     assert_int_equal(r, 60);
@@ -175,16 +185,16 @@ static void test_fill_group(void **state)
     assert_int_equal(ws_scache_fill_group_found(&c, line, sec(5, 2), sec(5, 0), 4, 70, &added), 0);
     assert_int_equal(added, 3);
     assert_true(hit(&c, sec(4, 0)));
-    assert_int_equal(ws_scache_fill_group(&c, sec(6, 0), sec(6, 0), 1, 80, &added), 0);
+    assert_int_equal(miss_and_fill(&c, sec(6, 0), sec(6, 0), 1, 80, &added), 0);
     assert_int_equal(added, 0);
     assert_false(hit(&c, sec(5, 2)));
     assert_true(hit(&c, sec(4, 0)));
     /* line 6 goes next (clean), then line 4 with its one dirty sector */
-    assert_int_equal(ws_scache_fill_group(&c, sec(9, 1), sec(9, 0), 2, 90, &added), 0);
+    assert_int_equal(miss_and_fill(&c, sec(9, 1), sec(9, 0), 2, 90, &added), 0);
     assert_int_equal(added, 1);
     assert_false(hit(&c, sec(6, 0)));
     assert_int_equal(ws_scache_dirty_sectors(&c), 1);
-    assert_int_equal(ws_scache_fill_group(&c, sec(10, 0), sec(10, 0), 2, 95, &added), 1);
+    assert_int_equal(miss_and_fill(&c, sec(10, 0), sec(10, 0), 2, 95, &added), 1);
     assert_int_equal(ws_scache_dirty_sectors(&c), 0);
     assert_true(hit(&c, sec(9, 0)));
     ws_scache_free(&c);
