@@ -347,14 +347,8 @@ static bool lanes_near(const uint64_t *addr, uint64_t *lo, uint64_t *hi, uint64_
  * reading a row or a column of a tile. */
 static bool halves_step(const uint64_t *addr, uint32_t size, uint64_t *step)
 {
-    uint64_t d = addr[1] - addr[0];
-    if ((d != 0 && d != size) || addr[15] - addr[0] != 15 * d || addr[31] - addr[16] != 15 * d) return false;
-    /* each half's lanes against its first lane's address plus their steps:
-     * loops the compiler vectorizes */
-    uint64_t diff = 0, a = addr[0], c = addr[16], off = 0;
-    for (int lane = 0; lane < 16; lane++, off += d) diff |= (addr[lane] ^ (a + off)) | (addr[16 + lane] ^ (c + off));
-    *step = d;
-    return diff == 0;
+    uint64_t second;
+    return ws_half_run(addr, size, step) && ws_half_run(addr + 16, size, &second) && second == *step;
 }
 
 /* Whether every lane of mask can be served from one host range, and

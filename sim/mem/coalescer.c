@@ -14,19 +14,6 @@ static bool lanes_run(const uint64_t addr[32], uint64_t step)
     return diff == 0;
 }
 
-/* Whether the 16 lanes from addr step by 0 (one address) or by size
- * (consecutive words): each warp of a 16x16 block is two such halves,
- * two rows of a tile reading a row or a column.  *step gets the step. */
-static bool half_run(const uint64_t addr[16], uint64_t size, uint64_t *step)
-{
-    uint64_t d = addr[1] - addr[0];
-    if ((d != 0 && d != size) || addr[15] - addr[0] != 15 * d) return false;
-    uint64_t diff = 0, want = addr[0];
-    for (int lane = 0; lane < 16; lane++, want += d) diff |= addr[lane] ^ want;
-    *step = d;
-    return diff == 0;
-}
-
 /* Adds sector sec to the sorted, duplicate-free list s of *n: lanes
  * usually come in ascending address order, so an insertion compares once. */
 static inline void insert(uint64_t *s, uint32_t *n, uint64_t sec)
@@ -57,7 +44,7 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
             uint64_t first = addr[0] / WS_SECTOR_BYTES, last = (addr[0] + 32 * size - 1) / WS_SECTOR_BYTES;
             for (uint64_t sec = first; sec <= last; sec++) s[n++] = sec;
             mask = 0;
-        } else if (half_run(addr, size, &step0) && half_run(addr + 16, size, &step1)) {
+        } else if (ws_half_run(addr, size, &step0) && ws_half_run(addr + 16, size, &step1)) {
             /* two runs of sectors, [f0, l0] and [f1, l1]: their union, ascending */
             uint64_t f0 = addr[0] / WS_SECTOR_BYTES, l0 = (addr[0] + 15 * step0 + size - 1) / WS_SECTOR_BYTES;
             uint64_t f1 = addr[16] / WS_SECTOR_BYTES, l1 = (addr[16] + 15 * step1 + size - 1) / WS_SECTOR_BYTES;

@@ -13,6 +13,7 @@
 #ifndef WARPSIM_COALESCER_H
 #define WARPSIM_COALESCER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define WS_SECTOR_BYTES 32
@@ -27,6 +28,20 @@ typedef struct ws_coalesce {
      * what a cache model or a transaction trace takes next. */
     uint64_t sector[WS_COALESCE_MAX_SECTORS];
 } ws_coalesce;
+
+/* Whether the 16 lanes from addr step by 0 (one address) or by size
+ * (consecutive words): each warp of a 16x16 block is two such halves,
+ * two rows of a tile reading a row or a column.  *step gets the step.
+ * The loop is one the compiler vectorizes. */
+static inline bool ws_half_run(const uint64_t addr[16], uint64_t size, uint64_t *step)
+{
+    uint64_t d = addr[1] - addr[0];
+    if ((d != 0 && d != size) || addr[15] - addr[0] != 15 * d) return false;
+    uint64_t diff = 0, want = addr[0];
+    for (int lane = 0; lane < 16; lane++, want += d) diff |= addr[lane] ^ want;
+    *step = d;
+    return diff == 0;
+}
 
 /* Coalesces one warp-level access: addr[lane] for the lanes in mask, size
  * bytes per lane (1 to 16; larger sizes are treated as 16). */
