@@ -12,7 +12,7 @@ bool ws_block_alloc(ws_block *b, const ws_kernel *k, uint32_t nthreads, uint32_t
     b->nthreads = nthreads;
     b->nwarps = (nthreads + WS_WARP_SIZE - 1) / WS_WARP_SIZE;
     b->shared_size = smem;
-    size_t rows = (size_t)ws_kernel_reg_rows(k) * b->nwarps;
+    size_t rows = (size_t)ws_kernel_rows(k) * b->nwarps;
     b->warps = calloc(b->nwarps, sizeof *b->warps);
     b->regs = malloc(sizeof *b->regs * (rows ? rows : 1));
     b->shared = malloc(smem ? smem : 1);
@@ -36,7 +36,7 @@ bool ws_block_begin(ws_exec *x, ws_block *b, uint64_t linear, uint32_t smid, uin
 {
     const ws_dim3 g = x->l->grid;
     const ws_kernel *k = x->k;
-    size_t rows = (size_t)ws_kernel_reg_rows(k);
+    size_t rows = (size_t)ws_kernel_rows(k);
     b->idx = (ws_dim3){(uint32_t)(linear % g.x), (uint32_t)(linear / g.x % g.y),
                        (uint32_t)(linear / ((uint64_t)g.x * g.y))};
     b->smid = smid;
@@ -58,7 +58,7 @@ bool ws_block_begin(ws_exec *x, ws_block *b, uint64_t linear, uint32_t smid, uin
         uint32_t n = b->nthreads - wi * WS_WARP_SIZE;
         uint32_t lanes = n >= WS_WARP_SIZE ? UINT32_MAX : (UINT32_C(1) << n) - 1;
         ws_warp *w = &b->warps[wi];
-        w->regs = ws_reg_window(b->regs + wi * rows, sizeof *b->regs, k);     /* indexed by register number */
+        w->regs = ws_row_window(b->regs + wi * rows, sizeof *b->regs, k);     /* indexed by row */
         if (!ws_warp_start(x, w, wi, lanes)) return false;
     }
     return true;

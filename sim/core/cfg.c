@@ -200,3 +200,19 @@ done:
     free(keep_exit); free(reach); free(can_exit);
     return ok;
 }
+
+int ws_cfg_successors(const ws_insn *in, int32_t pc, int32_t succ[2])
+{
+    switch (in->cls) {
+    case WS_I_BRA:
+        succ[0] = in->target;
+        if (in->guard < 0) return 1;
+        succ[1] = pc + 1;
+        return 2;
+    case WS_I_EXIT: case WS_I_RET: case WS_I_TRAP: case WS_I_FEND:
+        return in->guard < 0 ? 0 : (succ[0] = pc + 1, 1);
+    default:
+        succ[0] = pc + 1;
+        return 1;
+    }
+}

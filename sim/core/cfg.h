@@ -21,4 +21,9 @@ bool ws_ipdom(int32_t n, const int32_t *off, const int32_t *succ, int32_t exit,
  * that is the exit.  In a kernel ret/exit/trap end a path at the exit. */
 bool ws_cfg_reconvergence(ws_insn *code, int32_t start, int32_t end, bool is_kernel);
 
+/* The instructions a thread may run after instruction pc of a function, in
+ * succ (at most two); none after the end of a path (exit, ret, trap, the
+ * function's end). */
+int ws_cfg_successors(const ws_insn *in, int32_t pc, int32_t succ[2]);
+
 #endif

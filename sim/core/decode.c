@@ -864,6 +864,7 @@ bool ws_decode_module(ws_program *p, ws_error *err)
         wf->start = wf->end = -1;
         if (f->is_decl || f->is_extern) continue;
         wf->reg_base = nregs;
+        wf->nregs = f->nregs;
         nregs += f->nregs;
         wf->start = ncode;
         wf->end = ncode + f->ninsns;

@@ -126,7 +126,7 @@ uint64_t ws_opnd_lane(const ws_exec *x, const ws_block *b, const ws_warp *w,
                       const ws_opnd *o, int lane)
 {
     switch (o->kind) {
-    case WS_OK_REG: return o->neg ? !w->regs[o->reg][lane] : w->regs[o->reg][lane];
+    case WS_OK_REG: return o->neg ? !w->regs[o->row][lane] : w->regs[o->row][lane];
     case WS_OK_IMM: return o->imm + (o->sym >= 0 ? x->k->shared_off[o->sym] : 0);
     case WS_OK_SREG: return sreg_value(x, b, w, o->sreg, o->comp, lane);
     default: return 0;
@@ -153,8 +153,8 @@ const uint64_t *ws_opnd_row(const ws_exec *x, const ws_block *b, const ws_warp *
 {
     switch (o->kind) {
     case WS_OK_REG:
-        if (!o->neg) return w->regs[o->reg];
-        for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = !w->regs[o->reg][i];
+        if (!o->neg) return w->regs[o->row];
+        for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = !w->regs[o->row][i];
         return scratch;
     case WS_OK_IMM: {
         uint64_t v = o->imm + (o->sym >= 0 ? x->k->shared_off[o->sym] : 0);
@@ -187,7 +187,7 @@ const uint64_t *ws_opnd_row(const ws_exec *x, const ws_block *b, const ws_warp *
 static inline const uint64_t *opnd_row(const ws_exec *x, const ws_block *b, const ws_warp *w,
                                        const ws_opnd *o, uint64_t scratch[WS_WARP_SIZE])
 {
-    if (o->kind == WS_OK_REG && !o->neg) return w->regs[o->reg];
+    if (o->kind == WS_OK_REG && !o->neg) return w->regs[o->row];
     if (o->kind == WS_OK_IMM && o->sym < 0) {
         for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = o->imm;
         return scratch;
@@ -212,7 +212,7 @@ static void exec_alu(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uin
         const uint64_t *s[3] = {zero_row, zero_row, zero_row};
         for (int i = 1; i < in->nops && i <= 3; i++)
             s[i - 1] = opnd_row(x, b, w, &in->ops[i], scratch[i - 1]);
-        ws_alu_fast_fns[in->fast](mask, w->regs[in->ops[0].reg], s[0], s[1], s[2]);
+        ws_alu_fast_fns[in->fast](mask, w->regs[in->ops[0].row], s[0], s[1], s[2]);
         return;
     }
     const uint64_t *src[4] = {NULL, NULL, NULL, NULL};
@@ -220,8 +220,8 @@ static void exec_alu(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uin
     for (int i = 1; i < in->nops && i <= 4; i++)
         src[i - 1] = opnd_row(x, b, w, &in->ops[i], scratch[i - 1]);
     if (in->ops[0].kind == WS_OK_REG) {
-        dst[0] = w->regs[in->ops[0].reg];
-        if (in->ops[0].reg2 >= 0) dst[1] = w->regs[in->ops[0].reg2];
+        dst[0] = w->regs[in->ops[0].row];
+        if (in->ops[0].reg2 >= 0) dst[1] = w->regs[in->ops[0].row2];
     }
     ws_alu_run((ws_alu_family)in->alu, &in->m, mask, dst, src, (in->flags & WS_IF_CARRY) ? w->cc : NULL);
     /* cvt to a signed type narrower than its register sign-extends to the
@@ -239,7 +239,7 @@ static void exec_alu(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uin
 static void exec_mov(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
 {
     if (in->ops[0].kind != WS_OK_REG) return;
-    uint64_t *d = w->regs[in->ops[0].reg], scratch[WS_WARP_SIZE];
+    uint64_t *d = w->regs[in->ops[0].row], scratch[WS_WARP_SIZE];
     const uint64_t *r = opnd_row(x, b, w, &in->ops[1], scratch);
     uint64_t m = in->wmask;
     if (mask == UINT32_MAX) {
@@ -264,12 +264,12 @@ static void exec_pack(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, ui
             uint64_t r = 0;
             for (int k = 0; k < v->nelems; k++)
                 r |= (ws_opnd_lane(x, b, w, &el[k], lane) & em) << (k * bits);
-            if (s->kind == WS_OK_REG) w->regs[s->reg][lane] = r & reg_mask(x->p, s->reg);
+            if (s->kind == WS_OK_REG) w->regs[s->row][lane] = r & reg_mask(x->p, s->reg);
         } else {
             uint64_t r = ws_opnd_lane(x, b, w, s, lane);
             for (int k = 0; k < v->nelems; k++)
                 if (el[k].kind == WS_OK_REG)
-                    w->regs[el[k].reg][lane] = (r >> (k * bits)) & em;
+                    w->regs[el[k].row][lane] = (r >> (k * bits)) & em;
         }
     }
 }
@@ -450,7 +450,7 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, uint64_t clock,
 
     uint32_t mask = active;
     if (in->guard >= 0) {
-        uint32_t gm = pred_mask(w->regs[in->guard]);
+        uint32_t gm = pred_mask(w->regs[in->guard_row]);
         mask = active & (in->guard_neg ? ~gm : gm);
     }
     if (info) {
@@ -483,7 +483,7 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, uint64_t clock,
     case WS_I_MBARRIER: ok = ws_exec_mbarrier(x, b, w, in, pc, mask, info); break;
     case WS_I_ACTIVEMASK:
         if (in->ops[0].kind == WS_OK_REG)
-            FOR_LANES(mask, lane) w->regs[in->ops[0].reg][lane] = mask;
+            FOR_LANES(mask, lane) w->regs[in->ops[0].row][lane] = mask;
         break;
     default: {
         ws_step_result r = ws_exec_ctrl(x, b, w, in, pc, active, mask);

@@ -108,7 +108,7 @@ bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, ui
 static uint64_t lane_addr(const ws_exec *x, const ws_warp *w, const ws_opnd *a, int lane)
 {
     uint64_t v = a->imm;
-    if (a->reg >= 0) v += w->regs[a->reg][lane];
+    if (a->reg >= 0) v += w->regs[a->row][lane];
     if (a->sym >= 0) v += x->k->shared_off[a->sym];
     return v;
 }
@@ -436,7 +436,7 @@ static void warp_addrs(const ws_exec *x, const ws_warp *w, const ws_opnd *a, uin
         FOR_LANES_DO(mask, lane, out[lane] = base);
         return;
     }
-    const uint64_t *r = w->regs[a->reg];
+    const uint64_t *r = w->regs[a->row];
     FOR_LANES_DO(mask, lane, out[lane] = r[lane] + base);
 }
 
@@ -463,7 +463,7 @@ static bool put_off(const ws_exec *x, uint8_t space, const ws_insn *in, const ui
 static const uint64_t *value_row(ws_exec *x, ws_block *b, ws_warp *w, const ws_opnd *o, uint32_t mask,
                                  uint64_t *scratch)
 {
-    if (o->kind == WS_OK_REG && !o->neg) return w->regs[o->reg];
+    if (o->kind == WS_OK_REG && !o->neg) return w->regs[o->row];
     FOR_LANES(mask, lane) scratch[lane] = ws_opnd_lane(x, b, w, o, lane);
     return scratch;
 }
@@ -701,7 +701,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
          * for every lane, and no counters (param accesses have none) */
         uint64_t addr = (uint64_t)a->imm, raw = 0;
         memcpy(&raw, x->l->params + addr, es);      /* little-endian hosts only reach here */
-        uint64_t v = extend(raw, t, es, x->p->reg_width[el->reg]), *row = w->regs[el->reg];
+        uint64_t v = extend(raw, t, es, x->p->reg_width[el->reg]), *row = w->regs[el->row];
         FOR_LANES_DO(mask, lane, { addrs[lane] = addr; row[lane] = v; });
         return true;
     }
@@ -715,7 +715,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
             if (el[k].kind != WS_OK_REG) continue;
             uint32_t rw = x->p->reg_width[el[k].reg];
             uint64_t keep = rw >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * rw)) - 1;
-            load_row(w->regs[el[k].reg], &wb, addrs, mask, k * es, es, sext, keep);
+            load_row(w->regs[el[k].row], &wb, addrs, mask, k * es, es, sext, keep);
         }
     } else {
         uint8_t *host[WS_WARP_SIZE];
@@ -729,7 +729,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
                 return false;
             for (uint32_t k = 0; k < nv; k++)
                 if (el[k].kind == WS_OK_REG)
-                    w->regs[el[k].reg][lane] = extend(load_le(src + k * es, es), t, es,
+                    w->regs[el[k].row][lane] = extend(load_le(src + k * es, es), t, es,
                                                       x->p->reg_width[el[k].reg]);
         }
     }
@@ -827,7 +827,7 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
         if (nv != old) ws_progress(x, w);     /* a failing compare-and-swap is no progress */
         if (!whole && !mem_access(x, b, w, lane, pc, in->space, addr, buf, size, true, WHAT_ATOMIC))
             return false;
-        if (d && d->kind == WS_OK_REG) w->regs[d->reg][lane] = old;
+        if (d && d->kind == WS_OK_REG) w->regs[d->row][lane] = old;
     }
     if (!x->applying) account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL, NULL);
     return true;
@@ -844,7 +844,7 @@ bool ws_exec_cvta(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32
     if (d->kind != WS_OK_REG) return true;
     uint64_t scratch[WS_WARP_SIZE], shift = to ? 0 - window : window;
     const uint64_t *v = ws_opnd_row(x, b, w, s, scratch);
-    uint64_t *out = w->regs[d->reg];
+    uint64_t *out = w->regs[d->row];
     FOR_LANES_DO(mask, lane, out[lane] = (v[lane] + shift) & m);
     return true;
 }
@@ -876,7 +876,7 @@ static int frag_rows(const ws_exec *x, ws_warp *w, const ws_opnd *v, uint64_t **
     for (int k = 0; k < v->nelems; k++) {
         const ws_opnd *e = &x->p->vec[v->elem0 + k];
         if (e->kind != WS_OK_REG) return 0;
-        rows[k] = w->regs[e->reg];
+        rows[k] = w->regs[e->row];
     }
     return v->nelems;
 }

@@ -74,7 +74,7 @@ typedef struct ws_block {
     uint32_t smid;          /* %smid of its threads */
     uint32_t warpid0;       /* %warpid of its warp 0 (warp w: warpid0 + w) */
     ws_warp *warps;
-    uint64_t (*regs)[WS_WARP_SIZE];     /* nwarps * ws_kernel_reg_rows rows: the warps' windows */
+    uint64_t (*regs)[WS_WARP_SIZE];     /* nwarps * ws_kernel_rows rows: the warps' values */
     uint8_t *shared; uint32_t shared_size;
     uint8_t *local;         /* nthreads * program local_size */
     uint8_t *tparam;        /* nthreads * program tparam_size */

@@ -1,7 +1,8 @@
 /* The decoded instruction: what the executor's hot loop reads.
  *
  * Decoding happens once per module.  Registers are resolved to indices in
- * the program's register file (each function has its own range), branch
+ * the program's register file (each function has its own range) and to the
+ * rows of a warp's storage that hold their values (reg_rows.c), branch
  * targets and reconvergence points to indices in the program's code array,
  * immediates to canonical values of the operand type, and symbols to
  * addresses (shared symbols to an index the kernel's layout resolves). */
@@ -40,6 +41,8 @@ typedef struct ws_opnd {
     uint8_t sreg, comp;
     uint8_t nelems;
     int32_t reg, reg2;  /* program register indices, -1 when none */
+    int32_t row, row2;  /* where the executor finds them in a warp's register
+                           storage (reg_rows.c), -1 when none */
     int32_t sym;        /* shared symbol index, -1 when none */
     int32_t elem0;
     uint64_t imm;       /* immediate value or constant address part */
@@ -134,6 +137,7 @@ typedef struct ws_insn {
     uint8_t nops;
     bool guard_neg;
     int32_t guard;      /* predicate register, -1 when none */
+    int32_t guard_row;  /* its row of register storage, -1 when none */
     int32_t target;     /* bra: target pc; call: callee's first pc */
     int32_t rpc;        /* bra / guarded ret: reconvergence pc */
     int32_t func;       /* index of the function it belongs to */

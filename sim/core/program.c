@@ -100,6 +100,19 @@ static void widen_bytes(uint32_t *lo, uint32_t *size, uint32_t off, uint32_t end
     *size = hi - *lo;
 }
 
+/* Widens the window [*lo, *hi) to take [lo2, hi2); an empty range
+ * changes nothing. */
+static void widen_range(int32_t *lo, int32_t *hi, int32_t lo2, int32_t hi2)
+{
+    if (*hi == *lo) {
+        *lo = lo2;
+        *hi = hi2;
+    } else if (hi2 > lo2) {
+        if (lo2 < *lo) *lo = lo2;
+        if (hi2 > *hi) *hi = hi2;
+    }
+}
+
 /* Widens k's windows (registers, local memory, parameter frames) by
  * function fi's and those of the functions it calls (calls form no cycle:
  * decode rejects recursion).  A function without a body (vprintf) has a
@@ -112,14 +125,8 @@ static void widen_window(const ws_program *p, ws_kernel *k, int32_t fi, bool *se
     widen_bytes(&k->tparam_lo, &k->tparam_size, wf->tparam_off, wf->tparam_end);
     widen_bytes(&k->local_lo, &k->local_size, wf->local_off, wf->local_end);
     if (wf->start < 0) return;
-    int32_t lo = wf->reg_base, hi = wf->reg_base + wf->f->nregs;
-    if (k->reg_hi == k->reg_lo) {
-        k->reg_lo = lo;
-        k->reg_hi = hi;
-    } else if (hi > lo) {
-        if (lo < k->reg_lo) k->reg_lo = lo;
-        if (hi > k->reg_hi) k->reg_hi = hi;
-    }
+    widen_range(&k->reg_lo, &k->reg_hi, wf->reg_base, wf->reg_base + wf->nregs);
+    widen_range(&k->row_lo, &k->row_hi, wf->row_base, wf->row_base + wf->nrows);
     for (int32_t pc = wf->start; pc < wf->end; pc++)
         if (p->code[pc].cls == WS_I_CALL) widen_window(p, k, p->calls[p->code[pc].aux].callee, seen);
 }
@@ -138,6 +145,7 @@ static bool register_windows(ws_program *p)
         ws_kernel *k = &p->kernels[i];
         memset(seen, 0, (size_t)p->nfuncs + 1);
         k->reg_lo = k->reg_hi = p->funcs[k->func].reg_base;
+        k->row_lo = k->row_hi = p->funcs[k->func].row_base;
         k->local_lo = k->local_size = k->tparam_lo = k->tparam_size = 0;
         widen_window(p, k, k->func, seen);
     }
@@ -157,7 +165,7 @@ ws_program *ws_program_load(const ptx_module *m, ws_devmem *mem, ws_error *err)
     p->target = m->target;
     p->mem = mem;
     if (!place_globals(p, err) || !ws_decode_module(p, err) || !name_functions(p) ||
-        !layout_params(p) || !register_windows(p) || !ws_kernels_zero_rows(p)) {
+        !layout_params(p) || !ws_program_pack_rows(p) || !register_windows(p) || !ws_kernels_zero_rows(p)) {
         if (!err->msg[0]) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         ws_program_free(p);
         return NULL;
@@ -184,6 +192,7 @@ void ws_program_free(ws_program *p)
     for (int32_t i = 0; p->funcs && i < p->nfuncs; i++) free(p->funcs[i].shown);
     free(p->funcs);
     free(p->reg_width);
+    free(p->row_of);
     free(p->vec);
     free(p->code);
     free(p->sass_group);

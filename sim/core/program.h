@@ -16,7 +16,10 @@ typedef struct ws_func {
     const char *name;       /* its name in the PTX (mangled) */
     char *shown;            /* its name as messages show it: demangled where ptx_demangle can, else name */
     int32_t start, end;
-    int32_t reg_base;
+    int32_t reg_base, nregs;    /* its registers: [reg_base, reg_base + nregs) */
+    /* Its registers' rows of storage: [row_base, row_base + nrows), fewer
+     * than its registers where their values' lifetimes allow (reg_rows.c). */
+    int32_t row_base, nrows;
     uint32_t tparam_off;    /* its params and rets in the thread param frame: [tparam_off, tparam_end) */
     uint32_t local_off;     /* its .local variables in the thread's local memory: [local_off, local_end) */
     uint32_t tparam_end, local_end;
@@ -56,38 +59,66 @@ struct ws_kernel {
      * functions it can call name all lie in [reg_lo, reg_hi), so a warp
      * of it needs rows for those only, whatever else the module holds. */
     int32_t reg_lo, reg_hi;
+    /* The rows of storage the registers of that window map to lie in
+     * [row_lo, row_hi): a warp's values take that many rows, while the
+     * timing model keeps its per-register state by register (reg_rows.c). */
+    int32_t row_lo, row_hi;
     /* Its windows of the module's per-thread local memory and .func
      * parameter frames, likewise: [local_lo, local_lo + local_size) holds
      * the .local variables of its function and those it can call, and
      * [tparam_lo, tparam_lo + tparam_size) their parameter frames, so a
      * block of it stores those bytes per thread and no more. */
     uint32_t local_lo, local_size, tparam_lo, tparam_size;
-    /* The rows of its register window (register - reg_lo) some path of its
-     * code may read before writing them, which a block's start zeroes
-     * (reg_init.c); NULL: every row. */
+    /* The rows of its storage window (row - row_lo) holding a register some
+     * path of its code may read before writing it, which a block's start
+     * zeroes (reg_init.c); NULL: every row. */
     int32_t *zero_rows;
     int32_t nzero_rows;
 };
 
-/* Register rows a warp of k needs (its window's size).  A warp's regs (and
- * the timing model's per-register arrays) point reg_lo rows before the
- * storage of its window, so that the code indexes them by register number;
- * the code of k never names a register below reg_lo. */
 /* Finds each kernel's zero_rows (reg_init.c).  False on out of memory. */
 bool ws_kernels_zero_rows(ws_program *p);
 
+/* Maps each function's registers onto rows of storage (reg_rows.c): the
+ * operands' row, row2 and guard_row, p->row_of and each function's
+ * row_base and nrows.  False on out of memory. */
+bool ws_program_pack_rows(ws_program *p);
+
+/* Registers of k's window: the entries per warp of the timing model's
+ * per-register arrays (its scoreboard), which point reg_lo entries before
+ * their storage, so that it indexes them by register number; the code of
+ * k never names a register below reg_lo. */
 static inline int32_t ws_kernel_reg_rows(const ws_kernel *k)
 {
     return k->reg_hi - k->reg_lo;
 }
 
-/* The pointer a warp of k indexes by register number, for the storage of
- * its window's rows (rows of row_size bytes): reg_lo rows before it.  The
- * offset is taken on the address as an integer: that pointer may lie
- * before the allocation, which C's pointer arithmetic may not form. */
-static inline void *ws_reg_window(void *storage, size_t row_size, const ws_kernel *k)
+/* Rows of register values a warp of k stores; a warp's regs point row_lo
+ * rows before its storage, so that the executor indexes them by row. */
+static inline int32_t ws_kernel_rows(const ws_kernel *k)
 {
-    return (void *)((uintptr_t)storage - (uintptr_t)k->reg_lo * row_size);
+    return k->row_hi - k->row_lo;
+}
+
+/* The pointer to index by number, for storage of entries of entry_size
+ * bytes starting at number lo.  The offset is taken on the address as an
+ * integer: that pointer may lie before the allocation, which C's pointer
+ * arithmetic may not form. */
+static inline void *ws_index_window(void *storage, size_t entry_size, int32_t lo)
+{
+    return (void *)((uintptr_t)storage - (uintptr_t)lo * entry_size);
+}
+
+/* A warp's per-register entries of k (the scoreboard's), by register. */
+static inline void *ws_reg_window(void *storage, size_t entry_size, const ws_kernel *k)
+{
+    return ws_index_window(storage, entry_size, k->reg_lo);
+}
+
+/* A warp's register values of k, by row. */
+static inline void *ws_row_window(void *storage, size_t row_size, const ws_kernel *k)
+{
+    return ws_index_window(storage, row_size, k->row_lo);
 }
 
 /* kernel_params.c: fills k's parameter layout from its function's .param
@@ -102,6 +133,7 @@ struct ws_program {
     ws_opnd *vec; int32_t nvec;             /* elements of vector operands */
     uint8_t *reg_width;                     /* bytes per register (predicates 1) */
     int32_t nregs;
+    int32_t *row_of;                        /* per register: its row of storage, -1 when no code names it */
     ws_func *funcs; int32_t nfuncs;         /* parallel to m->funcs */
     ws_call *calls; int32_t ncalls;
     ws_copy *copies; int32_t ncopies;

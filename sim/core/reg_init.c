@@ -1,4 +1,4 @@
-/* Which registers a block's start must zero (program.h, ws_kernel.zero_rows).
+/* Which rows a block's start must zero (program.h, ws_kernel.zero_rows).
  *
  * A register a thread reads before it ever wrote it reads as zero, so a
  * block starts with zeroed registers.  Zeroing every row of every warp is
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfg.h"
 #include "insn_deps.h"
 
 /* Register sets of the kernel's window, nw 64-bit words each. */
@@ -41,23 +42,6 @@ static bool meet(uint64_t *dst, const uint64_t *src, uint32_t nw)
         dst[i] = v;
     }
     return changed;
-}
-
-/* The successors of pc in its function's code (at most two). */
-static int successors(const ws_insn *in, int32_t pc, int32_t *succ)
-{
-    switch (in->cls) {
-    case WS_I_BRA:
-        succ[0] = in->target;
-        if (in->guard < 0) return 1;
-        succ[1] = pc + 1;
-        return 2;
-    case WS_I_EXIT: case WS_I_RET: case WS_I_TRAP: case WS_I_FEND:
-        return in->guard < 0 ? 0 : (succ[0] = pc + 1, 1);
-    default:
-        succ[0] = pc + 1;
-        return 1;
-    }
 }
 
 /* Finds k's registers to zero; false on out of memory. */
@@ -96,7 +80,7 @@ static bool find_rows(const ws_program *p, ws_kernel *k)
                     if (r >= 0 && r < nregs) out[r / 64] |= UINT64_C(1) << (r % 64);
                 }
             int32_t succ[2];
-            int ns = successors(ins, f->start + i, succ);
+            int ns = ws_cfg_successors(ins, f->start + i, succ);
             for (int j = 0; j < ns; j++) {
                 int32_t s = succ[j] - f->start;
                 if (s >= 0 && s < n) changed |= meet(row_of(&in, s), out, in.nw);
@@ -123,13 +107,22 @@ static bool find_rows(const ws_program *p, ws_kernel *k)
             count++;
         }
     }
+    /* the rows of storage that hold them (registers may share one) */
+    int32_t nrows = ws_kernel_rows(k);
+    bool *listed = calloc((size_t)nrows + 1, sizeof *listed);
     k->zero_rows = malloc(sizeof *k->zero_rows * (size_t)(count ? count : 1));
-    for (int32_t r = 0; k->zero_rows && r < nregs; r++)
-        if (has(zero, r)) k->zero_rows[k->nzero_rows++] = r;
+    for (int32_t r = 0; listed && k->zero_rows && r < nregs; r++) {
+        int32_t row = has(zero, r) ? p->row_of[k->reg_lo + r] - k->row_lo : -1;
+        if (row < 0 || listed[row]) continue;
+        listed[row] = true;
+        k->zero_rows[k->nzero_rows++] = row;
+    }
+    bool ok = listed && k->zero_rows;
+    free(listed);
     free(in.bits);
     free(out);
     free(deps);
-    return k->zero_rows != NULL;
+    return ok;
 }
 
 bool ws_kernels_zero_rows(ws_program *p)

@@ -31,7 +31,8 @@ static inline void ws_progress(ws_exec *x, ws_warp *w)
 }
 
 /* Sets a warp up at the kernel's first instruction (regs must index the
- * kernel's register window, ws_kernel_reg_rows(k) zeroed rows). */
+ * kernel's rows of register storage by row, ws_kernel_rows(k) rows whose
+ * zero_rows are zeroed). */
 bool ws_warp_start(ws_exec *x, ws_warp *w, uint32_t index, uint32_t lanes);
 void ws_warp_free(ws_warp *w);
 
