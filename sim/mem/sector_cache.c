@@ -1,6 +1,7 @@
 /* Sectored set-associative LRU tag array. */
 #include "sector_cache.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 #define LINE_BYTES (32u * WS_SECTORS_PER_LINE)
@@ -12,22 +13,43 @@ bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
     c->nsets = sets ? (uint32_t)sets : 1;
     c->stamp = 1;       /* uses stamp 2, 3, ...: 1 is older than any (evict-first) */
     c->ndirty = 0;
-    c->lines = calloc((size_t)c->nsets * c->ways, sizeof *c->lines);
-    return c->lines != NULL;
+    size_t n = (size_t)c->nsets * c->ways;
+    c->tag = calloc(n, sizeof *c->tag);
+    c->last_use = calloc(n, sizeof *c->last_use);
+    c->lines = calloc(n, sizeof *c->lines);
+    if (c->tag && c->last_use && c->lines) return true;
+    ws_scache_free(c);
+    return false;
 }
 
 void ws_scache_free(ws_sector_cache *c)
 {
+    free(c->tag);
+    free(c->last_use);
     free(c->lines);
+    c->tag = c->last_use = NULL;
     c->lines = NULL;
 }
 
-static ws_cache_line *find(const ws_sector_cache *c, uint64_t line)
+/* The first way of line's set. */
+static size_t set_of(const ws_sector_cache *c, uint64_t line)
 {
-    ws_cache_line *set = &c->lines[(size_t)(line % c->nsets) * c->ways];
+    return (size_t)(line % c->nsets) * c->ways;
+}
+
+/* line's way (an index into the arrays), or -1 when not in the cache. */
+static ptrdiff_t find(const ws_sector_cache *c, uint64_t line)
+{
+    size_t set = set_of(c, line);
+    const uint64_t *tag = &c->tag[set];
     for (uint32_t w = 0; w < c->ways; w++)
-        if (set[w].last_use && set[w].line == line) return &set[w];
-    return NULL;
+        if (tag[w] == line + 1) return (ptrdiff_t)(set + w);
+    return -1;
+}
+
+static ws_cache_line *line_at(const ws_sector_cache *c, ptrdiff_t i)
+{
+    return i < 0 ? NULL : &c->lines[i];
 }
 
 bool ws_scache_lookup(ws_sector_cache *c, uint64_t sector, uint64_t *ready)
@@ -38,44 +60,48 @@ bool ws_scache_lookup(ws_sector_cache *c, uint64_t sector, uint64_t *ready)
 
 bool ws_scache_lookup_line(ws_sector_cache *c, uint64_t sector, uint64_t *ready, ws_cache_line **line)
 {
-    ws_cache_line *l = *line = find(c, sector / WS_SECTORS_PER_LINE);
+    ptrdiff_t i = find(c, sector / WS_SECTORS_PER_LINE);
+    ws_cache_line *l = *line = line_at(c, i);
     uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE);
     if (!l || !(l->valid >> s & 1)) return false;
-    l->last_use = ++c->stamp;
+    c->last_use[i] = ++c->stamp;
     *ready = l->ready[s];
     return true;
 }
 
-/* A line for sector's line, not in the cache: the least recently used of
- * its set, emptied (*evicted: the dirty sectors that threw out). */
-static ws_cache_line *allocate(ws_sector_cache *c, uint64_t sector, uint32_t *evicted)
+/* A way for sector's line, not in the cache: the least recently used of
+ * its set, emptied (*evicted: the dirty sectors that threw out); its
+ * caller stamps its use. */
+static ptrdiff_t allocate(ws_sector_cache *c, uint64_t sector, uint32_t *evicted)
 {
     uint64_t line = sector / WS_SECTORS_PER_LINE;
-    ws_cache_line *set = &c->lines[(size_t)(line % c->nsets) * c->ways], *l = &set[0];
-    for (uint32_t w = 1; w < c->ways; w++)
-        if (set[w].last_use < l->last_use) l = &set[w];
+    size_t set = set_of(c, line), v = set;
+    for (size_t w = set + 1; w < set + c->ways; w++)
+        if (c->last_use[w] < c->last_use[v]) v = w;
+    ws_cache_line *l = &c->lines[v];
     *evicted = (uint32_t)__builtin_popcount(l->dirty);
     c->ndirty -= *evicted;
-    l->line = line;
+    c->tag[v] = line + 1;
     l->valid = l->dirty = 0;
-    return l;
+    return (ptrdiff_t)v;
 }
 
-/* sector's line, found or allocated (*evicted as allocate's). */
-static ws_cache_line *line_for(ws_sector_cache *c, uint64_t sector, bool *allocated, uint32_t *evicted)
+/* sector's line's way, found or allocated (*evicted as allocate's). */
+static ptrdiff_t line_for(ws_sector_cache *c, uint64_t sector, bool *allocated, uint32_t *evicted)
 {
-    ws_cache_line *l = find(c, sector / WS_SECTORS_PER_LINE);
-    *allocated = !l;
+    ptrdiff_t i = find(c, sector / WS_SECTORS_PER_LINE);
+    *allocated = i < 0;
     *evicted = 0;
-    return l ? l : allocate(c, sector, evicted);
+    return i >= 0 ? i : allocate(c, sector, evicted);
 }
 
 static uint32_t fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty, bool first)
 {
     uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE), evicted;
     bool allocated;
-    ws_cache_line *l = line_for(c, sector, &allocated, &evicted);
-    l->last_use = first && allocated ? 1 : ++c->stamp;
+    ptrdiff_t i = line_for(c, sector, &allocated, &evicted);
+    ws_cache_line *l = &c->lines[i];
+    c->last_use[i] = first && allocated ? 1 : ++c->stamp;
     l->valid |= (uint8_t)(1u << s);
     if (dirty && !(l->dirty >> s & 1)) {
         l->dirty |= (uint8_t)(1u << s);
@@ -94,10 +120,11 @@ uint32_t ws_scache_write(ws_sector_cache *c, uint64_t sector, uint64_t t, bool *
 {
     uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE), evicted;
     bool allocated;
-    ws_cache_line *l = line_for(c, sector, &allocated, &evicted);
+    ptrdiff_t i = line_for(c, sector, &allocated, &evicted);
+    ws_cache_line *l = &c->lines[i];
     *hit = l->valid >> s & 1;
     *was_dirty = l->dirty >> s & 1;
-    l->last_use = ++c->stamp;
+    c->last_use[i] = ++c->stamp;
     l->ready[s] = *hit && l->ready[s] > t ? l->ready[s] : t;
     l->valid |= (uint8_t)(1u << s);
     if (!*was_dirty) {
@@ -111,8 +138,9 @@ uint32_t ws_scache_fill_group_found(ws_sector_cache *c, ws_cache_line *found, ui
                                     uint32_t n, uint64_t ready, uint32_t *added)
 {
     uint32_t evicted = 0;
-    ws_cache_line *l = found ? found : allocate(c, sector, &evicted);
-    l->last_use = ++c->stamp;
+    ptrdiff_t i = found ? found - c->lines : allocate(c, sector, &evicted);
+    ws_cache_line *l = &c->lines[i];
+    c->last_use[i] = ++c->stamp;
     *added = 0;
     for (uint64_t b = first; b < first + n; b++) {
         uint32_t s = (uint32_t)(b % WS_SECTORS_PER_LINE);
@@ -131,20 +159,20 @@ uint32_t ws_scache_fill_evict_first(ws_sector_cache *c, uint64_t sector, uint64_
 
 void ws_scache_settle(ws_sector_cache *c, uint64_t sector, uint64_t pending, uint64_t ready)
 {
-    ws_cache_line *l = find(c, sector / WS_SECTORS_PER_LINE);
+    ws_cache_line *l = line_at(c, find(c, sector / WS_SECTORS_PER_LINE));
     uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE);
     if (l && (l->valid >> s & 1) && l->ready[s] == pending) l->ready[s] = ready;
 }
 
 bool ws_scache_is_dirty(const ws_sector_cache *c, uint64_t sector)
 {
-    ws_cache_line *l = find(c, sector / WS_SECTORS_PER_LINE);
+    const ws_cache_line *l = line_at(c, find(c, sector / WS_SECTORS_PER_LINE));
     return l && (l->dirty >> (sector % WS_SECTORS_PER_LINE) & 1);
 }
 
 void ws_scache_invalidate(ws_sector_cache *c, uint64_t sector)
 {
-    ws_cache_line *l = find(c, sector / WS_SECTORS_PER_LINE);
+    ws_cache_line *l = line_at(c, find(c, sector / WS_SECTORS_PER_LINE));
     if (l) l->valid &= (uint8_t)~(1u << (sector % WS_SECTORS_PER_LINE));
 }
 
