@@ -57,7 +57,7 @@ struct ws_kernel {
     uint32_t params_size;
     /* Its register window (program.c): the registers its code and the
      * functions it can call name all lie in [reg_lo, reg_hi), so a warp
-     * of it needs rows for those only, whatever else the module holds. */
+     * of it needs state for those only, whatever else the module holds. */
     int32_t reg_lo, reg_hi;
     /* The rows of storage the registers of that window map to lie in
      * [row_lo, row_hi): a warp's values take that many rows, while the
