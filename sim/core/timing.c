@@ -102,10 +102,6 @@ static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_confi
     t->waves = (double)s->disp.nblocks / (double)ws_dispatcher_wave_size(&s->disp);
 }
 
-/* The busy SMs by their next cycle, then their index (the order the SMs of
- * one cycle go in), so that the main loop never looks at an idle SM; an
- * SM's next changes only in its own cycle, while it is out of the heap. */
-
 /* How many threads a launch's SMs run on: what the options ask for (0:
  * the machine's cores), no more than the SMs that can have a block, and one
  * where a launch writes outside its memory in the order it runs (device
@@ -238,7 +234,10 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         }
     }
     /* the main loop: the earliest cycle any SM has something to do; its
-     * SMs (due, ascending) retire, then issue, on the team's threads */
+     * SMs (due, ascending) retire, then issue, on the team's threads.  q:
+     * the busy SMs by their next cycle, then their index (the order the
+     * SMs of one cycle go in), so that the loop never looks at an idle SM;
+     * an SM's next changes only in its own cycle, while it is out of q */
     ws_sm_queue q = {.heap = ok ? malloc(sizeof *q.heap * (size_t)nsm) : NULL, .n = 0};
     int32_t *due = ok ? malloc(sizeof *due * (size_t)nsm) : NULL;
     int32_t nthreads = ok ? team_threads(&opt, p, l, nsm, nblocks) : 1;
