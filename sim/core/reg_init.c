@@ -15,6 +15,7 @@
 
 #include "cfg.h"
 #include "insn_deps.h"
+#include "regset.h"
 
 /* Register sets of the kernel's window, nw 64-bit words each. */
 typedef struct regset_table {
@@ -22,14 +23,9 @@ typedef struct regset_table {
     uint32_t nw;
 } regset_table;
 
-static uint64_t *row_of(const regset_table *t, int32_t i)
+static uint64_t *set_at(const regset_table *t, int32_t i)
 {
-    return t->bits + (size_t)i * t->nw;
-}
-
-static bool has(const uint64_t *set, int32_t r)
-{
-    return set[r / 64] >> (r % 64) & 1;
+    return ws_regset_at(t->bits, t->nw, i);
 }
 
 /* Intersects dst with src; whether dst changed. */
@@ -67,23 +63,23 @@ static bool find_rows(const ws_program *p, ws_kernel *k)
     }
     /* none written at the entry; everything elsewhere, to be cut down */
     memset(in.bits, 0xff, sizeof *in.bits * in.nw * (size_t)n);
-    memset(row_of(&in, 0), 0, sizeof *in.bits * in.nw);
+    memset(set_at(&in, 0), 0, sizeof *in.bits * in.nw);
     for (int32_t i = 0; i < n; i++) ws_insn_deps_of(p, &p->code[f->start + i], &deps[i]);
     for (bool changed = true; changed;) {
         changed = false;
         for (int32_t i = 0; i < n; i++) {
             const ws_insn *ins = &p->code[f->start + i];
-            memcpy(out, row_of(&in, i), sizeof *out * in.nw);
+            memcpy(out, set_at(&in, i), sizeof *out * in.nw);
             if (ins->guard < 0)
                 for (uint8_t d = 0; d < deps[i].ndst; d++) {
                     int32_t r = deps[i].dst[d] - k->reg_lo;
-                    if (r >= 0 && r < nregs) out[r / 64] |= UINT64_C(1) << (r % 64);
+                    if (r >= 0 && r < nregs) ws_regset_add(out, r);
                 }
             int32_t succ[2];
             int ns = ws_cfg_successors(ins, f->start + i, succ);
             for (int j = 0; j < ns; j++) {
                 int32_t s = succ[j] - f->start;
-                if (s >= 0 && s < n) changed |= meet(row_of(&in, s), out, in.nw);
+                if (s >= 0 && s < n) changed |= meet(set_at(&in, s), out, in.nw);
             }
         }
     }
@@ -93,7 +89,7 @@ static bool find_rows(const ws_program *p, ws_kernel *k)
     memset(zero, 0, sizeof *zero * in.nw);
     int32_t count = 0;
     for (int32_t i = 0; i < n; i++) {
-        const uint64_t *written = row_of(&in, i);
+        const uint64_t *written = set_at(&in, i);
         if (deps[i].nsrc >= WS_DEPS_MAX) {      /* the list may be cut short: no knowing */
             free(in.bits);
             free(out);
@@ -102,8 +98,8 @@ static bool find_rows(const ws_program *p, ws_kernel *k)
         }
         for (uint8_t s = 0; s < deps[i].nsrc; s++) {
             int32_t r = deps[i].src[s] - k->reg_lo;
-            if (r < 0 || r >= nregs || has(written, r) || has(zero, r)) continue;
-            zero[r / 64] |= UINT64_C(1) << (r % 64);
+            if (r < 0 || r >= nregs || ws_regset_has(written, r) || ws_regset_has(zero, r)) continue;
+            ws_regset_add(zero, r);
             count++;
         }
     }
@@ -112,7 +108,7 @@ static bool find_rows(const ws_program *p, ws_kernel *k)
     bool *listed = calloc((size_t)nrows + 1, sizeof *listed);
     k->zero_rows = malloc(sizeof *k->zero_rows * (size_t)(count ? count : 1));
     for (int32_t r = 0; listed && k->zero_rows && r < nregs; r++) {
-        int32_t row = has(zero, r) ? p->row_of[k->reg_lo + r] - k->row_lo : -1;
+        int32_t row = ws_regset_has(zero, r) ? p->row_of[k->reg_lo + r] - k->row_lo : -1;
         if (row < 0 || listed[row]) continue;
         listed[row] = true;
         k->zero_rows[k->nzero_rows++] = row;

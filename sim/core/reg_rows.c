@@ -30,6 +30,7 @@
 
 #include "cfg.h"
 #include "insn_deps.h"
+#include "regset.h"
 
 /* Past these a function keeps a row per register (the analysis' memory
  * grows with registers times instructions and registers squared). */
@@ -46,16 +47,6 @@ typedef struct pack {
     uint64_t *adj;          /* per register: those it interferes with */
 } pack;
 
-static uint64_t *set_of(uint64_t *sets, uint32_t nw, int32_t i)
-{
-    return sets + (size_t)i * nw;
-}
-
-static void set_add(uint64_t *set, int32_t r)
-{
-    set[r / 64] |= UINT64_C(1) << (r % 64);
-}
-
 /* Runs body with r each member of set (nw words), in increasing order. */
 #define FOR_MEMBERS(set, nw, r) \
     for (uint32_t w_ = 0; w_ < (nw); w_++) \
@@ -71,7 +62,7 @@ static void live_out(const pack *k, int32_t i, uint64_t *out)
     for (int j = 0; j < ns; j++) {
         int32_t s = succ[j] - k->f->start;
         if (s < 0 || s >= k->len) continue;
-        const uint64_t *in = set_of(k->live_in, k->nw, s);
+        const uint64_t *in = ws_regset_at(k->live_in, k->nw, s);
         for (uint32_t w = 0; w < k->nw; w++) out[w] |= in[w];
     }
 }
@@ -87,8 +78,8 @@ static void liveness(pack *k, uint64_t *out)
             live_out(k, i, out);
             if (k->p->code[k->f->start + i].guard < 0)
                 for (uint8_t j = 0; j < d->ndst; j++) out[d->dst[j] / 64] &= ~(UINT64_C(1) << (d->dst[j] % 64));
-            for (uint8_t j = 0; j < d->nsrc; j++) set_add(out, d->src[j]);
-            uint64_t *in = set_of(k->live_in, k->nw, i);
+            for (uint8_t j = 0; j < d->nsrc; j++) ws_regset_add(out, d->src[j]);
+            uint64_t *in = ws_regset_at(k->live_in, k->nw, i);
             if (memcmp(in, out, sizeof *out * k->nw)) {
                 memcpy(in, out, sizeof *out * k->nw);
                 changed = true;
@@ -100,8 +91,8 @@ static void liveness(pack *k, uint64_t *out)
 static void interfere(pack *k, int32_t a, int32_t b)
 {
     if (a == b) return;
-    set_add(set_of(k->adj, k->nw, a), b);
-    set_add(set_of(k->adj, k->nw, b), a);
+    ws_regset_add(ws_regset_at(k->adj, k->nw, a), b);
+    ws_regset_add(ws_regset_at(k->adj, k->nw, b), a);
 }
 
 /* Each destination against what is live after its instruction, and against
@@ -115,7 +106,7 @@ static void interference(pack *k, uint64_t *out)
         live_out(k, i, out);
         for (uint8_t j = 0; j < d->ndst; j++) {
             int32_t r = d->dst[j];
-            uint64_t *adj = set_of(k->adj, k->nw, r);
+            uint64_t *adj = ws_regset_at(k->adj, k->nw, r);
             for (uint32_t w = 0; w < k->nw; w++) adj[w] |= out[w];
             for (uint8_t m = 0; m < d->ndst; m++) interfere(k, r, d->dst[m]);
             for (uint8_t m = 0; m < d->nsrc; m++) interfere(k, r, d->src[m]);
@@ -123,9 +114,9 @@ static void interference(pack *k, uint64_t *out)
     }
     /* the sets filled from live-out sets: make the relation symmetric */
     for (int32_t a = 0; a < k->n; a++) {
-        uint64_t *adj = set_of(k->adj, k->nw, a);
+        uint64_t *adj = ws_regset_at(k->adj, k->nw, a);
         adj[a / 64] &= ~(UINT64_C(1) << (a % 64));
-        FOR_MEMBERS(adj, k->nw, b) set_add(set_of(k->adj, k->nw, b), a);
+        FOR_MEMBERS(adj, k->nw, b) ws_regset_add(ws_regset_at(k->adj, k->nw, b), a);
     }
 }
 
@@ -138,7 +129,7 @@ static int32_t colour(const pack *k, const bool *named, int32_t *row, uint8_t *r
     for (int32_t r = 0; r < k->n; r++) row[r] = -1;
     for (int32_t r = 0; r < k->n; r++) {
         if (!named[r]) continue;
-        const uint64_t *adj = set_of(k->adj, k->nw, r);
+        const uint64_t *adj = ws_regset_at(k->adj, k->nw, r);
         FOR_MEMBERS(adj, k->nw, q)      /* stamp the neighbours' rows with r */
             if (row[q] >= 0) taken[row[q]] = r;
         uint8_t width = k->p->reg_width[k->f->reg_base + r];
