@@ -198,7 +198,7 @@ static void leave(ws_sm *sm, ws_sm_warp *sw)
     ws_subpart *sp = &sm->sp[sw->spi];
     uint64_t keep = ~BIT(sw);
     bool drained = sp->draining & BIT(sw);
-    sp->eval &= keep; sp->blocked &= keep; sp->parked &= keep; sp->draining &= keep;
+    sp->eval &= keep; sp->blocked &= keep; sp->held &= keep; sp->parked &= keep; sp->draining &= keep;
     sp->finished &= keep; sp->long_wait &= keep; sp->throttled &= keep;
     off_pipe(sp, sw);
     if (drained) sp->drain_min = drain_min(sm, sp, sw->spi);
@@ -494,6 +494,8 @@ static uint64_t file_waiting(ws_subpart *sp, ws_sm_warp *sw, uint64_t now, uint6
         sp->drain_min = min64(sp->drain_min, drained_at(sw));
     } else if (state == WS_WARP_BARRIER) {
         sp->parked |= BIT(sw);
+    } else if (sw->blocked_until >= WS_WINDOW_PENDING) {
+        sp->held |= BIT(sw);
     } else {
         sp->blocked |= BIT(sw);
         sp->blocked_min = min64(sp->blocked_min, sw->blocked_until);
@@ -582,8 +584,11 @@ bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
     for (uint32_t p = 0; p < sm->nsp; p++)
         if (!subpart_cycle(s, sm, p, now, &next, &issued)) return false;
     /* waiting warps wake at their set's earliest time */
-    for (uint32_t p = 0; p < sm->nsp; p++)
-        next = min64(next, min64(sm->sp[p].blocked_min, sm->sp[p].drain_min));
+    for (uint32_t p = 0; p < sm->nsp; p++) {
+        const ws_subpart *sp = &sm->sp[p];
+        next = min64(next, min64(sp->blocked_min, sp->drain_min));
+        if (sp->held) next = min64(next, WS_WINDOW_PENDING);
+    }
     if (issued || next <= now) next = now + 1;
     /* the counters up to the next cycle; in a window, no further than its
      * end, which may move the next cycle earlier (ws_sm_window_settled) */
@@ -607,18 +612,14 @@ void ws_sm_window_settled(ws_sm *sm, uint64_t end)
     uint64_t next = sm->next >= WS_WINDOW_PENDING ? WS_NEVER : sm->next;
     for (uint32_t p = 0; p < sm->nsp; p++) {
         ws_subpart *sp = &sm->sp[p];
-        uint64_t t = WS_NEVER;
-        for (uint64_t m = sp->blocked; m; m &= m - 1) {
-            uint32_t j = (uint32_t)__builtin_ctzll(m);
-            ws_sm_warp *sw = slot_of(sm, p, j);
-            if (sw->blocked_until >= WS_WINDOW_PENDING) {     /* its registers' times are known now */
-                sp->blocked &= ~(UINT64_C(1) << j);
-                sp->eval |= UINT64_C(1) << j;
-                next = min64(next, end);
-            } else {
-                t = min64(t, sw->blocked_until);
-            }
+        if (sp->held) {     /* their registers' times are known now */
+            sp->eval |= sp->held;
+            sp->held = 0;
+            next = min64(next, end);
         }
+        uint64_t t = WS_NEVER;
+        for (uint64_t m = sp->blocked; m; m &= m - 1)
+            t = min64(t, slot_of(sm, p, (uint32_t)__builtin_ctzll(m))->blocked_until);
         sp->blocked_min = t;
         sp->drain_min = drain_min(sm, sp, p);
         next = min64(next, min64(t, sp->drain_min));

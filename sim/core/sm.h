@@ -94,6 +94,9 @@ typedef struct ws_sm_block {
  *   eval      evaluated every cycle: they may issue, or wait on something
  *             other warps change (a pipe, the L1 stage)
  *   blocked   wait on their own registers or fetch until blocked_until
+ *   held      in a window, wait on registers whose times its end gives
+ *             (blocked_until >= WS_WINDOW_PENDING): no cycle of the
+ *             window looks at them (ws_sm_window_settled does)
  *   parked    at a barrier, until the block releases one
  *   draining  exited, their memory in flight until mem_done
  * (re-evaluating a blocked, parked or draining warp would give the same
@@ -102,7 +105,7 @@ typedef struct ws_subpart {
     ws_warp_scheduler sched;
     uint64_t pipe_free[WS_PIPE_COUNT];
     uint64_t const_free;                /* its constant cache */
-    uint64_t eval, blocked, parked, draining;
+    uint64_t eval, blocked, held, parked, draining;
     uint64_t finished;                  /* exited, not yet retired (any set) */
     uint64_t long_wait;                 /* warps whose reason is long_scoreboard */
     uint64_t blocked_min, drain_min;    /* earliest blocked_until, mem_done of those sets; WS_NEVER: none */
