@@ -3,6 +3,7 @@
 #include "launch_reuse.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,14 +151,33 @@ typedef struct wpage {
     uint8_t *pre;           /* the page before the launch's first write to it */
 } wpage;
 
+/* Pages by number: open addressing, a power of two. */
+typedef struct wtable {
+    wpage *slots;
+    size_t nslots, used;
+    wpage *last;            /* the page of the last access */
+} wtable;
+
+/* The reads of one thread: a timed launch's SMs read on several threads at
+ * once, each into a table of its own (no lock, no shared line written), and
+ * the tables are merged when the launch ends; a union of bits, the same
+ * whatever thread read what. */
+typedef struct rshard {
+    pthread_t owner;
+    wtable t;
+    bool failed;
+} rshard;
+
+#define MAX_SHARDS 256
+
 struct ws_reuse_recorder {
     ws_reuse_cache *cache;
     ws_devmem *mem;
-    wpage *slots;           /* open addressing, a power of two */
-    size_t nslots, used;
-    wpage *last;            /* the page of the last access */
+    wtable t;               /* the writes, and at the end every read */
     bool failed;            /* out of memory: nothing is filed */
-    pthread_mutex_t mu;     /* a timed launch's SMs read on several threads at once */
+    pthread_mutex_t mu;     /* for writes and for adding a shard */
+    rshard *shards[MAX_SHARDS];
+    atomic_int nshards;     /* published after the shard is set up */
 };
 
 static size_t slot_of(uint64_t key, size_t nslots)
@@ -165,37 +185,47 @@ static size_t slot_of(uint64_t key, size_t nslots)
     return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & (nslots - 1);
 }
 
-static bool grow_slots(ws_reuse_recorder *r)
+static bool grow_slots(wtable *t)
 {
-    size_t n = r->nslots ? r->nslots * 2 : 1024;
+    size_t n = t->nslots ? t->nslots * 2 : 1024;
     wpage *s = calloc(n, sizeof *s);
     if (!s) return false;
-    for (size_t i = 0; i < r->nslots; i++) {
-        if (!r->slots[i].key) continue;
-        size_t j = slot_of(r->slots[i].key, n);
+    for (size_t i = 0; i < t->nslots; i++) {
+        if (!t->slots[i].key) continue;
+        size_t j = slot_of(t->slots[i].key, n);
         while (s[j].key) j = (j + 1) & (n - 1);
-        s[j] = r->slots[i];
+        s[j] = t->slots[i];
     }
-    free(r->slots);
-    r->slots = s;
-    r->nslots = n;
-    r->last = NULL;
+    free(t->slots);
+    t->slots = s;
+    t->nslots = n;
+    t->last = NULL;
     return true;
 }
 
-static wpage *page_get(ws_reuse_recorder *r, uint64_t number)
+static wpage *page_get(wtable *t, uint64_t number)
 {
     uint64_t key = number + 1;
-    if (r->last && r->last->key == key) return r->last;
-    if ((r->used + 1) * 2 > r->nslots && !grow_slots(r)) return NULL;
-    size_t j = slot_of(key, r->nslots);
-    while (r->slots[j].key && r->slots[j].key != key) j = (j + 1) & (r->nslots - 1);
-    if (!r->slots[j].key) {
-        if (r->used == MAX_PAGES) return NULL;
-        r->slots[j].key = key;
-        r->used++;
+    if (t->last && t->last->key == key) return t->last;
+    if ((t->used + 1) * 2 > t->nslots && !grow_slots(t)) return NULL;
+    size_t j = slot_of(key, t->nslots);
+    while (t->slots[j].key && t->slots[j].key != key) j = (j + 1) & (t->nslots - 1);
+    if (!t->slots[j].key) {
+        if (t->used == MAX_PAGES) return NULL;
+        t->slots[j].key = key;
+        t->used++;
     }
-    return r->last = &r->slots[j];
+    return t->last = &t->slots[j];
+}
+
+static void table_free(wtable *t)
+{
+    for (size_t i = 0; i < t->nslots; i++) {
+        free(t->slots[i].rmask);
+        free(t->slots[i].wmask);
+        free(t->slots[i].pre);
+    }
+    free(t->slots);
 }
 
 static bool note(ws_reuse_recorder *r, wpage *pg, uint32_t lo, uint32_t hi, bool write)
@@ -210,20 +240,79 @@ static bool note(ws_reuse_recorder *r, wpage *pg, uint32_t lo, uint32_t hi, bool
     return true;
 }
 
+/* [addr, addr + size) into table t (*failed: out of memory or past
+ * MAX_PAGES, and nothing more is noted). */
+static void note_range(ws_reuse_recorder *r, wtable *t, bool *failed, uint64_t addr, uint64_t size, bool write)
+{
+    while (size && !*failed) {
+        uint32_t off = (uint32_t)(addr & (RPAGE - 1));
+        uint32_t n = size < RPAGE - off ? (uint32_t)size : RPAGE - off;
+        wpage *pg = page_get(t, addr >> RPAGE_SHIFT);
+        *failed = !pg || !note(r, pg, off, off + n, write);
+        addr += n;
+        size -= n;
+    }
+}
+
+/* The calling thread's shard, added if it has none; NULL when none can be. */
+static rshard *my_shard(ws_reuse_recorder *r)
+{
+    pthread_t self = pthread_self();
+    int n = atomic_load_explicit(&r->nshards, memory_order_acquire);
+    for (int i = 0; i < n; i++)
+        if (pthread_equal(r->shards[i]->owner, self)) return r->shards[i];
+    rshard *sh = calloc(1, sizeof *sh);
+    if (!sh) return NULL;
+    sh->owner = self;
+    pthread_mutex_lock(&r->mu);
+    n = atomic_load_explicit(&r->nshards, memory_order_relaxed);
+    if (n < MAX_SHARDS) {
+        r->shards[n] = sh;
+        atomic_store_explicit(&r->nshards, n + 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&r->mu);
+    if (n == MAX_SHARDS) {
+        free(sh);
+        return NULL;
+    }
+    return sh;
+}
+
 /* Out of memory or past MAX_PAGES: failed, and nothing more is noted. */
 static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write)
 {
     ws_reuse_recorder *r = ctx;
-    pthread_mutex_lock(&r->mu);
-    while (size && !r->failed) {
-        uint32_t off = (uint32_t)(addr & (RPAGE - 1));
-        uint32_t n = size < RPAGE - off ? (uint32_t)size : RPAGE - off;
-        wpage *pg = page_get(r, addr >> RPAGE_SHIFT);
-        r->failed = !pg || !note(r, pg, off, off + n, write);
-        addr += n;
-        size -= n;
+    rshard *sh = write ? NULL : my_shard(r);
+    if (sh) {
+        note_range(r, &sh->t, &sh->failed, addr, size, false);
+        return;
     }
+    pthread_mutex_lock(&r->mu);
+    note_range(r, &r->t, &r->failed, addr, size, write);
     pthread_mutex_unlock(&r->mu);
+}
+
+/* The shards' reads into the recorder's table, and the shards freed. */
+static void merge_shards(ws_reuse_recorder *r)
+{
+    int n = atomic_load(&r->nshards);
+    for (int k = 0; k < n; k++) {
+        rshard *sh = r->shards[k];
+        r->failed |= sh->failed;
+        for (size_t i = 0; i < sh->t.nslots && !r->failed; i++) {
+            const wpage *from = &sh->t.slots[i];
+            if (!from->key || !from->rmask) continue;
+            wpage *pg = page_get(&r->t, from->key - 1);
+            if (!pg || (!pg->rmask && !(pg->rmask = calloc(1, RMASK_BYTES)))) {
+                r->failed = true;
+                break;
+            }
+            for (uint32_t b = 0; b < RMASK_BYTES; b++) pg->rmask[b] |= from->rmask[b];
+        }
+        table_free(&sh->t);
+        free(sh);
+    }
+    atomic_store(&r->nshards, 0);
 }
 
 ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem)
@@ -232,11 +321,12 @@ ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem)
     if (!r) return NULL;
     r->cache = c;
     r->mem = mem;
-    if (!grow_slots(r)) {
+    if (!grow_slots(&r->t)) {
         free(r);
         return NULL;
     }
     pthread_mutex_init(&r->mu, NULL);
+    atomic_init(&r->nshards, 0);
     ws_devmem_watch(mem, on_access, r);
     return r;
 }
@@ -257,8 +347,8 @@ static void record_free(record *rec)
  * those after it. */
 static bool fill_pages(record *rec, const ws_reuse_recorder *r)
 {
-    for (size_t i = 0; i < r->nslots; i++) {
-        const wpage *pg = &r->slots[i];
+    for (size_t i = 0; i < r->t.nslots; i++) {
+        const wpage *pg = &r->t.slots[i];
         if (pg->key) {
             rec->nreads += pg->rmask != NULL;
             rec->nwrites += pg->wmask != NULL;
@@ -268,8 +358,8 @@ static bool fill_pages(record *rec, const ws_reuse_recorder *r)
     rec->writes = malloc((rec->nwrites ? rec->nwrites : 1) * sizeof *rec->writes);
     if (!rec->reads || !rec->writes) return false;
     size_t nr = 0, nw = 0;
-    for (size_t i = 0; i < r->nslots; i++) {
-        const wpage *pg = &r->slots[i];
+    for (size_t i = 0; i < r->t.nslots; i++) {
+        const wpage *pg = &r->t.slots[i];
         if (!pg->key) continue;
         uint64_t base = (pg->key - 1) << RPAGE_SHIFT;
         if (pg->rmask) {
@@ -341,16 +431,12 @@ void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *ke
 {
     if (!r) return;
     ws_devmem_watch(r->mem, NULL, NULL);
+    merge_shards(r);
     if (keep && !r->failed) {
         record *rec = record_make(r, key, launch_no, st, ts, printed, nprinted);
         if (rec) cache_add(r->cache, rec);
     }
-    for (size_t i = 0; i < r->nslots; i++) {
-        free(r->slots[i].rmask);
-        free(r->slots[i].wmask);
-        free(r->slots[i].pre);
-    }
-    free(r->slots);
+    table_free(&r->t);
     pthread_mutex_destroy(&r->mu);
     free(r);
 }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +206,80 @@ static void test_page_limit(void **state)
     teardown(&f);
 }
 
+/* A launch whose SMs run on several threads reads on all of them: each
+ * quarter of the input is read by a thread of its own while recorded, and
+ * a byte any one of them read, changed, keeps the launch from reuse. */
+typedef struct quarter {
+    fixture *f;
+    int q;
+} quarter;
+
+static void *read_quarter(void *arg)
+{
+    const quarter *a = arg;
+    uint8_t b[N / 4];
+    for (int rep = 0; rep < 50; rep++)     /* long enough for the threads to overlap */
+        if (!ws_devmem_read(a->f->mem, a->f->in + (uint64_t)a->q * (N / 4), b, N / 4)) return NULL;
+    return arg;
+}
+
+static void record_on_threads(fixture *f, uint64_t no)
+{
+    ws_reuse_recorder *r = ws_reuse_record_begin(f->cache, f->mem);
+    assert_non_null(r);
+    pthread_t th[4];
+    quarter q[4];
+    for (int i = 0; i < 4; i++) {
+        q[i] = (quarter){f, i};
+        assert_int_equal(pthread_create(&th[i], NULL, read_quarter, &q[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        void *ok;
+        pthread_join(th[i], &ok);
+        assert_ptr_equal(ok, &q[i]);
+    }
+    add_one(f, f->in, f->out);      /* the writes, on the calling thread */
+    ws_launch_stats st = {.warp_insts = 42 + no};
+    ws_timing_stats ts = {.cycles = 1234 + no};
+    ws_reuse_record_end(r, true, &f->key, no, &st, &ts, NULL, 0);
+}
+
+static void test_reads_on_threads(void **state)
+{
+    (void)state;
+    for (int q = 0; q < 4; q++) {
+        fixture f;
+        setup(&f);
+        char printed[16];
+        /* the calling thread reads nothing, so that only the threads' reads guard */
+        f.l.grid.x = 7;
+        ws_reuse_recorder *r = ws_reuse_record_begin(f.cache, f.mem);
+        pthread_t th;
+        quarter a = {&f, q};
+        assert_int_equal(pthread_create(&th, NULL, read_quarter, &a), 0);
+        pthread_join(th, NULL);
+        ws_launch_stats st = {.warp_insts = 43};
+        ws_timing_stats ts = {.cycles = 1235};
+        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0);
+        assert_int_equal(find(&f, printed), 1);
+        uint64_t at = f.in + (uint64_t)q * (N / 4) + 17;
+        uint8_t v = (uint8_t)(byte_at(&f, at) + 1);
+        assert_true(ws_devmem_write(f.mem, at, &v, 1));
+        assert_int_equal(find(&f, printed), 0);
+        teardown(&f);
+    }
+    fixture f;
+    setup(&f);
+    char printed[16];
+    record_on_threads(&f, 1);
+    assert_int_equal(byte_at(&f, f.out + 10), 31);
+    assert_int_equal(find(&f, printed), 1);
+    uint8_t v = 7;
+    assert_true(ws_devmem_write(f.mem, f.in + 3 * (N / 4) + 5, &v, 1));
+    assert_int_equal(find(&f, printed), 0);
+    teardown(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_failed_launch_not_kept),
         cmocka_unit_test(test_page_limit),
+        cmocka_unit_test(test_reads_on_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
