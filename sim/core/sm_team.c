@@ -43,9 +43,13 @@ typedef struct ws_team_share {
  * SMs on the threads and on the calling thread; a stretch that tries the
  * mode found slower is shorter, and after each try it loses, the next comes
  * twice as many stretches later (up to MAX_TRY_GAP), so that a machine with
- * no free cores loses little to the tries. */
+ * no free cores loses little to the tries.  A stretch also ends once it
+ * has lasted its time: a window of a big grid takes milliseconds, and 256
+ * of them on the slower mode were half of a launch. */
 #define STRETCH_CYCLES 2048
 #define TRY_CYCLES 256
+#define STRETCH_NS 50000000u
+#define TRY_NS 5000000u
 #define FIRST_TRY_GAP 2
 #define MAX_TRY_GAP 256
 
@@ -453,28 +457,33 @@ static bool end_window(ws_sm_team *t)
  * one when its turn has come. */
 static void choose_mode(ws_sm_team *t, int32_t ndue)
 {
-    t->stretch_sms += (uint64_t)ndue;
-    if (t->stretch_cycles++ == 0) {
-        t->stretch_start_ns = mono_ns();
-        return;
+    uint64_t now = mono_ns();
+    if (t->stretch_cycles > 0) {
+        uint64_t ns = now - t->stretch_start_ns;
+        if (t->stretch_cycles < (t->trying ? TRY_CYCLES : STRETCH_CYCLES) && ns < (t->trying ? TRY_NS : STRETCH_NS)) {
+            t->stretch_cycles++;
+            t->stretch_sms += (uint64_t)ndue;
+            return;
+        }
+        t->ns_per_sm[t->parallel] = (double)(ns ? ns : 1) / (double)(t->stretch_sms ? t->stretch_sms : 1);
+        if (t->ns_per_sm[!t->parallel] == 0) {      /* the other mode not measured yet */
+            t->parallel = !t->parallel;
+            t->trying = true;
+        } else {
+            bool faster = t->ns_per_sm[1] < t->ns_per_sm[0];
+            if (t->trying) {        /* the tried mode lost: try it less often; won: it is the mode now */
+                t->try_gap = faster == t->parallel ? FIRST_TRY_GAP
+                           : t->try_gap < MAX_TRY_GAP ? 2 * (t->try_gap ? t->try_gap : 1) : MAX_TRY_GAP;
+                t->until_try = t->try_gap;
+            }
+            t->trying = t->until_try-- == 0;
+            t->parallel = t->trying ? !faster : faster;
+        }
     }
-    if (t->stretch_cycles < (t->trying ? TRY_CYCLES : STRETCH_CYCLES)) return;
-    t->ns_per_sm[t->parallel] = (double)(mono_ns() - t->stretch_start_ns) / (double)t->stretch_sms;
-    t->stretch_cycles = 0;
-    t->stretch_sms = 0;
-    if (t->ns_per_sm[!t->parallel] == 0) {      /* the other mode not measured yet */
-        t->parallel = !t->parallel;
-        t->trying = true;
-        return;
-    }
-    bool faster = t->ns_per_sm[1] < t->ns_per_sm[0];
-    if (t->trying) {        /* the tried mode lost: try it less often; won: it is the mode now */
-        t->try_gap = faster == t->parallel ? FIRST_TRY_GAP
-                   : t->try_gap < MAX_TRY_GAP ? 2 * (t->try_gap ? t->try_gap : 1) : MAX_TRY_GAP;
-        t->until_try = t->try_gap;
-    }
-    t->trying = t->until_try-- == 0;
-    t->parallel = t->trying ? !faster : faster;
+    /* a stretch starts with this cycle, in the mode just chosen */
+    t->stretch_start_ns = now;
+    t->stretch_cycles = 1;
+    t->stretch_sms = (uint64_t)ndue;
 }
 
 /* The team's cycle (window): the SMs on the threads, or on this one. */
