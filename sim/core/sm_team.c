@@ -33,6 +33,15 @@ typedef struct ws_team_share {
     int32_t end;
 } ws_team_share;
 
+/* What the other threads do when t->gen moves on: run their share of the
+ * cycle's (window's) SMs, or (the second thread) a window's put-off
+ * writes while the calling thread answers its L2 requests. */
+enum { JOB_SMS, JOB_WRITES };
+
+static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes, ws_sm_entry *heap, uint32_t *k);
+static void team_go(ws_sm_team *t, int job);
+static void team_wait(ws_sm_team *t);
+
 /* Spins before a waiting thread sleeps (some microseconds): a cycle of a
  * busy GPU takes some microseconds to simulate, and waking a sleeping
  * thread about as long; a machine with fewer free cores than threads must
@@ -214,7 +223,8 @@ static void *worker_main(void *arg)
         }
         if (atomic_load(&t->stop)) return NULL;
         seen = g;
-        run_share(t, w, false);
+        if (t->job == JOB_SMS) run_share(t, w, false);
+        else if (w->index == 1) t->writes_ok = merge_window(t, t->failed_w, true, t->events_w, t->cursor);
         if (atomic_fetch_add(&t->done, 1) == t->nthreads - 2 && atomic_load(&t->caller_asleep)) {
             pthread_mutex_lock(&t->mu);
             pthread_cond_signal(&t->cv_done);
@@ -262,9 +272,10 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     t->shares = aligned_alloc(_Alignof(ws_team_share), sizeof *t->shares * (size_t)nthreads);
     t->sort_tmp = malloc(sizeof *t->sort_tmp * slots);
     t->events = malloc(sizeof *t->events * (size_t)nsm);
+    t->events_w = malloc(sizeof *t->events_w * (size_t)nsm);
     t->brief = aligned_alloc(64, (sizeof *t->brief * (size_t)nsm + 63) / 64 * 64);
     if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->sort_tmp || !t->shares ||
-        !t->events) {
+        !t->events || !t->events_w) {
         free(t->w);
         free(t->owner);
         free(t->brief);
@@ -274,6 +285,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
         free(t->sort_tmp);
         free(t->shares);
         free(t->events);
+        free(t->events_w);
         return false;
     }
     for (int32_t i = 0; i < nsm; i++)
@@ -371,52 +383,89 @@ static bool end_cycle(ws_sm_team *t)
     return true;
 }
 
-/* The end of a window, on the calling thread: the SMs' put-off global
- * writes and L2 requests, cycle by cycle, in each cycle SM by SM in index
- * order, up to the earliest fault (by cycle, then SM), whose error is the
- * launch's; then the dispatcher hears of the blocks that ended and
- * started, takes back the blocks set aside and not needed, and fills the
- * slots still free, from the window's end. */
-/* Due SM j's next cycle with something for the window's end: its next
- * put-off write or L2 request from where its cursors stand (WS_NEVER:
- * none). */
-static uint64_t next_work(const ws_sm_team *t, int32_t j, const uint32_t *data_k, const uint32_t *queue_k)
+/* Due SM j's next cycle with put-off writes (data) or L2 requests from
+ * where its cursor k[j] stands (WS_NEVER: none). */
+static uint64_t next_write(const ws_sm_team *t, int32_t j, const uint32_t *k)
 {
-    const ws_sm *sm = &t->sms[t->due[j]];
-    uint64_t c = WS_NEVER;
-    if (data_k[j] < sm->data.n) c = sm->data.a[data_k[j]].cycle;
-    if (queue_k[j] < sm->lsu_q.n && sm->lsu_q.a[queue_k[j]].cycle < c) c = sm->lsu_q.a[queue_k[j]].cycle;
-    return c;
+    const ws_deferred_list *dl = &t->sms[t->due[j]].data;
+    return k[j] < dl->n ? dl->a[k[j]].cycle : WS_NEVER;
 }
 
-static bool end_window(ws_sm_team *t)
+static uint64_t next_request(const ws_sm_team *t, int32_t j, const uint32_t *k)
 {
-    ws_sm_worker *failed = gather(t);
+    const ws_lsu_queue *q = &t->sms[t->due[j]].lsu_q;
+    return k[j] < q->n ? q->a[k[j]].cycle : WS_NEVER;
+}
+
+/* Whether SM i's work at cycle c comes after the fault that ends the
+ * launch (failed: its worker, or NULL). */
+static bool after_fault(const ws_sm_worker *failed, uint64_t c, int32_t i)
+{
+    return failed && (c > failed->failed_at || (c == failed->failed_at && i > failed->failed_sm));
+}
+
+/* The due SMs' lists merged cycle by cycle, and in each cycle SM by SM in
+ * index order, as a run cycle by cycle makes them (each list holds its
+ * SM's in the order they were made), up to the fault that ends the launch:
+ * the put-off writes (writes) or the L2 requests.  The writes move global
+ * memory's data and the requests the L2 and DRAM model's state, which do
+ * not meet: the two merges may run at once, on two threads.  False when a
+ * write fails (x's error set). */
+static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes, ws_sm_entry *heap, uint32_t *k)
+{
     ws_exec *x = &t->s->x;
-    uint32_t *data_k = t->cursor, *queue_k = t->cursor + t->ndue;
-    memset(t->cursor, 0, sizeof *t->cursor * 2 * (size_t)t->ndue);
-    /* the SMs' put-off writes and L2 requests cycle by cycle, and in each
-     * cycle SM by SM in index order (a write before the requests of its
-     * cycle), as a run cycle by cycle makes them: a merge of the SMs'
-     * lists, which hold them in the order they were made */
-    /* by their place in due, which is by SM index */
-    ws_sm_queue q = {.heap = t->events, .n = 0};
-    for (int32_t j = 0; j < t->ndue; j++) {
-        uint64_t c = next_work(t, j, data_k, queue_k);
+    uint64_t (*next)(const ws_sm_team *, int32_t, const uint32_t *) = writes ? next_write : next_request;
+    ws_sm_queue q = {.heap = heap, .n = 0};
+    memset(k, 0, sizeof *k * (size_t)t->ndue);
+    for (int32_t j = 0; j < t->ndue; j++) {     /* by their place in due, which is by SM index */
+        uint64_t c = next(t, j, k);
         if (c < t->window_end) ws_sm_queue_push(&q, (ws_sm_entry){.next = c, .id = j});
     }
     while (q.n) {
         uint64_t c = q.heap[0].next;
         int32_t j = q.heap[0].id, i = t->due[j];
         ws_sm_queue_pop(&q);
-        if (failed && (c > failed->failed_at || (c == failed->failed_at && i > failed->failed_sm))) break;
+        if (after_fault(failed, c, i)) break;
         ws_sm *sm = &t->sms[i];
-        const ws_deferred_list *dl = &sm->data;
-        for (; data_k[j] < dl->n && dl->a[data_k[j]].cycle == c; data_k[j]++)
-            if (!ws_exec_apply_deferred(x, dl, &dl->a[data_k[j]])) return false;
-        ws_sm_answer(t->s, sm, &queue_k[j], c);
-        uint64_t next = next_work(t, j, data_k, queue_k);
-        if (next < t->window_end) ws_sm_queue_push(&q, (ws_sm_entry){.next = next, .id = j});
+        if (writes) {
+            const ws_deferred_list *dl = &sm->data;
+            for (; k[j] < dl->n && dl->a[k[j]].cycle == c; k[j]++)
+                if (!ws_exec_apply_deferred(x, dl, &dl->a[k[j]])) return false;
+        } else {
+            ws_sm_answer(t->s, sm, &k[j], c);
+        }
+        uint64_t n = next(t, j, k);
+        if (n < t->window_end) ws_sm_queue_push(&q, (ws_sm_entry){.next = n, .id = j});
+    }
+    return true;
+}
+
+/* Put-off writes in a window below which a thread of the team is not
+ * worth waking for them. */
+#define WRITES_FOR_A_THREAD 64
+
+/* The end of a window, on the calling thread: the SMs' put-off global
+ * writes and L2 requests (merge_window), the writes on another thread of
+ * the team when the threads ran the window and there are enough of them,
+ * up to the earliest fault (by cycle, then SM), whose error is the
+ * launch's; then the dispatcher hears of the blocks that ended and
+ * started, takes back the blocks set aside and not needed, and fills the
+ * slots still free, from the window's end. */
+static bool end_window(ws_sm_team *t, bool threads)
+{
+    ws_sm_worker *failed = gather(t);
+    ws_exec *x = &t->s->x;
+    uint32_t nwrites = 0;
+    for (int32_t j = 0; threads && j < t->ndue; j++) nwrites += t->sms[t->due[j]].data.n;
+    if (threads && nwrites >= WRITES_FOR_A_THREAD) {
+        t->failed_w = failed;
+        team_go(t, JOB_WRITES);
+        bool ok = merge_window(t, failed, false, t->events, t->cursor + t->ndue);
+        team_wait(t);
+        if (!ok || !t->writes_ok) return false;
+    } else if (!merge_window(t, failed, true, t->events, t->cursor) ||
+               !merge_window(t, failed, false, t->events, t->cursor + t->ndue)) {
+        return false;
     }
     if (failed) {
         *x->err = failed->err;
@@ -486,25 +535,18 @@ static void choose_mode(ws_sm_team *t, int32_t ndue)
     t->stretch_sms = (uint64_t)ndue;
 }
 
-/* The team's cycle (window): the SMs on the threads, or on this one. */
-static bool run_team(ws_sm_team *t)
+/* The other threads start job (they see the fields set before it). */
+static void team_go(ws_sm_team *t, int job)
 {
-    bool (*end)(ws_sm_team *) = t->window_end ? end_window : end_cycle;
-    if (t->nthreads > 1 && !t->every_cycle) choose_mode(t, t->ndue);
-    bool parallel = t->parallel && t->ndue > 1;
-    if (parallel && !t->started) parallel = start_threads(t);
-    if (!parallel) {
-        run_share(t, &t->w[0], true);
-        return end(t);
-    }
+    t->job = job;
     atomic_store(&t->done, 0);
-    for (int32_t k = 0; t->window_end && k < t->nthreads; k++) {
-        atomic_store(&t->shares[k].next, (int32_t)((int64_t)k * t->ndue / t->nthreads));
-        t->shares[k].end = (int32_t)((int64_t)(k + 1) * t->ndue / t->nthreads);
-    }
     atomic_fetch_add(&t->gen, 1);
     wake_all(t);
-    run_share(t, &t->w[0], false);
+}
+
+/* Until the other threads are done with their job. */
+static void team_wait(ws_sm_team *t)
+{
     for (int spins = 0; atomic_load(&t->done) < t->nthreads - 1; spins++) {
         if (spins < SPINS_BEFORE_SLEEP) {
             cpu_relax();
@@ -516,7 +558,26 @@ static bool run_team(ws_sm_team *t)
         atomic_store(&t->caller_asleep, false);
         pthread_mutex_unlock(&t->mu);
     }
-    return end(t);
+}
+
+/* The team's cycle (window): the SMs on the threads, or on this one. */
+static bool run_team(ws_sm_team *t)
+{
+    if (t->nthreads > 1 && !t->every_cycle) choose_mode(t, t->ndue);
+    bool parallel = t->parallel && t->ndue > 1;
+    if (parallel && !t->started) parallel = start_threads(t);
+    if (!parallel) {
+        run_share(t, &t->w[0], true);
+        return t->window_end ? end_window(t, false) : end_cycle(t);
+    }
+    for (int32_t k = 0; t->window_end && k < t->nthreads; k++) {
+        atomic_store(&t->shares[k].next, (int32_t)((int64_t)k * t->ndue / t->nthreads));
+        t->shares[k].end = (int32_t)((int64_t)(k + 1) * t->ndue / t->nthreads);
+    }
+    team_go(t, JOB_SMS);
+    run_share(t, &t->w[0], false);
+    team_wait(t);
+    return t->window_end ? end_window(t, true) : end_cycle(t);
 }
 
 bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t now)
@@ -599,4 +660,5 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     free(t->sort_tmp);
     free(t->shares);
     free(t->events);
+    free(t->events_w);
 }

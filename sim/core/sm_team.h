@@ -49,7 +49,11 @@ typedef struct ws_sm_team {
     uint64_t *back;             /* the end of a window: blocks set aside and not needed */
     uint64_t *resident;         /* the start of a window: the SMs' blocks, by when they started (set_aside) */
     uint64_t *sort_tmp;         /* room to sort back or resident */
-    struct ws_sm_entry *events; /* the end of a window: a heap of the due SMs by their next cycle with work */
+    struct ws_sm_entry *events; /* the end of a window: a heap of the due SMs by their next cycle with requests */
+    struct ws_sm_entry *events_w;   /* ... with writes, when another thread merges them */
+    int job;                    /* what the other threads do next (sm_team.c) */
+    const ws_sm_worker *failed_w;   /* a window's end: the worker whose fault ends the launch, or NULL */
+    bool writes_ok;             /* a window's end: the writes on another thread went through */
     /* the watchdog's: warp instructions before this cycle, and at the last
      * sign of progress */
     uint64_t steps, progress_at;
