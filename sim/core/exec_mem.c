@@ -458,6 +458,34 @@ static bool put_off(const ws_exec *x, uint8_t space, const ws_insn *in, const ui
     return false;
 }
 
+/* A launch with x->apart (ws_apart): whether each lane's size bytes lie
+ * in the allocations its stores write (a store, in) or outside them (a
+ * load); else a fault that says why.  What lies in the shared or local
+ * window of generic addresses is no concern. */
+static bool apart_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const uint64_t *addrs, uint32_t mask,
+                     uint32_t size, bool in)
+{
+    const ws_apart *ap = x->apart;
+    FOR_LANES(mask, lane) {
+        uint64_t a = addrs[lane], off;
+        if (ws_generic_classify(a, &off) != WS_GEN_GLOBAL) continue;
+        bool inside = false;
+        for (uint32_t i = 0; i < ap->n && !inside; i++)
+            inside = a >= ap->lo[i] && a < ap->hi[i] && size <= ap->hi[i] - a;
+        bool touches = inside;
+        for (uint32_t i = 0; i < ap->n && !touches; i++) touches = a < ap->hi[i] && a + size > ap->lo[i];
+        if (in ? inside : !touches) continue;
+        ws_fault(x, b, w, lane, pc,
+                 "%s address 0x%llx %s the allocations this launch's stores write: it runs in windows of cycles "
+                 "because its loads and stores go through pointer parameters that point to different "
+                 "allocations, so no load may read what a store of the same window wrote; run it with "
+                 "--window 1 (cycle by cycle)", in ? "store to" : "load from", (unsigned long long)a,
+                 in ? "outside" : "inside");
+        return false;
+    }
+    return true;
+}
+
 /* The values of a store's vector element o: its register's row, or
  * scratch filled lane by lane. */
 static const uint64_t *value_row(ws_exec *x, ws_block *b, ws_warp *w, const ws_opnd *o, uint32_t mask,
@@ -706,6 +734,9 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
         return true;
     }
     warp_addrs(x, w, a, mask, addrs);
+    if (x->apart && (in->space == WS_SP_GLOBAL || in->space == WS_SP_GENERIC) &&
+        !apart_ok(x, b, w, pc, addrs, mask, total, false))
+        return false;
     warp_bytes wb;
     const warp_bytes *shape = NULL;     /* what the bank rule may know of the addresses */
     if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, false, a->reg < 0, &wb)) {
@@ -780,6 +811,7 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     warp_addrs(x, w, a, mask, addrs);
     if (put_off(x, in->space, in, addrs, mask)) {
+        if (x->apart && !apart_ok(x, b, w, pc, addrs, mask, total, true)) return false;
         ws_progress(x, w);
         account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL, NULL);
         return defer_push(x, b, w, in, pc, mask, addrs);

@@ -144,11 +144,24 @@ typedef struct ws_exec {
      * cycle, into this list (ws_deferred).  applying: doing them. */
     ws_deferred_list *defer;
     bool applying;
+    /* A launch in windows whose loads may follow its stores in the code
+     * (timing_window.h): the allocations its stores write, which its
+     * stores must stay in and its loads out of; NULL for any other. */
+    const struct ws_apart *apart;
     /* Each shared-memory access site's last bank evaluation (the counters
      * evaluate every access; a site's warps mostly repeat one pattern).
      * The executor's own: SMs on other threads have theirs. */
     ws_bank_memo bank_memo[WS_BANK_MEMOS];
 } ws_exec;
+
+/* The allocations a launch's stores write, [lo[i], hi[i]) each, when it
+ * runs in windows although its loads may follow its stores in the code
+ * (timing_window.h, ws_window_cycles). */
+#define WS_APART_MAX 8
+typedef struct ws_apart {
+    uint32_t n;
+    uint64_t lo[WS_APART_MAX], hi[WS_APART_MAX];
+} ws_apart;
 
 /* Does a put-off access's data movement (exec_mem.c).  False on a fault. */
 bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_deferred *d);

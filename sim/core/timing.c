@@ -241,13 +241,16 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     ws_sm_queue q = {.heap = ok ? malloc(sizeof *q.heap * (size_t)nsm) : NULL, .n = 0};
     int32_t *due = ok ? malloc(sizeof *due * (size_t)nsm) : NULL;
     int32_t nthreads = ok ? team_threads(&opt, p, l, nsm, nblocks) : 1;
+    /* before the team, whose threads copy s.x */
+    ws_apart apart = {.n = 0};
+    uint32_t window = ok ? ws_window_cycles(p, k, l, &opt, cfg, &apart) : 1;
+    s.x.apart = ok && apart.n ? &apart : NULL;
     ws_sm_team team;
     bool have_team = ok && ws_sm_team_init(&team, &s, sms, nthreads, nblocks, opt.threads_every_cycle);
     if (ok && (!q.heap || !due || !have_team)) {
         ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         ok = false;
     }
-    uint32_t window = ok ? ws_window_cycles(p, k, l, &opt, cfg) : 1;
     if (ok && window > 1) {
         ok = run_windows(&s, &team, nsm, due, window, opt.max_cycles, l);
         q.n = 0;

@@ -1,6 +1,12 @@
 /* Which launches run in windows of cycles, and how long (timing_window.h). */
 #include "timing_window.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "insn_deps.h"
+#include "../mem/device_memory.h"
+
 /* Whether in reads global memory another SM may write in the window. */
 static bool reads_global(const ws_insn *in)
 {
@@ -18,10 +24,20 @@ static bool reads_global(const ws_insn *in)
     }
 }
 
-bool ws_window_code_ok(const ws_program *p, const ws_kernel *k)
+/* Whether in reads global memory some way other than a plain load (which
+ * the rule of apart pointers covers: ws_exec_ld checks its addresses). */
+static bool reads_global_unchecked(const ws_insn *in)
+{
+    return reads_global(in) && in->cls != WS_I_LD;
+}
+
+/* The second rule of timing_window.h for k's code: false when it cannot
+ * run in windows; *load_after_store: a global load may follow a global
+ * store (which needs the launch's pointers apart, launch_apart). */
+static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_store)
 {
     const ws_func *f = &p->funcs[k->func];
-    int32_t first_store = INT32_MAX, last_load = -1;
+    int32_t first_store = INT32_MAX, last_load = -1, last_unchecked = -1;
     for (int32_t pc = f->start; pc <= f->end; pc++) {
         const ws_insn *in = &p->code[pc];
         bool shared_or_local = in->space == WS_SP_SHARED || in->space == WS_SP_LOCAL;
@@ -49,21 +65,169 @@ bool ws_window_code_ok(const ws_program *p, const ws_kernel *k)
             break;
         }
         if (reads_global(in) && pc > last_load) last_load = pc;
+        if (reads_global_unchecked(in) && pc > last_unchecked) last_unchecked = pc;
     }
+    *load_after_store = false;
     if (last_load < 0 || first_store == INT32_MAX) return true;
-    if (last_load > first_store) return false;
-    /* no way back from a store to a load */
-    for (int32_t pc = first_store; pc <= f->end; pc++)
-        if (p->code[pc].cls == WS_I_BRA && p->code[pc].target <= last_load) return false;
-    return true;
+    bool back = false;      /* a branch back from a store to before a load */
+    for (int32_t pc = first_store; pc <= f->end && !back; pc++)
+        back = p->code[pc].cls == WS_I_BRA && p->code[pc].target <= last_load;
+    *load_after_store = back || last_load > first_store;
+    /* texture fetches, cp.async and wmma loads have no check of their own */
+    return !*load_after_store || last_unchecked < 0;
+}
+
+bool ws_window_code_ok(const ws_program *p, const ws_kernel *k)
+{
+    bool load_after_store;
+    return scan_code(p, k, &load_after_store) && !load_after_store;
+}
+
+/* Which of k's parameters a register's value may derive from: a bit per
+ * parameter (the first 63), FROM_OTHER where it may come from anything
+ * else an address can (memory, a module variable's address, a later
+ * parameter); 0: from none (indices, immediates, special registers). */
+#define FROM_OTHER (UINT64_C(1) << 63)
+
+static uint64_t param_bit(const ws_kernel *k, uint64_t off)
+{
+    for (int32_t i = 0; i < k->nparams && i < 63; i++)
+        if (k->param_off[i] == off) return UINT64_C(1) << i;
+    return FROM_OTHER;
+}
+
+/* An operand's immediate that may be an address in global memory (a
+ * module variable's). */
+static uint64_t imm_bits(const ws_opnd *o)
+{
+    return (o->kind == WS_OK_IMM || o->kind == WS_OK_ADDR) && o->imm >= WS_GLOBAL_BASE ? FROM_OTHER : 0;
+}
+
+/* What an instruction's destinations may derive from, given bits per
+ * register (bits[r - lo]). */
+static uint64_t value_bits(const ws_program *p, const ws_kernel *k, const ws_insn *in, const uint64_t *bits,
+                           int32_t lo)
+{
+    switch (in->cls) {
+    case WS_I_LD:
+        if (in->space == WS_SP_PARAM && in->ops[1].reg < 0 && in->ops[1].sym < 0) return param_bit(k, in->ops[1].imm);
+        return FROM_OTHER;      /* a value read from memory */
+    case WS_I_ATOM: case WS_I_TEX: case WS_I_TXQ: case WS_I_WMMA: case WS_I_MBARRIER: case WS_I_BAR:
+        return FROM_OTHER;
+    default:
+        break;
+    }
+    ws_insn_deps d;
+    ws_insn_deps_of(p, in, &d);
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < d.nsrc; i++) v |= bits[d.src[i] - lo];
+    for (uint32_t i = 0; i < in->nops; i++) v |= imm_bits(&in->ops[i]);
+    return v;
+}
+
+/* The parameters the address of a global access may derive from (its
+ * operand a), FROM_OTHER where it may come from anything else. */
+static uint64_t address_bits(const ws_opnd *a, const uint64_t *bits, int32_t lo)
+{
+    uint64_t v = imm_bits(a);
+    if (a->reg >= 0) v |= bits[a->reg - lo];
+    return v ? v : FROM_OTHER;      /* an address from no parameter: a number the code made up */
+}
+
+/* The allocation of parameter i's value as a pointer, or false (not a
+ * 64-bit parameter, or its value in no allocation). */
+static bool param_allocation(const ws_program *p, const ws_kernel *k, const ws_launch *l, int32_t i,
+                             uint64_t *base, uint64_t *size)
+{
+    if (k->param_size[i] != 8 || k->param_off[i] + 8 > l->params_size) return false;
+    uint64_t v;
+    memcpy(&v, l->params + k->param_off[i], 8);
+    return ws_devmem_allocation_of(p->mem, v, base, size);
+}
+
+/* Whether a launch of k whose loads may follow its stores can run in
+ * windows: every global access's address derives from pointer parameters
+ * alone, each store's from at least one that points into an allocation,
+ * each load's likewise, and no load's from one that points where a store's
+ * does.  *ap gets the stores' allocations, which ws_exec checks every
+ * access against (a load or store that strays from its pointer's
+ * allocation stops the launch rather than read out of order). */
+static bool launch_apart(const ws_program *p, const ws_kernel *k, const ws_launch *l, ws_apart *ap)
+{
+    const ws_func *f = &p->funcs[k->func];
+    int32_t lo = k->reg_lo, n = k->reg_hi - k->reg_lo;
+    uint64_t *bits = calloc((size_t)(n > 0 ? n : 1), sizeof *bits);
+    if (!bits) return false;
+    /* to a fixed point: every instruction that writes a register adds what
+     * its value may derive from */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int32_t pc = f->start; pc <= f->end; pc++) {
+            const ws_insn *in = &p->code[pc];
+            ws_insn_deps d;
+            ws_insn_deps_of(p, in, &d);
+            if (!d.ndst) continue;
+            uint64_t v = value_bits(p, k, in, bits, lo);
+            for (uint32_t i = 0; i < d.ndst; i++) {
+                uint64_t *b = &bits[d.dst[i] - lo];
+                if ((*b | v) != *b) {
+                    *b |= v;
+                    changed = true;
+                }
+            }
+        }
+    }
+    bool ok = true;
+    ap->n = 0;
+    /* the stores' allocations */
+    for (int32_t pc = f->start; ok && pc <= f->end; pc++) {
+        const ws_insn *in = &p->code[pc];
+        if (in->cls != WS_I_ST || in->space != WS_SP_GLOBAL) continue;
+        uint64_t v = address_bits(&in->ops[0], bits, lo);
+        bool some = false;
+        for (int32_t i = 0; ok && i < 63 && i < k->nparams; i++) {
+            uint64_t base, size;
+            if (!(v >> i & 1) || !param_allocation(p, k, l, i, &base, &size)) continue;
+            some = true;
+            bool known = false;
+            for (uint32_t j = 0; j < ap->n && !known; j++) known = ap->lo[j] == base;
+            if (known) continue;
+            if (ap->n == WS_APART_MAX) ok = false;
+            else {
+                ap->lo[ap->n] = base;
+                ap->hi[ap->n++] = base + size;
+            }
+        }
+        ok = ok && some && !(v & FROM_OTHER);
+    }
+    /* the loads' allocations, none of them a store's */
+    for (int32_t pc = f->start; ok && pc <= f->end; pc++) {
+        const ws_insn *in = &p->code[pc];
+        if (!reads_global(in)) continue;
+        uint64_t v = address_bits(&in->ops[1], bits, lo);
+        bool some = false;
+        for (int32_t i = 0; ok && i < 63 && i < k->nparams; i++) {
+            uint64_t base, size;
+            if (!(v >> i & 1) || !param_allocation(p, k, l, i, &base, &size)) continue;
+            some = true;
+            for (uint32_t j = 0; j < ap->n && ok; j++) ok = ap->lo[j] != base;
+        }
+        ok = ok && some && !(v & FROM_OTHER);
+    }
+    free(bits);
+    if (!ok) ap->n = 0;
+    return ok;
 }
 
 uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_launch *l,
-                          const ws_timing_options *o, const ws_gpu_config *g)
+                          const ws_timing_options *o, const ws_gpu_config *g, ws_apart *ap)
 {
+    ap->n = 0;
     if (o->window_cycles == 1) return 1;
     if (o->trace || o->timeline || l->pc_counts || l->checks) return 1;
-    if (!ws_window_code_ok(p, k)) return 1;
+    bool load_after_store;
+    if (!scan_code(p, k, &load_after_store)) return 1;
+    if (load_after_store && !launch_apart(p, k, l, ap)) return 1;
     uint32_t w = o->window_cycles ? o->window_cycles : UINT32_MAX;
     /* no L2 or DRAM answer inside a window */
     if (g->latencyL2Hit > 0 && w > (uint32_t)g->latencyL2Hit) w = (uint32_t)g->latencyL2Hit;

@@ -15,7 +15,12 @@
  *     wrote in it: the kernel has no atomics or fences on global memory,
  *     no volatile access, no generic store, and no global load that can
  *     follow a global store (kernels that store their results at the end
- *     qualify; one that reads back what it wrote runs cycle by cycle);
+ *     qualify; one that reads back what it wrote runs cycle by cycle), or
+ *     else loads and stores whose addresses derive from pointer
+ *     parameters that point into different allocations in this launch
+ *     (a grid-stride loop): its stores' allocations (ws_apart) go to the
+ *     executor, which stops the launch at a store outside them or a load
+ *     inside them;
  *   - the dispatcher is the whole GPU's: before a window it sets aside for
  *     each SM as many of the grid's next blocks as the SM holds, in the
  *     order the resident blocks started, and a slot that frees in the
@@ -28,6 +33,7 @@
 
 #include <stdint.h>
 
+#include "executor.h"
 #include "program.h"
 #include "timing.h"
 
@@ -36,9 +42,11 @@
  * order (trace, timeline, per-line counters, checks) or where the kernel's
  * code does not qualify; else the options' number, at most (and by
  * default) the config's L2 hit latency (and DRAM latency, the shorter).
- * The longer the window, the less often the SMs meet: the faster. */
+ * The longer the window, the less often the SMs meet: the faster.  *ap
+ * gets the allocations the stores write when the launch qualifies by its
+ * pointers alone (ap->n 0 otherwise), for ws_exec.apart. */
 uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_launch *l,
-                          const ws_timing_options *o, const ws_gpu_config *g);
+                          const ws_timing_options *o, const ws_gpu_config *g, ws_apart *ap);
 
 /* Whether k's code lets its launches run in windows (the second rule above). */
 bool ws_window_code_ok(const ws_program *p, const ws_kernel *k);

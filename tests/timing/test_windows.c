@@ -70,6 +70,26 @@ static const char *const src = PTX_HEAD
     "{\n"
     " .reg .b32 %r<4>;\n .reg .b64 %rd<4>;\n"
     " ld.param.u64 %rd1, [pa];\n ld.volatile.global.u32 %r1, [%rd1];\n st.global.u32 [%rd1+4], %r1;\n ret;\n"
+    "}\n"
+    /* out[i + sshift] = a[i + lshift] + 1 in a grid-stride loop: a load
+     * that follows a store in the code, through another pointer */
+    ".visible .entry gstride(.param .u64 pa, .param .u64 pout, .param .u32 pn, .param .u32 pl, .param .u32 ps)\n"
+    "{\n"
+    " .reg .b32 %r<16>;\n .reg .b64 %rd<12>;\n .reg .f32 %f<4>;\n .reg .pred %p<3>;\n"
+    " ld.param.u64 %rd1, [pa];\n ld.param.u64 %rd2, [pout];\n ld.param.u32 %r6, [pn];\n"
+    " ld.param.u32 %r9, [pl];\n ld.param.u32 %r10, [ps];\n"
+    " cvta.to.global.u64 %rd1, %rd1;\n cvta.to.global.u64 %rd2, %rd2;\n"
+    " mov.u32 %r1, %ntid.x;\n mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %tid.x;\n"
+    " mad.lo.s32 %r4, %r2, %r1, %r3;\n mov.u32 %r7, %nctaid.x;\n mul.lo.s32 %r5, %r1, %r7;\n"
+    " setp.ge.s32 %p1, %r4, %r6;\n @%p1 bra DONE;\n"
+    "LOOP:\n"
+    " add.s32 %r8, %r4, %r9;\n mul.wide.s32 %rd3, %r8, 4;\n add.s64 %rd4, %rd1, %rd3;\n"
+    " ld.global.f32 %f1, [%rd4];\n add.f32 %f2, %f1, 0f3F800000;\n"
+    " add.s32 %r11, %r4, %r10;\n mul.wide.s32 %rd5, %r11, 4;\n add.s64 %rd6, %rd2, %rd5;\n"
+    " st.global.f32 [%rd6], %f2;\n"
+    " add.s32 %r4, %r4, %r5;\n setp.lt.s32 %p2, %r4, %r6;\n @%p2 bra LOOP;\n"
+    "DONE:\n"
+    " ret;\n"
     "}\n";
 
 enum { MAXN = 1 << 20 };
@@ -255,17 +275,18 @@ static void test_which_kernels(void **state)
     const ws_kernel *k = ws_program_kernel(t.p, "smooth");
     ws_launch l = {.grid = D3(1, 1, 1), .block = D3(128, 1, 1)};
     ws_timing_options o = ws_timing_defaults();
-    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g), (uint32_t)g.latencyL2Hit);
+    ws_apart ap;
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap), (uint32_t)g.latencyL2Hit);
     o.window_cycles = 16;
-    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g), 16);
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap), 16);
     o.window_cycles = 100000;       /* never past an L2 answer */
-    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g), (uint32_t)g.latencyL2Hit);
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap), (uint32_t)g.latencyL2Hit);
     o.window_cycles = 0;
     ws_pc_counts pcc[1];
     l.pc_counts = pcc;              /* per-line counters record every issue in order */
-    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g), 1);
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap), 1);
     l.pc_counts = NULL;
-    assert_int_equal(ws_window_cycles(t.p, ws_program_kernel(t.p, "bump"), &l, &o, &g), 1);
+    assert_int_equal(ws_window_cycles(t.p, ws_program_kernel(t.p, "bump"), &l, &o, &g, &ap), 1);
     t_free(&t);
 }
 
@@ -298,6 +319,106 @@ static void test_read_back_runs_cycle_by_cycle(void **state)
     t_free(&t);
 }
 
+enum { STRAY_NONE, STRAY_LOAD, STRAY_STORE };
+
+/* gstride on n elements, 8 blocks of 128, a and out of n floats each
+ * (out: a itself when in_place); stray: the loads read out's elements
+ * instead of a's, or the stores write a's instead of out's; window cycles
+ * per window (0: warpsim's) on threads; *win gets the window length
+ * warpsim chose, *ap its stores' allocations. */
+static void run_gstride(uint32_t n, bool in_place, int stray, uint32_t window, int32_t threads, uint32_t *win,
+                        ws_apart *ap, outcome *o)
+{
+    tctx t;
+    if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
+    ws_gpu_config g;
+    tt_config(&g, "h200");
+    float *a = malloc(sizeof *a * n);
+    assert_non_null(a);
+    for (uint32_t i = 0; i < n; i++) a[i] = (float)(i % 13);
+    uint64_t pa = t_alloc(&t, a, sizeof *a * n), out = in_place ? pa : t_alloc(&t, NULL, sizeof *a * n);
+    free(a);
+    t_p64(&t, pa);
+    t_p64(&t, out);
+    t_p32(&t, n);
+    int32_t apart = (int32_t)((int64_t)(out - pa) / (int64_t)sizeof *a);
+    t_p32(&t, stray == STRAY_LOAD ? (uint32_t)apart : 0);
+    t_p32(&t, stray == STRAY_STORE ? (uint32_t)-apart : 0);
+    const ws_kernel *k = ws_program_kernel(t.p, "gstride");
+    assert_non_null(k);
+    ws_launch l = {.grid = D3(8, 1, 1), .block = D3(128, 1, 1), .params = t.params, .params_size = t.nparams};
+    ws_timing_options opt = ws_timing_defaults();
+    opt.regs_per_thread = 32;
+    opt.threads = threads;
+    opt.threads_every_cycle = threads > 1;
+    opt.window_cycles = window;
+    *win = ws_window_cycles(t.p, k, &l, &opt, &g, ap);
+    memset(o, 0, sizeof *o);
+    o->ok = ws_launch_timed(t.p, k, &l, &g, &opt, &o->st, &o->ts, &o->err);
+    o->out = malloc(sizeof(float) * n);
+    assert_non_null(o->out);
+    assert_true(ws_devmem_read(t.mem, out, o->out, sizeof(float) * n));
+    t_free(&t);
+}
+
+/* A grid-stride loop loads after it stores, through pointers to two
+ * allocations: it runs in windows, and times as cycle by cycle (a grid of
+ * one wave), on any threads; a load or store that strays into the other
+ * allocation stops the launch with a fault that says so (cycle by cycle
+ * it runs); in place (one allocation), it runs cycle by cycle. */
+static void test_pointers_apart(void **state)
+{
+    (void)state;
+    enum { N = 1 << 14 };
+    uint32_t win;
+    ws_apart ap;
+    outcome c, w, w3;
+    run_gstride(N, false, STRAY_NONE, 1, 1, &win, &ap, &c);
+    assert_int_equal(win, 1);
+    assert_true(c.ok);
+    for (uint32_t i = 0; i < N; i++) assert_float_equal(c.out[i], (float)(i % 13) + 1.0f, 0);
+    run_gstride(N, false, STRAY_NONE, 0, 1, &win, &ap, &w);
+    assert_true(win > 1);
+    assert_int_equal(ap.n, 1);
+    assert_int_equal(ap.hi[0] - ap.lo[0], sizeof(float) * N);
+    assert_true(w.ok);
+    assert_memory_equal(w.out, c.out, sizeof(float) * N);
+    assert_int_equal(w.ts.cycles, c.ts.cycles);
+    assert_int_equal(w.st.warp_insts, c.st.warp_insts);
+    assert_true(w.ts.loop_iterations < w.ts.cycles / 4);     /* in windows */
+    run_gstride(N, false, STRAY_NONE, 0, 3, &win, &ap, &w3);
+    assert_true(w3.ok);
+    assert_memory_equal(w3.out, c.out, sizeof(float) * N);
+    assert_int_equal(w3.ts.cycles, c.ts.cycles);
+    free(c.out);
+    free(w.out);
+    free(w3.out);
+
+    /* the loads stray into out */
+    run_gstride(N, false, STRAY_LOAD, 0, 1, &win, &ap, &w);
+    assert_true(win > 1);
+    assert_false(w.ok);
+    if (!strstr(w.err.msg, "load from address")) fail_msg("%s", w.err.msg);
+    assert_non_null(strstr(w.err.msg, "inside the allocations this launch's stores write"));
+    assert_non_null(strstr(w.err.msg, "--window 1"));
+    free(w.out);
+    run_gstride(N, false, STRAY_LOAD, 1, 1, &win, &ap, &c);
+    assert_true(c.ok);
+    free(c.out);
+    /* the stores stray into a */
+    run_gstride(N, false, STRAY_STORE, 0, 1, &win, &ap, &w);
+    assert_false(w.ok);
+    if (!strstr(w.err.msg, "store to address")) fail_msg("%s", w.err.msg);
+    assert_non_null(strstr(w.err.msg, "outside the allocations"));
+    free(w.out);
+    /* in place */
+    run_gstride(N, true, STRAY_NONE, 0, 1, &win, &ap, &w);
+    assert_int_equal(win, 1);
+    assert_int_equal(ap.n, 0);
+    assert_true(w.ok);
+    free(w.out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_store_fault_as_cycle_by_cycle),
         cmocka_unit_test(test_which_kernels),
         cmocka_unit_test(test_read_back_runs_cycle_by_cycle),
+        cmocka_unit_test(test_pointers_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
