@@ -501,8 +501,8 @@ static bool end_window(ws_sm_team *t, bool threads)
     return true;
 }
 
-/* At the end of each stretch of cycles: its time per SM-cycle becomes its
- * mode's figure; the next stretch takes the faster mode, or tries the other
+/* At the end of each stretch of cycles: its time per unit of work becomes
+ * its mode's figure; the next stretch takes the faster mode, or tries the other
  * one when its turn has come. */
 static void choose_mode(ws_sm_team *t, int32_t ndue)
 {
@@ -514,12 +514,15 @@ static void choose_mode(ws_sm_team *t, int32_t ndue)
             t->stretch_sms += (uint64_t)ndue;
             return;
         }
-        t->ns_per_sm[t->parallel] = (double)(ns ? ns : 1) / (double)(t->stretch_sms ? t->stretch_sms : 1);
-        if (t->ns_per_sm[!t->parallel] == 0) {      /* the other mode not measured yet */
+        /* the stretch's work: its warp instructions, and its SMs' cycles
+         * (windows), which count where little issues */
+        uint64_t work = t->steps - t->stretch_steps + t->stretch_sms;
+        t->ns_per_work[t->parallel] = (double)(ns ? ns : 1) / (double)(work ? work : 1);
+        if (t->ns_per_work[!t->parallel] == 0) {      /* the other mode not measured yet */
             t->parallel = !t->parallel;
             t->trying = true;
         } else {
-            bool faster = t->ns_per_sm[1] < t->ns_per_sm[0];
+            bool faster = t->ns_per_work[1] < t->ns_per_work[0];
             if (t->trying) {        /* the tried mode lost: try it less often; won: it is the mode now */
                 t->try_gap = faster == t->parallel ? FIRST_TRY_GAP
                            : t->try_gap < MAX_TRY_GAP ? 2 * (t->try_gap ? t->try_gap : 1) : MAX_TRY_GAP;
@@ -533,6 +536,7 @@ static void choose_mode(ws_sm_team *t, int32_t ndue)
     t->stretch_start_ns = now;
     t->stretch_cycles = 1;
     t->stretch_sms = (uint64_t)ndue;
+    t->stretch_steps = t->steps;
 }
 
 /* The other threads start job (they see the fields set before it). */

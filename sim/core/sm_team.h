@@ -70,15 +70,16 @@ typedef struct ws_sm_team {
     pthread_cond_t cv, cv_done;
     /* Whether cycles run on the threads or on the calling thread alone: the
      * faster, as measured in stretches of cycles (the results are the same
-     * either way).  ns_per_sm: per mode, the last stretch's time per SM-cycle. */
+     * either way).  ns_per_work: per mode, the last stretch's time per warp
+     * instruction and SM-cycle (window) it ran. */
     bool parallel;
     bool every_cycle;           /* no measuring: always on the threads (tests) */
     bool trying;                /* this stretch tries the mode that was slower */
     uint32_t stretch_cycles;    /* cycles so far in this stretch */
     uint32_t until_try;         /* stretches before the slower mode is tried again */
     uint32_t try_gap;           /* ... after each try that it loses, twice as many */
-    uint64_t stretch_start_ns, stretch_sms;
-    double ns_per_sm[2];
+    uint64_t stretch_start_ns, stretch_sms, stretch_steps;
+    double ns_per_work[2];
 } ws_sm_team;
 
 /* A team of nthreads (1 or more) for s's SMs, for a grid of nblocks;
