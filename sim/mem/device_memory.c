@@ -194,9 +194,10 @@ static uint8_t *page_lookup(const ws_devmem *m, uint64_t key)
     return s ? s->data : NULL;
 }
 
-static uint8_t *page_create(ws_devmem *m, uint64_t key)
+/* A new page of key, zeroed unless whole: its caller writes every byte. */
+static uint8_t *page_create(ws_devmem *m, uint64_t key, bool whole)
 {
-    uint8_t *data = calloc(1, WS_PAGE_SIZE);
+    uint8_t *data = whole ? malloc(WS_PAGE_SIZE) : calloc(1, WS_PAGE_SIZE);
     if (!data)
         return NULL;
     if (!table_insert(&m->pages, key, data)) {
@@ -526,7 +527,7 @@ static bool page_write(ws_devmem *m, uint64_t addr, const uint8_t *src, uint8_t 
     if (!p) {
         if (src ? all_zero(src, n) : fill == 0)
             return true;
-        p = page_create(m, key);
+        p = page_create(m, key, n == WS_PAGE_SIZE);
         if (!p)
             return false;
         m->last_key = key;

@@ -1,10 +1,43 @@
 /* Sectored set-associative LRU tag array. */
+/* mmap and MAP_ANONYMOUS */
+#define _DEFAULT_SOURCE
 #include "sector_cache.h"
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #define LINE_BYTES (32u * WS_SECTORS_PER_LINE)
+
+/* Arrays this big come straight from the system, whose pages are zero
+ * until first touched: a launch pays only for the sets it uses, not for
+ * clearing an L2's megabytes of tags, stamps and lines (every timed launch
+ * builds its caches anew). */
+#define MAPPED_BYTES (64u * 1024)
+
+static void *zeroed(size_t n, size_t size)
+{
+    size_t bytes = n * size;
+#ifdef MAP_ANONYMOUS
+    if (bytes >= MAPPED_BYTES) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    }
+#endif
+    return calloc(n, size);
+}
+
+static void unzeroed(void *p, size_t n, size_t size)
+{
+    if (!p) return;
+#ifdef MAP_ANONYMOUS
+    if (n * size >= MAPPED_BYTES) {
+        munmap(p, n * size);
+        return;
+    }
+#endif
+    free(p);
+}
 
 bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
 {
@@ -14,9 +47,9 @@ bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
     c->stamp = 1;       /* uses stamp 2, 3, ...: 1 is older than any (evict-first) */
     c->ndirty = 0;
     size_t n = (size_t)c->nsets * c->ways;
-    c->tag = calloc(n, sizeof *c->tag);
-    c->last_use = calloc(n, sizeof *c->last_use);
-    c->lines = calloc(n, sizeof *c->lines);
+    c->tag = zeroed(n, sizeof *c->tag);
+    c->last_use = zeroed(n, sizeof *c->last_use);
+    c->lines = zeroed(n, sizeof *c->lines);
     if (c->tag && c->last_use && c->lines) return true;
     ws_scache_free(c);
     return false;
@@ -24,9 +57,10 @@ bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
 
 void ws_scache_free(ws_sector_cache *c)
 {
-    free(c->tag);
-    free(c->last_use);
-    free(c->lines);
+    size_t n = (size_t)c->nsets * c->ways;
+    unzeroed(c->tag, n, sizeof *c->tag);
+    unzeroed(c->last_use, n, sizeof *c->last_use);
+    unzeroed(c->lines, n, sizeof *c->lines);
     c->tag = c->last_use = NULL;
     c->lines = NULL;
 }
