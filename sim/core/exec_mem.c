@@ -501,7 +501,7 @@ static const uint64_t *value_row(ws_exec *x, ws_block *b, ws_warp *w, const ws_o
  * the end of a window reports its fault at once, while its block is the
  * one in its slot.  The allocations do not change while a kernel runs. */
 static bool store_valid(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
-                        const uint64_t *addrs, uint32_t total)
+                        const uint64_t *addrs, uint32_t total, mem_what what)
 {
     uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
     FOR_LANES(mask, lane) {
@@ -515,10 +515,10 @@ static bool store_valid(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, 
         return true;
     FOR_LANES(mask, lane) {
         uint8_t buf[64] = {0};
-        if (!check_align(x, b, w, lane, pc, in->space, addrs[lane], total, WHAT_WRITE)) return false;
+        if (!check_align(x, b, w, lane, pc, in->space, addrs[lane], total, what)) return false;
         /* an invalid range is written nowhere: the fault only */
         if (!ws_devmem_valid(x->p->mem, addrs[lane], total) &&
-            !mem_access(x, b, w, lane, pc, in->space, addrs[lane], buf, total, true, WHAT_WRITE))
+            !mem_access(x, b, w, lane, pc, in->space, addrs[lane], buf, total, what == WHAT_WRITE, what))
             return false;
     }
     return true;
@@ -557,7 +557,29 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         l->cap = cap;
     }
     uint32_t rows = UINT32_MAX;
-    if (l->capture) {
+    if (l->capture && in->cls == WS_I_ATOM) {
+        /* an atomic whose old values nothing reads (timing_window.c): its
+         * addresses and operands, a row each */
+        bool red = in->m.op == PTX_OP_RED;
+        const ws_opnd *bo = &in->ops[red ? 1 : 2], *co = !red && in->nops > 3 ? &in->ops[3] : NULL;
+        if (!store_valid(x, b, w, in, pc, mask, addrs, ptx_type_size(in->m.types[0]), WHAT_ATOMIC) ||
+            !rows_room(x, l, 3))
+            return false;
+        rows = l->nrows;
+        uint64_t *dst = l->rows + (size_t)rows * WS_WARP_SIZE;
+        memcpy(dst, addrs, sizeof *dst * WS_WARP_SIZE);
+        for (uint32_t k = 0; k < 2; k++) {
+            const ws_opnd *o = k ? co : bo;
+            uint64_t *row = dst + (size_t)(k + 1) * WS_WARP_SIZE;
+            if (!o) {
+                memset(row, 0, sizeof *row * WS_WARP_SIZE);
+                continue;
+            }
+            const uint64_t *src = value_row(x, b, w, o, mask, row);
+            if (src != row) memcpy(row, src, sizeof *row * WS_WARP_SIZE);
+        }
+        l->nrows += 3;
+    } else if (l->capture) {
         if (in->cls != WS_I_ST) {
             ws_fault(x, b, w, -1, pc, "internal error: an access other than a store put off to a window's end");
             return false;
@@ -565,7 +587,7 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         const ws_opnd *v = &in->ops[1];
         const ws_opnd *el = v->kind == WS_OK_VEC ? &x->p->vec[v->elem0] : v;
         uint32_t nv = v->kind == WS_OK_VEC ? v->nelems : 1;
-        if (!store_valid(x, b, w, in, pc, mask, addrs, ptx_type_size(in->m.types[0]) * nv) ||
+        if (!store_valid(x, b, w, in, pc, mask, addrs, ptx_type_size(in->m.types[0]) * nv, WHAT_WRITE) ||
             !rows_room(x, l, 1 + nv))
             return false;
         rows = l->nrows;
@@ -826,6 +848,35 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     return true;
 }
 
+/* The lanes' atomic operations in lane order (the serialization the
+ * hardware's per-address ordering gives a warp), bv and cv their operands
+ * per lane (cv NULL: none); the old values into d's register unless d is
+ * NULL. */
+static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
+                       const uint64_t *addrs, bool addr_imm, const uint64_t *bv, const uint64_t *cv,
+                       const ws_opnd *d)
+{
+    uint32_t size = ptx_type_size(in->m.types[0]);
+    warp_bytes wb;
+    bool whole = mask && plain_width(size) && warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, addr_imm, &wb);
+    FOR_LANES(mask, lane) {
+        uint8_t buf[8], *p = whole ? lane_bytes(&wb, addrs, lane) : buf;
+        uint64_t addr = addrs[lane];
+        if (!whole) {
+            if (!check_align(x, b, w, lane, pc, in->space, addr, size, WHAT_ATOMIC)) return false;
+            if (!mem_access(x, b, w, lane, pc, in->space, addr, buf, size, false, WHAT_ATOMIC)) return false;
+        }
+        uint64_t old = load_le(p, size);
+        uint64_t nv = ws_atom_apply(&in->m, old, bv[lane], cv ? cv[lane] : 0);
+        store_le(p, nv, size);
+        if (nv != old) ws_progress(x, w);     /* a failing compare-and-swap is no progress */
+        if (!whole && !mem_access(x, b, w, lane, pc, in->space, addr, buf, size, true, WHAT_ATOMIC))
+            return false;
+        if (d && d->kind == WS_OK_REG) w->regs[d->row][lane] = old;
+    }
+    return true;
+}
+
 bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                   uint32_t mask, ws_step_info *info)
 {
@@ -838,29 +889,13 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     warp_addrs(x, w, a, mask, addrs);
     if (put_off(x, in->space, in, addrs, mask)) {
+        if (x->apart && !apart_ok(x, b, w, pc, addrs, mask, size, true)) return false;
         account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL, NULL);
         return defer_push(x, b, w, in, pc, mask, addrs);
     }
-    warp_bytes wb;
-    bool whole = mask && plain_width(size) && warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, a->reg < 0, &wb);
-    /* Lanes in lane order: the serialization the hardware's per-address
-     * ordering would produce for a warp. */
-    FOR_LANES(mask, lane) {
-        uint8_t buf[8], *p = whole ? lane_bytes(&wb, addrs, lane) : buf;
-        uint64_t addr = addrs[lane];
-        if (!whole) {
-            if (!check_align(x, b, w, lane, pc, in->space, addr, size, WHAT_ATOMIC)) return false;
-            if (!mem_access(x, b, w, lane, pc, in->space, addr, buf, size, false, WHAT_ATOMIC)) return false;
-        }
-        uint64_t old = load_le(p, size);
-        uint64_t nv = ws_atom_apply(&in->m, old, ws_opnd_lane(x, b, w, bo, lane),
-                                    co ? ws_opnd_lane(x, b, w, co, lane) : 0);
-        store_le(p, nv, size);
-        if (nv != old) ws_progress(x, w);     /* a failing compare-and-swap is no progress */
-        if (!whole && !mem_access(x, b, w, lane, pc, in->space, addr, buf, size, true, WHAT_ATOMIC))
-            return false;
-        if (d && d->kind == WS_OK_REG) w->regs[d->row][lane] = old;
-    }
+    uint64_t bs[WS_WARP_SIZE], cs[WS_WARP_SIZE];
+    const uint64_t *bv = value_row(x, b, w, bo, mask, bs), *cv = co ? value_row(x, b, w, co, mask, cs) : NULL;
+    if (!atom_lanes(x, b, w, in, pc, mask, addrs, a->reg < 0, bv, cv, d)) return false;
     if (!x->applying) account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL, NULL);
     return true;
 }
@@ -1038,7 +1073,17 @@ bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_defe
             ok = store_values(x, d->b, d->w, d->in, d->pc, d->mask, addrs, values, nv);
         }
         break;
-    case WS_I_ATOM: ok = ws_exec_atom(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
+    case WS_I_ATOM:
+        if (d->rows == UINT32_MAX) {
+            ok = ws_exec_atom(x, d->b, d->w, d->in, d->pc, d->mask, NULL);
+        } else {        /* captured: no register read or written now */
+            const uint64_t *addrs = l->rows + (size_t)d->rows * WS_WARP_SIZE;
+            bool red = d->in->m.op == PTX_OP_RED;
+            bool cas = !red && d->in->nops > 3;
+            ok = atom_lanes(x, d->b, d->w, d->in, d->pc, d->mask, addrs, d->in->ops[red ? 0 : 1].reg < 0,
+                            addrs + WS_WARP_SIZE, cas ? addrs + 2 * WS_WARP_SIZE : NULL, NULL);
+        }
+        break;
     case WS_I_WMMA: ok = ws_exec_wmma(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
     default: ws_fault(x, d->b, d->w, -1, d->pc, "internal error: instruction put off that moves no data"); break;
     }

@@ -31,6 +31,24 @@ static bool reads_global_unchecked(const ws_insn *in)
     return reads_global(in) && in->cls != WS_I_LD;
 }
 
+/* Whether a global atomic's old values go nowhere: a reduction (red), or
+ * an atom whose destination no instruction of f reads.  Such an atomic is
+ * a store for the windows' rules: put off to the window's end with its
+ * operands, done there in the order of a run cycle by cycle. */
+static bool atomic_unread(const ws_program *p, const ws_func *f, const ws_insn *in)
+{
+    if (in->m.op == PTX_OP_RED || in->ops[0].kind == WS_OK_SINK) return true;
+    if (in->ops[0].kind != WS_OK_REG) return false;
+    int32_t r = in->ops[0].reg;
+    for (int32_t pc = f->start; pc <= f->end; pc++) {
+        ws_insn_deps d;
+        ws_insn_deps_of(p, &p->code[pc], &d);
+        for (uint32_t i = 0; i < d.nsrc; i++)
+            if (d.src[i] == r) return false;
+    }
+    return true;
+}
+
 /* The second rule of timing_window.h for k's code: false when it cannot
  * run in windows; *load_after_store: a global load may follow a global
  * store (which needs the launch's pointers apart, launch_apart). */
@@ -45,7 +63,9 @@ static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_
         case WS_I_CALL: case WS_I_PRINTF: case WS_I_ASSERT:
             return false;       /* code elsewhere, or output in issue order */
         case WS_I_ATOM:
-            if (!shared_or_local) return false;
+            if (shared_or_local) break;
+            if (in->space != WS_SP_GLOBAL || !atomic_unread(p, f, in)) return false;
+            if (pc < first_store) first_store = pc;
             break;
         case WS_I_NOP:
             if (in->m.op == PTX_OP_MEMBAR || in->m.op == PTX_OP_FENCE) return false;
@@ -179,11 +199,12 @@ static bool launch_apart(const ws_program *p, const ws_kernel *k, const ws_launc
     }
     bool ok = true;
     ap->n = 0;
-    /* the stores' allocations */
+    /* the stores' (and global atomics') allocations */
     for (int32_t pc = f->start; ok && pc <= f->end; pc++) {
         const ws_insn *in = &p->code[pc];
-        if (in->cls != WS_I_ST || in->space != WS_SP_GLOBAL) continue;
-        uint64_t v = address_bits(&in->ops[0], bits, lo);
+        bool atom = in->cls == WS_I_ATOM && in->space == WS_SP_GLOBAL;
+        if (!atom && (in->cls != WS_I_ST || in->space != WS_SP_GLOBAL)) continue;
+        uint64_t v = address_bits(&in->ops[atom && in->m.op != PTX_OP_RED ? 1 : 0], bits, lo);
         bool some = false;
         for (int32_t i = 0; ok && i < 63 && i < k->nparams; i++) {
             uint64_t base, size;

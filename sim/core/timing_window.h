@@ -12,7 +12,8 @@
  *     DRAM access's) latency, so a load's data is never due before the
  *     window ends; its registers say "not yet known" till then;
  *   - no global memory read in a window that another SM, or the SM itself,
- *     wrote in it: the kernel has no atomics or fences on global memory,
+ *     wrote in it: the kernel has no global atomics whose old values it
+ *     reads (one whose values nothing reads is a store here), no fences,
  *     no volatile access, no generic store, and no global load that can
  *     follow a global store (kernels that store their results at the end
  *     qualify; one that reads back what it wrote runs cycle by cycle), or

@@ -25,7 +25,7 @@ reduceWarpShuffle 512K h200|sm_90/reduction.ptx --kernel reduceWarpShuffle --gri
 reduceInterleaved 256K h200|sm_90/reduction.ptx --kernel reduceInterleaved --grid 1024 --block 256 --arg buf:f32:262144:rand=4 --arg buf:f32:1024:zero --arg i32:262144 --gpu h200 --regs 32
 transposeShared 768x771 h200|sm_90/transpose.ptx --kernel transposeShared --grid 25,24 --block 32,32 --arg buf:f32:592128:rand=5 --arg buf:f32:592128:zero --arg i32:768 --arg i32:771 --gpu h200 --regs 32
 matmulTiled16 128 teaching|sm_80/matmul.ptx --kernel matmulTiled16 --grid 8,8 --block 16,16 --arg buf:f32:16384:rand=6 --arg buf:f32:16384:rand=7 --arg buf:f32:16384:zero --arg i32:128 --arg i32:128 --arg i32:128 --gpu teaching --regs 32
-histogramGlobal 256K h200 (atomics: cycle by cycle)|sm_90/histogram.ptx --kernel histogramGlobal --grid 1024 --block 256 --arg buf:u8:262144:rand=8 --arg buf:u32:64:zero --arg i32:262144 --arg i32:4 --gpu h200 --regs 32
+histogramGlobal 256K h200 (unread atomics)|sm_90/histogram.ptx --kernel histogramGlobal --grid 1024 --block 256 --arg buf:u8:262144:rand=8 --arg buf:u32:64:zero --arg i32:262144 --arg i32:4 --gpu h200 --regs 32
 CASES
 : >"$work/got.tsv"
 while IFS='|' read -r name args; do

@@ -9,7 +9,11 @@
  *   - a store out of bounds reports the fault it reports cycle by cycle
  *     (in a grid of several waves, the same on any threads);
  *   - kernels whose SMs may read what one of them wrote in a window, or
- *     that record every issue, run cycle by cycle. */
+ *     that record every issue, run cycle by cycle;
+ *   - a grid-stride loop whose pointers keep its loads and stores apart
+ *     runs in windows, and a load or store that strays faults;
+ *   - global atomics whose old values nothing reads run in windows, with
+ *     the results and cycles of a run cycle by cycle. */
 #include "timing_util.h"
 
 #include <math.h>
@@ -89,6 +93,35 @@ static const char *const src = PTX_HEAD
     " st.global.f32 [%rd6], %f2;\n"
     " add.s32 %r4, %r4, %r5;\n setp.lt.s32 %p2, %r4, %r6;\n @%p2 bra LOOP;\n"
     "DONE:\n"
+    " ret;\n"
+    "}\n"
+    /* h[a[i] % 8] += 1 and s += a[i] * 0.1 with atomics whose old values
+     * nothing reads (an atom's destination unread, a red) */
+    ".visible .entry hist(.param .u64 pa, .param .u64 ph, .param .u64 ps)\n"
+    "{\n"
+    " .reg .b32 %r<12>;\n .reg .b64 %rd<12>;\n .reg .f32 %f<4>;\n"
+    " ld.param.u64 %rd1, [pa];\n ld.param.u64 %rd2, [ph];\n ld.param.u64 %rd3, [ps];\n"
+    " cvta.to.global.u64 %rd1, %rd1;\n cvta.to.global.u64 %rd2, %rd2;\n cvta.to.global.u64 %rd3, %rd3;\n"
+    " mov.u32 %r1, %ctaid.x;\n mov.u32 %r2, %ntid.x;\n mov.u32 %r3, %tid.x;\n"
+    " mad.lo.u32 %r4, %r1, %r2, %r3;\n mul.wide.u32 %rd4, %r4, 4;\n add.u64 %rd5, %rd1, %rd4;\n"
+    " ld.global.u32 %r5, [%rd5];\n"
+    " and.b32 %r6, %r5, 7;\n mul.wide.u32 %rd6, %r6, 4;\n add.u64 %rd7, %rd2, %rd6;\n"
+    " atom.global.add.u32 %r7, [%rd7], 1;\n"
+    " cvt.rn.f32.u32 %f1, %r5;\n mul.f32 %f1, %f1, 0f3DCCCCCD;\n"
+    " red.global.add.f32 [%rd3], %f1;\n"
+    " ret;\n"
+    "}\n"
+    /* the same count, its old value stored: cycle by cycle */
+    ".visible .entry histlive(.param .u64 pa, .param .u64 ph)\n"
+    "{\n"
+    " .reg .b32 %r<12>;\n .reg .b64 %rd<12>;\n"
+    " ld.param.u64 %rd1, [pa];\n ld.param.u64 %rd2, [ph];\n"
+    " cvta.to.global.u64 %rd1, %rd1;\n cvta.to.global.u64 %rd2, %rd2;\n"
+    " mov.u32 %r1, %ctaid.x;\n mov.u32 %r2, %ntid.x;\n mov.u32 %r3, %tid.x;\n"
+    " mad.lo.u32 %r4, %r1, %r2, %r3;\n mul.wide.u32 %rd4, %r4, 4;\n add.u64 %rd5, %rd1, %rd4;\n"
+    " ld.global.u32 %r5, [%rd5];\n"
+    " and.b32 %r6, %r5, 7;\n mul.wide.u32 %rd6, %r6, 4;\n add.u64 %rd7, %rd2, %rd6;\n"
+    " atom.global.add.u32 %r7, [%rd7], 1;\n st.global.u32 [%rd5], %r7;\n"
     " ret;\n"
     "}\n";
 
@@ -270,7 +303,8 @@ static void test_which_kernels(void **state)
     tt_config(&g, "h200");
     assert_true(ws_window_code_ok(t.p, ws_program_kernel(t.p, "smooth")));
     assert_false(ws_window_code_ok(t.p, ws_program_kernel(t.p, "bump")));     /* a load after a store */
-    assert_false(ws_window_code_ok(t.p, ws_program_kernel(t.p, "count")));    /* a global atomic */
+    assert_true(ws_window_code_ok(t.p, ws_program_kernel(t.p, "count")));     /* a global atomic, its old value unread */
+    assert_false(ws_window_code_ok(t.p, ws_program_kernel(t.p, "histlive"))); /* ... its old value stored */
     assert_false(ws_window_code_ok(t.p, ws_program_kernel(t.p, "peek")));     /* a volatile load */
     const ws_kernel *k = ws_program_kernel(t.p, "smooth");
     ws_launch l = {.grid = D3(1, 1, 1), .block = D3(128, 1, 1)};
@@ -419,6 +453,77 @@ static void test_pointers_apart(void **state)
     free(w.out);
 }
 
+/* hist on 64 blocks of 128 (one wave on h200), window cycles per window
+ * (0: warpsim's), on threads: the 8 counts and the sum into counts[0..8)
+ * and *sum. */
+static void run_hist(uint32_t window, int32_t threads, uint32_t *win, outcome *o, uint32_t *counts, float *sum)
+{
+    enum { N = 64 * 128 };
+    tctx t;
+    if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
+    ws_gpu_config g;
+    tt_config(&g, "h200");
+    uint32_t *a = malloc(sizeof *a * N);
+    assert_non_null(a);
+    for (uint32_t i = 0; i < N; i++) a[i] = (i * 2654435761u) >> 20;
+    uint64_t pa = t_alloc(&t, a, sizeof *a * N), ph = t_alloc(&t, NULL, 8 * sizeof(uint32_t)),
+             ps = t_alloc(&t, NULL, sizeof(float));
+    free(a);
+    t_p64(&t, pa);
+    t_p64(&t, ph);
+    t_p64(&t, ps);
+    const ws_kernel *k = ws_program_kernel(t.p, "hist");
+    assert_non_null(k);
+    ws_launch l = {.grid = D3(64, 1, 1), .block = D3(128, 1, 1), .params = t.params, .params_size = t.nparams};
+    ws_timing_options opt = ws_timing_defaults();
+    opt.regs_per_thread = 32;
+    opt.threads = threads;
+    opt.threads_every_cycle = threads > 1;
+    opt.window_cycles = window;
+    ws_apart ap;
+    *win = ws_window_cycles(t.p, k, &l, &opt, &g, &ap);
+    memset(o, 0, sizeof *o);
+    o->ok = ws_launch_timed(t.p, k, &l, &g, &opt, &o->st, &o->ts, &o->err);
+    assert_true(ws_devmem_read(t.mem, ph, counts, 8 * sizeof(uint32_t)));
+    assert_true(ws_devmem_read(t.mem, ps, sum, sizeof(float)));
+    t_free(&t);
+}
+
+/* Global atomics whose old values nothing reads run in windows, done at
+ * the window's end in the order of a run cycle by cycle: the same counts,
+ * the same float sum bit for bit (its rounding depends on the order), the
+ * same cycles, on 1 and 3 threads; one whose old value is read runs cycle
+ * by cycle. */
+static void test_unread_atomics(void **state)
+{
+    (void)state;
+    uint32_t win, cc[8], wc[8], w3c[8], cpu[8] = {0};
+    float cs, ws, w3s;
+    outcome c, w, w3;
+    for (uint32_t i = 0; i < 64 * 128; i++) cpu[((i * 2654435761u) >> 20) % 8]++;
+    run_hist(1, 1, &win, &c, cc, &cs);
+    assert_true(c.ok);
+    assert_memory_equal(cc, cpu, sizeof cpu);
+    run_hist(0, 1, &win, &w, wc, &ws);
+    assert_true(win > 1);
+    assert_true(w.ok);
+    assert_memory_equal(wc, cpu, sizeof cpu);
+    assert_memory_equal(&ws, &cs, sizeof cs);
+    assert_int_equal(w.ts.cycles, c.ts.cycles);
+    assert_int_equal(w.ts.l2_sectors, c.ts.l2_sectors);
+    assert_true(w.ts.loop_iterations < w.ts.cycles / 4);     /* in windows */
+    run_hist(0, 3, &win, &w3, w3c, &w3s);
+    assert_true(w3.ok);
+    assert_memory_equal(w3c, cpu, sizeof cpu);
+    assert_memory_equal(&w3s, &cs, sizeof cs);
+    assert_int_equal(w3.ts.cycles, c.ts.cycles);
+    tctx t;
+    if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
+    assert_true(ws_window_code_ok(t.p, ws_program_kernel(t.p, "hist")));
+    assert_false(ws_window_code_ok(t.p, ws_program_kernel(t.p, "histlive")));
+    t_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_which_kernels),
         cmocka_unit_test(test_read_back_runs_cycle_by_cycle),
         cmocka_unit_test(test_pointers_apart),
+        cmocka_unit_test(test_unread_atomics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
