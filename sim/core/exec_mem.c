@@ -851,10 +851,11 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
 /* The lanes' atomic operations in lane order (the serialization the
  * hardware's per-address ordering gives a warp), bv and cv their operands
  * per lane (cv NULL: none); the old values into d's register unless d is
- * NULL. */
+ * NULL.  captured: done at a window's end, when w's slot may hold another
+ * warp: a change of memory is the launch's progress, not w's. */
 static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
                        const uint64_t *addrs, bool addr_imm, const uint64_t *bv, const uint64_t *cv,
-                       const ws_opnd *d)
+                       const ws_opnd *d, bool captured)
 {
     uint32_t size = ptx_type_size(in->m.types[0]);
     warp_bytes wb;
@@ -869,7 +870,8 @@ static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         uint64_t old = load_le(p, size);
         uint64_t nv = ws_atom_apply(&in->m, old, bv[lane], cv ? cv[lane] : 0);
         store_le(p, nv, size);
-        if (nv != old) ws_progress(x, w);     /* a failing compare-and-swap is no progress */
+        if (nv != old && !captured) ws_progress(x, w);     /* a failing compare-and-swap is no progress */
+        if (nv != old && captured && x->steps > x->progress_at) x->progress_at = x->steps;
         if (!whole && !mem_access(x, b, w, lane, pc, in->space, addr, buf, size, true, WHAT_ATOMIC))
             return false;
         if (d && d->kind == WS_OK_REG) w->regs[d->row][lane] = old;
@@ -895,7 +897,7 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     }
     uint64_t bs[WS_WARP_SIZE], cs[WS_WARP_SIZE];
     const uint64_t *bv = value_row(x, b, w, bo, mask, bs), *cv = co ? value_row(x, b, w, co, mask, cs) : NULL;
-    if (!atom_lanes(x, b, w, in, pc, mask, addrs, a->reg < 0, bv, cv, d)) return false;
+    if (!atom_lanes(x, b, w, in, pc, mask, addrs, a->reg < 0, bv, cv, d, false)) return false;
     if (!x->applying) account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL, NULL);
     return true;
 }
@@ -1081,7 +1083,7 @@ bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_defe
             bool red = d->in->m.op == PTX_OP_RED;
             bool cas = !red && d->in->nops > 3;
             ok = atom_lanes(x, d->b, d->w, d->in, d->pc, d->mask, addrs, d->in->ops[red ? 0 : 1].reg < 0,
-                            addrs + WS_WARP_SIZE, cas ? addrs + 2 * WS_WARP_SIZE : NULL, NULL);
+                            addrs + WS_WARP_SIZE, cas ? addrs + 2 * WS_WARP_SIZE : NULL, NULL, true);
         }
         break;
     case WS_I_WMMA: ok = ws_exec_wmma(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
