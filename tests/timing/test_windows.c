@@ -135,6 +135,27 @@ typedef struct outcome {
     float *out;
 } outcome;
 
+/* Kernel name of t, its parameters packed, in grid blocks of 128 on g,
+ * window cycles per window (0: warpsim's), on threads, into *o (its out
+ * left to the caller); *win, when win is not NULL, gets the window length
+ * warpsim chooses for the launch and *ap its stores' allocations. */
+static void launch_128(tctx *t, const ws_gpu_config *g, const char *name, uint32_t grid, uint32_t window,
+                       int32_t threads, uint32_t *win, ws_apart *ap, outcome *o)
+{
+    const ws_kernel *k = ws_program_kernel(t->p, name);
+    assert_non_null(k);
+    ws_launch l = {.grid = D3(grid, 1, 1), .block = D3(128, 1, 1), .params = t->params,
+                   .params_size = t->nparams};
+    ws_timing_options opt = ws_timing_defaults();
+    opt.regs_per_thread = 32;
+    opt.threads = threads;
+    opt.threads_every_cycle = threads > 1;
+    opt.window_cycles = window;
+    if (win) *win = ws_window_cycles(t->p, k, &l, &opt, g, ap);
+    memset(o, 0, sizeof *o);
+    o->ok = ws_launch_timed(t->p, k, &l, g, &opt, &o->st, &o->ts, &o->err);
+}
+
 /* smooth on n elements in blocks of 128 (the out buffer holds out_n) on
  * the h200 config, window cycles per window (0: warpsim's), on threads. */
 static void run_smooth(uint32_t n, uint32_t out_n, uint32_t window, int32_t threads, outcome *o)
@@ -150,17 +171,7 @@ static void run_smooth(uint32_t n, uint32_t out_n, uint32_t window, int32_t thre
     uint64_t out = t_alloc(&t, NULL, sizeof(float) * out_n);
     t_p64(&t, out);
     free(a);
-    const ws_kernel *k = ws_program_kernel(t.p, "smooth");
-    assert_non_null(k);
-    ws_launch l = {.grid = D3(n / 128, 1, 1), .block = D3(128, 1, 1), .params = t.params,
-                   .params_size = t.nparams};
-    ws_timing_options opt = ws_timing_defaults();
-    opt.regs_per_thread = 32;
-    opt.threads = threads;
-    opt.threads_every_cycle = threads > 1;
-    opt.window_cycles = window;
-    memset(o, 0, sizeof *o);
-    o->ok = ws_launch_timed(t.p, k, &l, &g, &opt, &o->st, &o->ts, &o->err);
+    launch_128(&t, &g, "smooth", n / 128, window, threads, NULL, NULL, o);
     o->out = malloc(sizeof(float) * out_n);
     assert_non_null(o->out);
     assert_true(ws_devmem_read(t.mem, out, o->out, sizeof(float) * out_n));
@@ -378,17 +389,7 @@ static void run_gstride(uint32_t n, bool in_place, int stray, uint32_t window, i
     int32_t apart = (int32_t)((int64_t)(out - pa) / (int64_t)sizeof *a);
     t_p32(&t, stray == STRAY_LOAD ? (uint32_t)apart : 0);
     t_p32(&t, stray == STRAY_STORE ? (uint32_t)-apart : 0);
-    const ws_kernel *k = ws_program_kernel(t.p, "gstride");
-    assert_non_null(k);
-    ws_launch l = {.grid = D3(8, 1, 1), .block = D3(128, 1, 1), .params = t.params, .params_size = t.nparams};
-    ws_timing_options opt = ws_timing_defaults();
-    opt.regs_per_thread = 32;
-    opt.threads = threads;
-    opt.threads_every_cycle = threads > 1;
-    opt.window_cycles = window;
-    *win = ws_window_cycles(t.p, k, &l, &opt, &g, ap);
-    memset(o, 0, sizeof *o);
-    o->ok = ws_launch_timed(t.p, k, &l, &g, &opt, &o->st, &o->ts, &o->err);
+    launch_128(&t, &g, "gstride", 8, window, threads, win, ap, o);
     o->out = malloc(sizeof(float) * n);
     assert_non_null(o->out);
     assert_true(ws_devmem_read(t.mem, out, o->out, sizeof(float) * n));
@@ -472,18 +473,8 @@ static void run_hist(uint32_t window, int32_t threads, uint32_t *win, outcome *o
     t_p64(&t, pa);
     t_p64(&t, ph);
     t_p64(&t, ps);
-    const ws_kernel *k = ws_program_kernel(t.p, "hist");
-    assert_non_null(k);
-    ws_launch l = {.grid = D3(64, 1, 1), .block = D3(128, 1, 1), .params = t.params, .params_size = t.nparams};
-    ws_timing_options opt = ws_timing_defaults();
-    opt.regs_per_thread = 32;
-    opt.threads = threads;
-    opt.threads_every_cycle = threads > 1;
-    opt.window_cycles = window;
     ws_apart ap;
-    *win = ws_window_cycles(t.p, k, &l, &opt, &g, &ap);
-    memset(o, 0, sizeof *o);
-    o->ok = ws_launch_timed(t.p, k, &l, &g, &opt, &o->st, &o->ts, &o->err);
+    launch_128(&t, &g, "hist", 64, window, threads, win, &ap, o);
     assert_true(ws_devmem_read(t.mem, ph, counts, 8 * sizeof(uint32_t)));
     assert_true(ws_devmem_read(t.mem, ps, sum, sizeof(float)));
     t_free(&t);
