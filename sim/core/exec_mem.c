@@ -540,6 +540,13 @@ static bool rows_room(ws_exec *x, ws_deferred_list *l, uint32_t n)
     return true;
 }
 
+/* Operand o's values, lane by lane, copied into row (a captured access's). */
+static void capture_row(ws_exec *x, ws_block *b, ws_warp *w, const ws_opnd *o, uint32_t mask, uint64_t *row)
+{
+    const uint64_t *src = value_row(x, b, w, o, mask, row);
+    if (src != row) memcpy(row, src, sizeof *row * WS_WARP_SIZE);
+}
+
 /* Puts an access off to the end of the cycle (or of the window, where the
  * list captures: then a store takes its addrs and values along). */
 static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
@@ -568,16 +575,9 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         rows = l->nrows;
         uint64_t *dst = l->rows + (size_t)rows * WS_WARP_SIZE;
         memcpy(dst, addrs, sizeof *dst * WS_WARP_SIZE);
-        for (uint32_t k = 0; k < 2; k++) {
-            const ws_opnd *o = k ? co : bo;
-            uint64_t *row = dst + (size_t)(k + 1) * WS_WARP_SIZE;
-            if (!o) {
-                memset(row, 0, sizeof *row * WS_WARP_SIZE);
-                continue;
-            }
-            const uint64_t *src = value_row(x, b, w, o, mask, row);
-            if (src != row) memcpy(row, src, sizeof *row * WS_WARP_SIZE);
-        }
+        capture_row(x, b, w, bo, mask, dst + WS_WARP_SIZE);
+        if (co) capture_row(x, b, w, co, mask, dst + 2 * WS_WARP_SIZE);
+        else memset(dst + 2 * WS_WARP_SIZE, 0, sizeof *dst * WS_WARP_SIZE);
         l->nrows += 3;
     } else if (l->capture) {
         if (in->cls != WS_I_ST) {
@@ -593,11 +593,7 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         rows = l->nrows;
         uint64_t *dst = l->rows + (size_t)rows * WS_WARP_SIZE;
         memcpy(dst, addrs, sizeof *dst * WS_WARP_SIZE);
-        for (uint32_t k = 0; k < nv; k++) {
-            uint64_t *row = dst + (size_t)(k + 1) * WS_WARP_SIZE;
-            const uint64_t *src = value_row(x, b, w, &el[k], mask, row);
-            if (src != row) memcpy(row, src, sizeof *row * WS_WARP_SIZE);
-        }
+        for (uint32_t k = 0; k < nv; k++) capture_row(x, b, w, &el[k], mask, dst + (size_t)(k + 1) * WS_WARP_SIZE);
         l->nrows += 1 + nv;
     }
     l->a[l->n++] = (ws_deferred){.b = b, .w = w, .in = in, .pc = pc, .mask = mask, .steps = x->steps,

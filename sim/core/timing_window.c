@@ -165,6 +165,35 @@ static bool param_allocation(const ws_program *p, const ws_kernel *k, const ws_l
     return ws_devmem_allocation_of(p->mem, v, base, size);
 }
 
+/* Adds [lo, hi) to ap unless it holds that allocation already; false
+ * when it is full. */
+static bool apart_add(ws_apart *ap, uint64_t lo, uint64_t hi)
+{
+    for (uint32_t j = 0; j < ap->n; j++)
+        if (ap->lo[j] == lo) return true;
+    if (ap->n == WS_APART_MAX) return false;
+    ap->lo[ap->n] = lo;
+    ap->hi[ap->n++] = hi;
+    return true;
+}
+
+/* The allocations an access's address may lie in, its parameters v
+ * (address_bits) that point into one (param_allocation), into *a: false
+ * when v may derive from anything else, from no such parameter, or from
+ * more allocations than a holds. */
+static bool address_allocations(const ws_program *p, const ws_kernel *k, const ws_launch *l, uint64_t v,
+                                ws_apart *a)
+{
+    a->n = 0;
+    if (v & FROM_OTHER) return false;
+    for (int32_t i = 0; i < 63 && i < k->nparams; i++) {
+        uint64_t base, size;
+        if ((v >> i & 1) && param_allocation(p, k, l, i, &base, &size) && !apart_add(a, base, base + size))
+            return false;
+    }
+    return a->n > 0;
+}
+
 /* Whether a launch of k whose loads may follow its stores can run in
  * windows: every global access's address derives from pointer parameters
  * alone, each store's from at least one that points into an allocation,
@@ -204,36 +233,19 @@ static bool launch_apart(const ws_program *p, const ws_kernel *k, const ws_launc
         const ws_insn *in = &p->code[pc];
         bool atom = in->cls == WS_I_ATOM && in->space == WS_SP_GLOBAL;
         if (!atom && (in->cls != WS_I_ST || in->space != WS_SP_GLOBAL)) continue;
-        uint64_t v = address_bits(&in->ops[atom && in->m.op != PTX_OP_RED ? 1 : 0], bits, lo);
-        bool some = false;
-        for (int32_t i = 0; ok && i < 63 && i < k->nparams; i++) {
-            uint64_t base, size;
-            if (!(v >> i & 1) || !param_allocation(p, k, l, i, &base, &size)) continue;
-            some = true;
-            bool known = false;
-            for (uint32_t j = 0; j < ap->n && !known; j++) known = ap->lo[j] == base;
-            if (known) continue;
-            if (ap->n == WS_APART_MAX) ok = false;
-            else {
-                ap->lo[ap->n] = base;
-                ap->hi[ap->n++] = base + size;
-            }
-        }
-        ok = ok && some && !(v & FROM_OTHER);
+        const ws_opnd *addr = &in->ops[atom && in->m.op != PTX_OP_RED ? 1 : 0];
+        ws_apart a;
+        ok = address_allocations(p, k, l, address_bits(addr, bits, lo), &a);
+        for (uint32_t j = 0; ok && j < a.n; j++) ok = apart_add(ap, a.lo[j], a.hi[j]);
     }
     /* the loads' allocations, none of them a store's */
     for (int32_t pc = f->start; ok && pc <= f->end; pc++) {
         const ws_insn *in = &p->code[pc];
         if (!reads_global(in)) continue;
-        uint64_t v = address_bits(&in->ops[1], bits, lo);
-        bool some = false;
-        for (int32_t i = 0; ok && i < 63 && i < k->nparams; i++) {
-            uint64_t base, size;
-            if (!(v >> i & 1) || !param_allocation(p, k, l, i, &base, &size)) continue;
-            some = true;
-            for (uint32_t j = 0; j < ap->n && ok; j++) ok = ap->lo[j] != base;
-        }
-        ok = ok && some && !(v & FROM_OTHER);
+        ws_apart a;
+        ok = address_allocations(p, k, l, address_bits(&in->ops[1], bits, lo), &a);
+        for (uint32_t j = 0; ok && j < a.n; j++)
+            for (uint32_t i = 0; ok && i < ap->n; i++) ok = ap->lo[i] != a.lo[j];
     }
     free(bits);
     if (!ok) ap->n = 0;
