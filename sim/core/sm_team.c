@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "sm_team.h"
 #include "sm_queue.h"
+#include "sort_keys.h"
+#include "l2_split.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -34,9 +36,10 @@ typedef struct ws_team_share {
 } ws_team_share;
 
 /* What the other threads do when t->gen moves on: run their share of the
- * cycle's (window's) SMs, or (the second thread) a window's put-off
- * writes while the calling thread answers its L2 requests. */
-enum { JOB_SMS, JOB_WRITES };
+ * cycle's (window's) SMs; (the second thread) a window's put-off writes
+ * while the calling thread answers its L2 requests; or (all of them) a
+ * window's L2 requests while the calling thread does its writes. */
+enum { JOB_SMS, JOB_WRITES, JOB_L2 };
 
 static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes, ws_sm_entry *heap, uint32_t *k);
 static void team_go(ws_sm_team *t, int job);
@@ -61,26 +64,6 @@ static void team_wait(ws_sm_team *t);
 #define TRY_NS 5000000u
 #define FIRST_TRY_GAP 2
 #define MAX_TRY_GAP 256
-
-/* Sorts a[0..n) ascending, tmp as room for n more: least significant byte
- * first, each pass counted and placed, a byte every key shares skipped
- * (the high bytes of cycles and block numbers nearly always).  The lists
- * sorted at a window's edges are short and on the calling thread, which
- * the other threads wait for: no comparison callbacks. */
-static void sort_keys(uint64_t *a, uint64_t *tmp, uint32_t n)
-{
-    if (n < 2) return;
-    uint64_t all_or = 0, all_and = ~UINT64_C(0);
-    for (uint32_t i = 0; i < n; i++) all_or |= a[i], all_and &= a[i];
-    for (uint32_t shift = 0; shift < 64; shift += 8) {
-        if ((((all_or ^ all_and) >> shift) & 0xff) == 0) continue;     /* every key has this byte */
-        uint32_t count[257] = {0};
-        for (uint32_t i = 0; i < n; i++) count[((a[i] >> shift) & 0xff) + 1]++;
-        for (uint32_t d = 0; d < 256; d++) count[d + 1] += count[d];
-        for (uint32_t i = 0; i < n; i++) tmp[count[(a[i] >> shift) & 0xff]++] = a[i];
-        memcpy(a, tmp, sizeof *a * n);
-    }
-}
 
 static uint64_t mono_ns(void)
 {
@@ -224,6 +207,7 @@ static void *worker_main(void *arg)
         if (atomic_load(&t->stop)) return NULL;
         seen = g;
         if (t->job == JOB_SMS) run_share(t, w, false);
+        else if (t->job == JOB_L2) ws_l2_split_run(t->split, w->index - 1);
         else if (w->index == 1) t->writes_ok = merge_window(t, t->failed_w, true, t->events_w, t->cursor);
         if (atomic_fetch_add(&t->done, 1) == t->nthreads - 2 && atomic_load(&t->caller_asleep)) {
             pthread_mutex_lock(&t->mu);
@@ -251,6 +235,9 @@ static bool start_threads(ws_sm_team *t)
             break;
         }
     t->started = true;
+    /* the L2 on the other threads when there are two or more of them (else
+     * as the writes, on one) */
+    if (t->nthreads > 2) t->split = ws_l2_split_create(t->nthreads - 1);
     return t->nthreads > 1;
 }
 
@@ -444,10 +431,27 @@ static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes,
  * worth waking for them. */
 #define WRITES_FOR_A_THREAD 64
 
+/* L2 requests in a window below which the other threads are not worth
+ * waking to answer them. */
+#define REQUESTS_FOR_THE_THREADS 1024
+
+/* Whether the window's L2 requests go on the other threads (l2_split.h):
+ * there are two or more of them and enough requests, and no fault cuts
+ * the window short and no lines report wants each access's counts. */
+static bool split_requests(const ws_sm_team *t, const ws_sm_worker *failed)
+{
+    if (!t->split || failed || (t->s->x.l && t->s->x.l->pc_counts) ||
+        !ws_l2_split_fits(t->ndue, t->now, t->window_end))
+        return false;
+    uint32_t nreq = 0;
+    for (int32_t j = 0; j < t->ndue; j++) nreq += t->sms[t->due[j]].lsu_q.nreq;
+    return nreq >= REQUESTS_FOR_THE_THREADS;
+}
+
 /* The end of a window, on the calling thread: the SMs' put-off global
- * writes and L2 requests (merge_window), the writes on another thread of
- * the team when the threads ran the window and there are enough of them,
- * up to the earliest fault (by cycle, then SM), whose error is the
+ * writes and L2 requests (merge_window); when the threads ran the window,
+ * the requests on the other threads (split_requests), or else the writes
+ * on another thread when there are enough of them; up to the earliest fault (by cycle, then SM), whose error is the
  * launch's; then the dispatcher hears of the blocks that ended and
  * started, takes back the blocks set aside and not needed, and fills the
  * slots still free, from the window's end. */
@@ -457,7 +461,21 @@ static bool end_window(ws_sm_team *t, bool threads)
     ws_exec *x = &t->s->x;
     uint32_t nwrites = 0;
     for (int32_t j = 0; threads && j < t->ndue; j++) nwrites += t->sms[t->due[j]].data.n;
-    if (threads && nwrites >= WRITES_FOR_A_THREAD) {
+    if (threads && split_requests(t, failed)) {
+        ws_l2_split_begin(t->split, t->sms, t->due, t->ndue, t->now, t->window_end, t->s->l2);
+        team_go(t, JOB_L2);
+        bool ok = merge_window(t, failed, true, t->events, t->cursor);
+        team_wait(t);
+        if (!ok) return false;
+        ws_l2_split_result r = ws_l2_split_end(t->split);
+        if (r == WS_L2_SPLIT_NO_MEMORY) {
+            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+            return false;
+        }
+        if (r == WS_L2_SPLIT_NOT_SPLIT && !merge_window(t, failed, false, t->events, t->cursor + t->ndue))
+            return false;
+        t->split_windows += r == WS_L2_SPLIT_ANSWERED;
+    } else if (threads && nwrites >= WRITES_FOR_A_THREAD) {
         t->failed_w = failed;
         team_go(t, JOB_WRITES);
         bool ok = merge_window(t, failed, false, t->events, t->cursor + t->ndue);
@@ -482,7 +500,7 @@ static bool end_window(ws_sm_team *t, bool threads)
         for (uint32_t k = sm->nstarted; k < sm->nreserved; k++) t->back[nback++] = sm->reserved[k];
         sm->nfreed = sm->nreserved = sm->nstarted = 0;
     }
-    sort_keys(t->back, t->sort_tmp, (uint32_t)nback);
+    ws_sort_keys(t->back, t->sort_tmp, (uint32_t)nback);
     if (!ws_dispatcher_give_back(&s->disp, t->back, nback)) {
         ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
         return false;
@@ -620,7 +638,7 @@ static void set_aside(ws_sm_team *t)
         for (uint32_t b = 0; b < sm->nblocks; b++)
             if (sm->blocks[b].used) t->resident[n++] = resident_key(sm->blocks[b].started, b, t->due[j]);
     }
-    sort_keys(t->resident, t->sort_tmp, n);
+    ws_sort_keys(t->resident, t->sort_tmp, n);
     for (uint32_t k = 0; k < n; k++) {
         int64_t b = ws_dispatcher_take(d);
         if (b < 0) return;
@@ -648,6 +666,7 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
         pthread_mutex_unlock(&t->mu);
         for (int32_t k = 1; k < t->nthreads; k++) pthread_join(t->w[k].thread, NULL);
     }
+    ts->l2_split_windows += t->split_windows;
     for (int32_t k = 0; k < t->nthreads; k++) {
         ws_launch_stats_add(st, &t->w[k].st);
         ws_timing_stats_add_sm_counts(ts, &t->w[k].ts);
@@ -655,6 +674,7 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     pthread_mutex_destroy(&t->mu);
     pthread_cond_destroy(&t->cv);
     pthread_cond_destroy(&t->cv_done);
+    ws_l2_split_free(t->split);
     free(t->w);
     free(t->owner);
     free(t->brief);

@@ -140,6 +140,70 @@ uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, bool first, uint64_t t)
     return start + m->lat_l2;
 }
 
+uint32_t ws_l2_slice_of(const ws_l2_dram *m, uint64_t sector)
+{
+    return slice_of(m, sector);
+}
+
+void ws_l2_slice_part(ws_l2_dram *m, ws_l2_tally *tally, bool write, bool first, uint64_t sector, uint64_t t,
+                      uint64_t ticket, ws_l2_part *out)
+{
+    uint32_t s = slice_of(m, sector);
+    ws_sector_cache *c = &m->slice[s];
+    *out = (ws_l2_part){.wait = WS_L2_NO_TICKET};
+    tally->lookups++;
+    if (write) {
+        uint64_t start = take(&m->slice_free[s], t, m->slice_cost + (first ? m->write_req_extra : 0));
+        bool hit, was_dirty;
+        tally->dram_write_sectors += ws_scache_write(c, sector, start, &hit, &was_dirty);
+        tally->hits += hit;
+        out->done = start + m->lat_l2;
+        if (!was_dirty) {
+            out->chan_t = start;
+            out->chan_cost = m->chan_cost;
+            out->channel = channel_of(m, sector);
+        }
+        return;
+    }
+    uint64_t start = take(&m->slice_free[s], t, m->slice_cost), arrives;
+    ws_cache_line *line;
+    if (ws_scache_lookup_line(c, sector, &arrives, &line)) {
+        tally->hits++;
+        out->done = start + m->lat_l2;
+        if (arrives >= WS_L2_PENDING) out->wait = arrives - WS_L2_PENDING;
+        else if (arrives > out->done) out->done = arrives;
+        return;
+    }
+    uint32_t added;
+    tally->dram_write_sectors += ws_scache_fill_group_found(c, line, sector, sector - sector % m->fetch_sectors,
+                                                            m->fetch_sectors, WS_L2_PENDING + ticket, &added);
+    tally->dram_read_sectors += 1 + added;
+    out->chan_t = start;
+    out->chan_cost = (1 + (uint64_t)added) * m->chan_cost;
+    out->channel = channel_of(m, sector);
+    out->read = true;
+}
+
+uint64_t ws_l2_channel_part(ws_l2_dram *m, const ws_l2_part *p)
+{
+    return take(&m->chan_free[p->channel], p->chan_t, p->chan_cost) + m->lat_dram;
+}
+
+void ws_l2_settle(ws_l2_dram *m, uint64_t sector, uint64_t ticket, uint64_t ready)
+{
+    ws_sector_cache *c = &m->slice[slice_of(m, sector)];
+    uint64_t first = sector - sector % m->fetch_sectors;
+    for (uint64_t b = first; b < first + m->fetch_sectors; b++) ws_scache_settle(c, b, WS_L2_PENDING + ticket, ready);
+}
+
+void ws_l2_tally_add(ws_l2_dram *m, const ws_l2_tally *tally)
+{
+    m->lookups += tally->lookups;
+    m->hits += tally->hits;
+    m->dram_read_sectors += tally->dram_read_sectors;
+    m->dram_write_sectors += tally->dram_write_sectors;
+}
+
 uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t t)
 {
     uint32_t s = slice_of(m, sector);

@@ -62,6 +62,61 @@ uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, bool first, uint64_t t);
  * serial operations: the cycle the results are back at the SM. */
 uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t t);
 
+/* A window's requests answered in three steps, on several threads, with
+ * the answers and state ws_l2_read and ws_l2_write give taking them one by
+ * one in the window's order (docs/THREADS.md):
+ *  1. each slice its own requests, in that order (ws_l2_slice_part): its
+ *     queue, tags and counts.  A miss's DRAM read and a write's first
+ *     write-back become work for a channel, and the sectors the miss fills
+ *     stand in the slice as WS_L2_PENDING + the caller's ticket for it; a
+ *     hit on such a sector waits for that fill.
+ *  2. each channel its work, in the same order (ws_l2_channel_part): a
+ *     miss's answer.
+ *  3. the hits that waited take the later of their own time and the fill's,
+ *     and the fills their times in the slices (ws_l2_settle).
+ * Step 1 touches only slices, step 2 only channels: different slices
+ * (channels) may go on different threads.  A hit's own time is never later
+ * than a fill it waits for would be without it, and a write over a pending
+ * sector keeps the pending time (every later request of the slice starts
+ * after the write: the same answers).  Not for atomics. */
+#define WS_L2_PENDING (UINT64_C(1) << 62)
+#define WS_L2_NO_TICKET UINT64_MAX
+
+typedef struct ws_l2_tally {
+    uint64_t lookups, hits, dram_read_sectors, dram_write_sectors;
+} ws_l2_tally;
+
+/* A request's slice part: its answer (a hit that waits: at least that),
+ * and the channel work it left. */
+typedef struct ws_l2_part {
+    uint64_t done;
+    uint64_t wait;          /* the ticket of the fill a hit waits for, or WS_L2_NO_TICKET */
+    uint64_t chan_t;        /* channel work: from this cycle, ... */
+    uint64_t chan_cost;     /* ... this many ticks (0: none) */
+    uint32_t channel;
+    bool read;              /* the work is this request's miss: its answer is the channel's */
+} ws_l2_part;
+
+/* The slice a sector's line lies in (the step-1 thread that owns it). */
+uint32_t ws_l2_slice_of(const ws_l2_dram *m, uint64_t sector);
+
+/* Step 1 for a read (write false) or a write's sector (first: as
+ * ws_l2_write's), with ticket < WS_L2_PENDING naming it; counts into
+ * *tally. */
+void ws_l2_slice_part(ws_l2_dram *m, ws_l2_tally *tally, bool write, bool first, uint64_t sector, uint64_t t,
+                      uint64_t ticket, ws_l2_part *out);
+
+/* Step 2: a request's channel work; for a miss the cycle its data is back
+ * at the SM. */
+uint64_t ws_l2_channel_part(ws_l2_dram *m, const ws_l2_part *p);
+
+/* Step 3 for a miss: the sectors its fill made (ws_l2_slice_part with
+ * ticket) have their data at ready, unless something came over them. */
+void ws_l2_settle(ws_l2_dram *m, uint64_t sector, uint64_t ticket, uint64_t ready);
+
+/* A step-1 thread's counts into m's. */
+void ws_l2_tally_add(ws_l2_dram *m, const ws_l2_tally *tally);
+
 /* Counts the dirty sectors left in L2 as written to DRAM (the data the
  * kernel produced leaves the cache eventually; not timed).  The launch's
  * last use of m before ws_l2_free. */

@@ -1,0 +1,217 @@
+/* A window's L2 requests answered by several threads in steps
+ * (sim/core/l2_split.h) against the same requests answered one by one in
+ * the window's order with ws_l2_read and ws_l2_write: every answer, the
+ * counts, and the state left behind (the answers to a second window of
+ * reads, one by one on both).
+ *
+ * The requests are random reads and writes of a few hundred lines from 40
+ * SMs over a window of 300 cycles, on an L2 small enough to evict (4
+ * slices of 4 KiB, 2 ways; 3 channels; 64 B DRAM reads), so that hits
+ * find fills still to be timed, writes land on them, fills are evicted
+ * while pending, and slices and channels queue. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sim/core/l2_split.h"
+
+enum { NSM = 40, PER_SM = 400, WINDOW = 300 };
+
+static ws_gpu_config config(void)
+{
+    return (ws_gpu_config){
+        .clockRate = 1000000, .memoryClockRate = 1000000, .memoryBusWidth = 64,
+        .latencyL1Hit = 30, .latencyL2Hit = 200, .latencyDram = 500,
+        .l2CacheSize = 4 * 4096, .l2Associativity = 2, .l2Slices = 4,
+        .l2BytesPerCyclePerSlice = 16, .dramChannels = 3, .dramAccessBytes = 64,
+        .l2WriteRequestsPerCycle = 2,
+    };
+}
+
+static uint64_t next_rand(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* Each SM's list: entries one to a cycle or several, 1-4 requests each,
+ * in cycle order; some entries merged into a leader (no requests). */
+static void fill_sms(ws_sm *sms, uint64_t start, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (int32_t i = 0; i < NSM; i++) {
+        ws_lsu_queue *q = &sms[i].lsu_q;
+        q->a = calloc(PER_SM, sizeof *q->a);
+        q->req = calloc(PER_SM * 4, sizeof *q->req);
+        assert_non_null(q->a);
+        assert_non_null(q->req);
+        q->n = q->nreq = 0;
+        uint64_t cycle = start;
+        for (uint32_t k = 0; k < PER_SM && cycle < start + WINDOW; k++) {
+            cycle += next_rand(&x) % 3 == 0;
+            ws_lsu_pending *e = &q->a[q->n++];
+            *e = (ws_lsu_pending){.cycle = cycle, .lead_reg = -1, .first_req = q->nreq};
+            if (next_rand(&x) % 10 == 0) {
+                e->lead_reg = 0;
+                continue;
+            }
+            uint32_t n = 1 + (uint32_t)(next_rand(&x) % 4);
+            bool write = next_rand(&x) % 3 == 0;
+            uint64_t line = next_rand(&x) % 300;
+            for (uint32_t r = 0; r < n; r++)
+                q->req[q->nreq++] = (ws_l2_request){
+                    .sector = line * WS_SECTORS_PER_LINE + (next_rand(&x) + r) % WS_SECTORS_PER_LINE,
+                    .start = cycle + 10 + next_rand(&x) % 5, .op = (uint8_t)(write ? WS_I_ST : WS_I_LD),
+                    .first = r == 0};
+            e->nreq = n;
+        }
+    }
+}
+
+static void free_sms(ws_sm *sms)
+{
+    for (int32_t i = 0; i < NSM; i++) {
+        free(sms[i].lsu_q.a);
+        free(sms[i].lsu_q.req);
+    }
+}
+
+/* The window's requests one by one: by cycle, then SM, then their order. */
+static void one_by_one(ws_l2_dram *l2, ws_sm *sms, uint64_t start)
+{
+    for (uint64_t c = start; c <= start + WINDOW; c++)
+        for (int32_t i = 0; i < NSM; i++) {
+            ws_lsu_queue *q = &sms[i].lsu_q;
+            for (uint32_t k = 0; k < q->n; k++) {
+                const ws_lsu_pending *e = &q->a[k];
+                if (e->cycle != c || e->lead_reg >= 0) continue;
+                for (uint32_t r = e->first_req; r < e->first_req + e->nreq; r++) {
+                    ws_l2_request *rq = &q->req[r];
+                    rq->done = rq->op == WS_I_LD ? ws_l2_read(l2, rq->sector, rq->start)
+                                                 : ws_l2_write(l2, rq->sector, rq->first, rq->start);
+                }
+            }
+        }
+}
+
+typedef struct runner {
+    ws_l2_split *sp;
+    int32_t index;
+} runner;
+
+static void *run_one(void *arg)
+{
+    runner *r = arg;
+    ws_l2_split_run(r->sp, r->index);
+    return NULL;
+}
+
+/* The window on nthreads threads; the result of ws_l2_split_end. */
+static ws_l2_split_result on_threads(ws_l2_dram *l2, ws_sm *sms, const int32_t *due, uint64_t start,
+                                     int32_t nthreads)
+{
+    ws_l2_split *sp = ws_l2_split_create(nthreads);
+    assert_non_null(sp);
+    assert_true(ws_l2_split_fits(NSM, start, start + WINDOW + 1));
+    ws_l2_split_begin(sp, sms, due, NSM, start, start + WINDOW + 1, l2);
+    pthread_t th[8];
+    runner r[8];
+    for (int32_t k = 1; k < nthreads; k++) {
+        r[k] = (runner){.sp = sp, .index = k};
+        assert_int_equal(pthread_create(&th[k], NULL, run_one, &r[k]), 0);
+    }
+    ws_l2_split_run(sp, 0);
+    for (int32_t k = 1; k < nthreads; k++) pthread_join(th[k], NULL);
+    ws_l2_split_result res = ws_l2_split_end(sp);
+    ws_l2_split_free(sp);
+    return res;
+}
+
+static void same_counts(const ws_l2_dram *a, const ws_l2_dram *b)
+{
+    assert_int_equal(a->lookups, b->lookups);
+    assert_int_equal(a->hits, b->hits);
+    assert_int_equal(a->dram_read_sectors, b->dram_read_sectors);
+    assert_int_equal(a->dram_write_sectors, b->dram_write_sectors);
+}
+
+static void test_as_one_by_one(void **state)
+{
+    (void)state;
+    ws_gpu_config g = config();
+    int32_t due[NSM];
+    for (int32_t i = 0; i < NSM; i++) due[i] = i;
+    static const int32_t threads[] = {1, 2, 3, 5};
+    for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+        ws_l2_dram one, split;
+        assert_true(ws_l2_init(&one, &g));
+        assert_true(ws_l2_init(&split, &g));
+        ws_sm *a = calloc(NSM, sizeof *a), *b = calloc(NSM, sizeof *b);
+        assert_non_null(a);
+        assert_non_null(b);
+        /* three windows in a row, then reads of every line */
+        for (uint64_t w = 0; w < 3; w++) {
+            uint64_t start = 1000 + w * (WINDOW + 1);
+            fill_sms(a, start, 77 + w);
+            fill_sms(b, start, 77 + w);
+            one_by_one(&one, a, start);
+            assert_int_equal(on_threads(&split, b, due, start, threads[t]), WS_L2_SPLIT_ANSWERED);
+            for (int32_t i = 0; i < NSM; i++)
+                for (uint32_t r = 0; r < a[i].lsu_q.nreq; r++)
+                    assert_int_equal(b[i].lsu_q.req[r].done, a[i].lsu_q.req[r].done);
+            same_counts(&one, &split);
+            free_sms(a);
+            free_sms(b);
+        }
+        for (uint64_t s = 0; s < 300 * WS_SECTORS_PER_LINE; s++)
+            assert_int_equal(ws_l2_read(&split, s, 5000), ws_l2_read(&one, s, 5000));
+        same_counts(&one, &split);
+        free(a);
+        free(b);
+        ws_l2_free(&one);
+        ws_l2_free(&split);
+    }
+}
+
+/* A window with an atomic among its requests is left alone: nothing
+ * answered, nothing changed. */
+static void test_atomics_left_alone(void **state)
+{
+    (void)state;
+    ws_gpu_config g = config();
+    int32_t due[NSM];
+    for (int32_t i = 0; i < NSM; i++) due[i] = i;
+    ws_l2_dram l2;
+    assert_true(ws_l2_init(&l2, &g));
+    ws_sm *sms = calloc(NSM, sizeof *sms);
+    assert_non_null(sms);
+    fill_sms(sms, 1000, 5);
+    ws_lsu_queue *q = &sms[NSM - 1].lsu_q;
+    q->req[q->nreq - 1].op = WS_I_ATOM;
+    assert_int_equal(on_threads(&l2, sms, due, 1000, 3), WS_L2_SPLIT_NOT_SPLIT);
+    assert_int_equal(l2.lookups, 0);
+    for (uint64_t s = 0; s < 300 * WS_SECTORS_PER_LINE; s++) {
+        uint64_t ready;
+        assert_false(ws_scache_lookup(&l2.slice[ws_l2_slice_of(&l2, s)], s, &ready));
+    }
+    free_sms(sms);
+    free(sms);
+    ws_l2_free(&l2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_as_one_by_one),
+        cmocka_unit_test(test_atomics_left_alone),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
