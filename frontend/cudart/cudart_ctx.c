@@ -120,6 +120,7 @@ static void module_unload(cr_module *m)
     m->ptxm = NULL;
     m->loaded = false;
     m->load_error = cudaSuccess;
+    ws_ptxas_cache_free(&m->ptxas);
 }
 
 static void free_allocs(cr_context *c)
@@ -435,7 +436,7 @@ int32_t cr_func_regs(cr_context *c, cr_func *f)
 {
     if (f->regs >= 0) return f->regs;
     ws_regs_request rq = {.given = 0, .ptx_path = NULL, .ptx_text = f->mod->ptx, .ptx_len = f->mod->ptx_len,
-                          .gpu_major = c->gpu.major, .gpu_minor = c->gpu.minor};
+                          .gpu_major = c->gpu.major, .gpu_minor = c->gpu.minor, .ptxas_cache = &f->mod->ptxas};
     ws_kernel_regs r;
     ws_kernel_regs_resolve(f->mod->prog, f->kernel, &rq, &r);
     f->regs = r.regs;

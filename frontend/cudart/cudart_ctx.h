@@ -17,6 +17,7 @@
 #include "cudart_abi.h"
 #include "frontend/ptx/ptx_parse.h"
 #include "sim/base/gpu_config.h"
+#include "sim/core/kernel_regs.h"
 #include "sim/core/sim.h"
 
 #define CR_EXPORT __attribute__((visibility("default")))
@@ -31,6 +32,7 @@ typedef struct cr_module {
     char path[64];              /* name in messages: "fatbin#N.ptx" */
     ptx_module *ptxm;
     ws_program *prog;
+    ws_ptxas_cache ptxas;       /* ptxas -v on ptx, run once for all its kernels (cr_func_regs) */
     struct cr_module *next;
 } cr_module;
 

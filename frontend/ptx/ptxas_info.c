@@ -77,49 +77,56 @@ static int run_capture(char *const argv[], char *out, size_t size)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int ptx_ptxas_registers(const char *ptxas, const char *ptx_path, const char *mangled,
-                       int32_t major, int32_t minor, int32_t *regs, uint64_t *smem,
-                       char *err, size_t errsize)
+int ptx_ptxas_run(const char *ptxas, const char *ptx_path, int32_t major, int32_t minor, char **out,
+                  char *err, size_t errsize)
 {
+    *out = NULL;
     char arch[32];
     snprintf(arch, sizeof arch, "-arch=sm_%d%d", major, minor);
     char *argv[] = {(char *)ptxas, "-v", arch, "-o", "/dev/null", (char *)ptx_path, NULL};
     size_t cap = 1 << 20;
-    char *out = malloc(cap);
-    if (!out) {
+    char *text = malloc(cap);
+    if (!text) {
         snprintf(err, errsize, "out of memory");
         return -1;
     }
-    int status = run_capture(argv, out, cap);
+    int status = run_capture(argv, text, cap);
     if (status != 0) {
-        size_t len = strlen(out);
-        while (len && out[len - 1] == '\n')
-            out[--len] = '\0';
-        snprintf(err, errsize, "%s %s failed%s%s", ptxas, arch, *out ? ":\n" : "", out);
-        free(out);
+        size_t len = strlen(text);
+        while (len && text[len - 1] == '\n')
+            text[--len] = '\0';
+        snprintf(err, errsize, "%s %s failed%s%s", ptxas, arch, *text ? ":\n" : "", text);
+        free(text);
         return -1;
     }
-    /* "Compiling entry function 'NAME' for 'sm_80'", then "Used N registers". */
+    char *fit = realloc(text, strlen(text) + 1);    /* kept while the module lives: give back the rest */
+    *out = fit ? fit : text;
+    return 0;
+}
+
+int ptx_ptxas_entry(const char *output, const char *ptxas, const char *mangled, int32_t *regs, uint64_t *smem,
+                    char *err, size_t errsize)
+{
+    /* "Compiling entry function 'NAME' for 'sm_80'", then "Used N registers"
+     * before the next entry's "Compiling". */
     char marker[1100];
     snprintf(marker, sizeof marker, "entry function '%s'", mangled);
-    char *at = strstr(out, marker);
-    char *next = at ? strstr(at + 1, "Compiling entry function") : NULL;
-    char *used = at ? strstr(at, "Used ") : NULL;
+    const char *at = strstr(output, marker);
+    const char *next = at ? strstr(at + 1, "Compiling entry function") : NULL;
+    const char *used = at ? strstr(at, "Used ") : NULL;
     if (!used || (next && used > next)) {
         snprintf(err, errsize, "%s printed no register count for '%s'", ptxas, mangled);
-        free(out);
         return -1;
     }
     *regs = (int32_t)strtol(used + 5, NULL, 10);
     *smem = 0;
-    char *eol = strchr(used, '\n');
-    char *sm = strstr(used, " bytes smem");
+    const char *eol = strchr(used, '\n');
+    const char *sm = strstr(used, " bytes smem");
     if (sm && (!eol || sm < eol)) {
-        char *p = sm;
+        const char *p = sm;
         while (p > used && p[-1] >= '0' && p[-1] <= '9')
             p--;
         *smem = strtoull(p, NULL, 10);
     }
-    free(out);
     return 0;
 }

@@ -9,11 +9,18 @@
  * /usr/local/cuda/bin.  Returns 0 and writes its path, or -1 when none. */
 int ptx_find_ptxas(char *path, size_t size);
 
-/* Runs `ptxas -v -arch=sm_MAJORMINOR` on ptx_path and reads "Used N
- * registers" for the entry named mangled (and its "N bytes smem" into
- * *smem, 0 when absent).  Returns 0, or -1 with the reason in err. */
-int ptx_ptxas_registers(const char *ptxas, const char *ptx_path, const char *mangled,
-                       int32_t major, int32_t minor, int32_t *regs, uint64_t *smem,
-                       char *err, size_t errsize);
+/* Runs `ptxas -v -arch=sm_MAJORMINOR` on ptx_path: one compile reports
+ * every entry of the module.  Returns 0 and its whole output (stdout and
+ * stderr, malloc'd: the caller frees it) in *out, or -1 with the reason in
+ * err. */
+int ptx_ptxas_run(const char *ptxas, const char *ptx_path, int32_t major, int32_t minor, char **out,
+                  char *err, size_t errsize);
+
+/* Reads, from output as ptx_ptxas_run returns it, "Used N registers" for
+ * the entry named mangled (and its "N bytes smem" into *smem, 0 when
+ * absent).  ptxas names the ptxas that printed it, for the message.
+ * Returns 0, or -1 with the reason in err. */
+int ptx_ptxas_entry(const char *output, const char *ptxas, const char *mangled, int32_t *regs, uint64_t *smem,
+                    char *err, size_t errsize);
 
 #endif

@@ -17,12 +17,28 @@
 
 typedef enum ws_regs_source { WS_REGS_GIVEN, WS_REGS_PTXAS, WS_REGS_ESTIMATED } ws_regs_source;
 
+/* ptxas -v's output for one PTX module, kept by the caller across the
+ * module's kernels: one compile reports every entry, so the first resolve
+ * runs ptxas and the others read its output.  A failed run is kept too.
+ * Zero-initialized is empty; one cache serves one PTX text only. */
+typedef struct ws_ptxas_cache {
+    char *out;                  /* ok: ptxas's whole output */
+    int32_t major, minor;       /* ran: the architecture it compiled for */
+    bool ran, ok;
+    char why[512];              /* ran && !ok: why it gave no output */
+    int32_t runs;               /* runs (or tries: a temporary file failed) through this cache */
+} ws_ptxas_cache;
+
+/* Frees the kept output and empties the cache (which may then be reused). */
+void ws_ptxas_cache_free(ws_ptxas_cache *cache);
+
 typedef struct ws_regs_request {
     int32_t given;              /* > 0: the user's number, used as it is */
     const char *ptx_path;       /* the PTX file for ptxas, or NULL: */
     const char *ptx_text;       /* the PTX text, written to a temporary file for ptxas */
     size_t ptx_len;
     int32_t gpu_major, gpu_minor;   /* the compute capability the kernel runs on */
+    ws_ptxas_cache *ptxas_cache;    /* the module's, or NULL: ptxas runs for this kernel alone */
 } ws_regs_request;
 
 typedef struct ws_kernel_regs {

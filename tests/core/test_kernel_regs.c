@@ -1,0 +1,169 @@
+/* ws_kernel_regs_resolve with a module's ptxas cache (what `warpsim exec`
+ * passes): every kernel of the module gets the numbers it gets without the
+ * cache (what `warpsim run` and `warpsim occupancy` do), from one ptxas
+ * run; a failing ptxas is run once too and gives the same estimate and
+ * reason.  Skipped without ptxas (the CUDA toolkit). */
+#include "core_util.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "frontend/ptx/ptxas_info.h"
+#include "sim/core/kernel_regs.h"
+
+#define CONVOLUTION WARPSIM_SOURCE_DIR "/kernels/ptx/sm_90/convolution.ptx"
+
+static const char *const kernels[] = {
+    "_Z11conv3dTiledPKfPfiii", "_Z11conv3dNaivePKfPfiii", "_Z11conv2dTiledPKfPfii",
+    "_Z11conv2dNaivePKfPfii",  "_Z11conv1dTiledPKfPfi",   "_Z11conv1dNaivePKfPfi",
+};
+#define NKERNELS (sizeof kernels / sizeof kernels[0])
+
+static void skip_without_ptxas(void)
+{
+    char ptxas[1024];
+    if (ptx_find_ptxas(ptxas, sizeof ptxas) != 0) skip();
+}
+
+static char *read_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    rewind(f);
+    char *text = malloc(*len);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, *len, f), *len);
+    fclose(f);
+    return text;
+}
+
+/* Each kernel resolved alone and through one cache: the same numbers. */
+static void resolve_all_and_compare(const tctx *t, ws_regs_request rq, ws_ptxas_cache *cache)
+{
+    for (size_t i = 0; i < NKERNELS; i++) {
+        const ws_kernel *k = ws_program_kernel(t->p, kernels[i]);
+        assert_non_null(k);
+        ws_kernel_regs alone, cached;
+        rq.ptxas_cache = NULL;
+        ws_kernel_regs_resolve(t->p, k, &rq, &alone);
+        rq.ptxas_cache = cache;
+        ws_kernel_regs_resolve(t->p, k, &rq, &cached);
+        assert_int_equal(cached.regs, alone.regs);
+        assert_int_equal(cached.source, alone.source);
+        assert_int_equal(cached.have_ptxas_smem, alone.have_ptxas_smem);
+        assert_int_equal(cached.ptxas_smem, alone.ptxas_smem);
+        assert_string_equal(cached.why, alone.why);
+    }
+}
+
+static void test_one_run_per_module(void **state)
+{
+    (void)state;
+    skip_without_ptxas();
+    tctx t;
+    t_load_path(&t, CONVOLUTION);
+    ws_ptxas_cache cache = {0};
+    ws_regs_request rq = {.ptx_path = CONVOLUTION, .gpu_major = 9, .gpu_minor = 0};
+    resolve_all_and_compare(&t, rq, &cache);
+    assert_int_equal(cache.runs, 1);
+
+    /* what ptxas says, kernel by kernel (its smem is the kernel's static shared memory) */
+    ws_kernel_regs r;
+    rq.ptxas_cache = &cache;
+    ws_kernel_regs_resolve(t.p, ws_program_kernel(t.p, "_Z11conv3dTiledPKfPfiii"), &rq, &r);
+    assert_int_equal(r.source, WS_REGS_PTXAS);
+    assert_true(r.have_ptxas_smem);
+    assert_int_equal(r.ptxas_smem, 2048);
+    ws_kernel_regs_resolve(t.p, ws_program_kernel(t.p, "_Z11conv3dNaivePKfPfiii"), &rq, &r);
+    assert_int_equal(r.source, WS_REGS_PTXAS);
+    assert_int_equal(r.ptxas_smem, 0);
+    assert_int_equal(cache.runs, 1);
+
+    /* another architecture is another compile: the cache keeps the latest */
+    rq.gpu_major = 10;
+    ws_kernel_regs_resolve(t.p, ws_program_kernel(t.p, "_Z11conv3dTiledPKfPfiii"), &rq, &r);
+    assert_int_equal(cache.runs, 2);
+    assert_int_equal(cache.major, 10);
+    ws_ptxas_cache_free(&cache);
+    assert_null(cache.out);
+    assert_false(cache.ran);
+    t_free(&t);
+}
+
+/* The runtime's way: the PTX text, written to a temporary file once. */
+static void test_one_run_from_text(void **state)
+{
+    (void)state;
+    skip_without_ptxas();
+    tctx t;
+    t_load_path(&t, CONVOLUTION);
+    size_t len;
+    char *text = read_text(CONVOLUTION, &len);
+    ws_ptxas_cache cache = {0};
+    ws_regs_request rq = {.ptx_text = text, .ptx_len = len, .gpu_major = 9, .gpu_minor = 0};
+    resolve_all_and_compare(&t, rq, &cache);
+    assert_int_equal(cache.runs, 1);
+    assert_true(cache.ok);
+    ws_ptxas_cache_free(&cache);
+    free(text);
+    t_free(&t);
+}
+
+/* A ptxas that fails: every kernel's estimate and reason as without the
+ * cache, from one run. */
+static void test_failed_run_kept(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/warpsim-test-ptxas-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    assert_non_null(mkdtemp(dir));
+    char fake[1100];
+    snprintf(fake, sizeof fake, "%s/ptxas", dir);
+    FILE *f = fopen(fake, "w");
+    assert_non_null(f);
+    fputs("#!/bin/sh\necho \"ptxas: refused by the test\" >&2\nexit 1\n", f);
+    fclose(f);
+    assert_int_equal(chmod(fake, 0755), 0);
+    const char *old = getenv("PATH");
+    char *saved = strdup(old ? old : "");
+    char path[16384];
+    snprintf(path, sizeof path, "%s:%s", dir, saved);
+    setenv("PATH", path, 1);
+
+    tctx t;
+    t_load_path(&t, CONVOLUTION);
+    ws_ptxas_cache cache = {0};
+    ws_regs_request rq = {.ptx_path = CONVOLUTION, .gpu_major = 9, .gpu_minor = 0};
+    resolve_all_and_compare(&t, rq, &cache);
+    assert_int_equal(cache.runs, 1);
+    assert_true(cache.ran);
+    assert_false(cache.ok);
+    ws_kernel_regs r;
+    rq.ptxas_cache = &cache;
+    ws_kernel_regs_resolve(t.p, ws_program_kernel(t.p, kernels[0]), &rq, &r);
+    assert_int_equal(r.source, WS_REGS_ESTIMATED);
+    char want[1300];
+    snprintf(want, sizeof want, "%s -arch=sm_90 failed: ptxas: refused by the test", fake);
+    assert_string_equal(r.why, want);     /* ptxas's lines on one */
+    assert_int_equal(cache.runs, 1);
+
+    setenv("PATH", saved, 1);
+    free(saved);
+    ws_ptxas_cache_free(&cache);
+    t_free(&t);
+    unlink(fake);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_run_per_module),
+        cmocka_unit_test(test_one_run_from_text),
+        cmocka_unit_test(test_failed_run_kept),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
