@@ -351,6 +351,29 @@ static bool halves_step(const uint64_t *addr, uint32_t size, uint64_t *step)
     return ws_half_run(addr, size, step) && ws_half_run(addr + 16, size, &second) && second == *step;
 }
 
+/* A write's host bytes [lo, lo + n) for the lanes of mask at addr, size
+ * bytes each, with the watcher (the reuse recorder) told of exactly the
+ * bytes they write, before they change: the whole range once when the
+ * lanes cover it, else lane by lane.  NULL as ws_devmem_span. */
+static uint8_t *write_span_told(ws_devmem *m, uint64_t lo, uint64_t n, const uint64_t *addr, uint32_t mask,
+                                uint32_t size, bool uniform)
+{
+    uint8_t *h = ws_devmem_write_span(m, lo, n);
+    if (!h || !ws_devmem_watched(m)) return h;
+    uint64_t slots = n / size, covered = 0;
+    if (uniform) {
+        covered = 1;
+    } else if (slots <= 64) {
+        FOR_LANES(mask, lane) covered |= UINT64_C(1) << ((addr[lane] - lo) / size);
+    }
+    if (slots <= 64 && covered == (slots == 64 ? ~UINT64_C(0) : (UINT64_C(1) << slots) - 1)) {
+        ws_devmem_tell(m, lo, n, true);
+    } else {
+        FOR_LANES(mask, lane) ws_devmem_tell(m, addr[lane], size, true);
+    }
+    return h;
+}
+
 /* Whether every lane of mask can be served from one host range, and
  * where (see warp_bytes): addresses aligned, one space, inside it, and for
  * global memory one allocation and one written page.  uniform: the
@@ -394,7 +417,8 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
     switch (space) {
     case WS_SP_GLOBAL: {
         if (hi - lo >= ((uint64_t)1 << 20)) return false;
-        uint8_t *h = ws_devmem_span(p->mem, lo, hi - lo + size, write);
+        uint8_t *h = write ? write_span_told(p->mem, lo, hi - lo + size, addr, mask, size, uniform)
+                           : ws_devmem_span(p->mem, lo, hi - lo + size, false);
         if (!h) return false;
         *out = (warp_bytes){.host = h, .origin = lo, .per_lane = 0, .uniform = uniform, .halves = halves, .step = step};
         return true;
@@ -726,9 +750,13 @@ static bool global_lanes(ws_exec *x, uint8_t space, const uint64_t *addrs, uint3
     if (lanes_watched(x)) return false;
     FOR_LANES(mask, lane) {
         if (addrs[lane] & (size - 1)) return false;
-        host[lane] = ws_devmem_span(x->p->mem, addrs[lane], size, write);
+        host[lane] = write ? ws_devmem_write_span(x->p->mem, addrs[lane], size)
+                           : ws_devmem_span(x->p->mem, addrs[lane], size, false);
         if (!host[lane]) return false;
     }
+    /* every lane has its bytes: the watcher told of the writes before
+     * they are made */
+    if (write) FOR_LANES(mask, lane) ws_devmem_tell(x->p->mem, addrs[lane], size, true);
     return true;
 }
 
@@ -855,7 +883,11 @@ static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
 {
     uint32_t size = ptx_type_size(in->m.types[0]);
     warp_bytes wb;
-    bool whole = mask && plain_width(size) && warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, addr_imm, &wb);
+    /* a watcher of global memory hears an atomic's read and write, lane by
+     * lane (warp_bytes_of tells it of writes only) */
+    bool watched = in->space != WS_SP_SHARED && ws_devmem_watched(x->p->mem);
+    bool whole = mask && plain_width(size) && !watched &&
+                 warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, addr_imm, &wb);
     FOR_LANES(mask, lane) {
         uint8_t buf[8], *p = whole ? lane_bytes(&wb, addrs, lane) : buf;
         uint64_t addr = addrs[lane];

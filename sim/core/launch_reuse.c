@@ -175,7 +175,7 @@ struct ws_reuse_recorder {
     ws_devmem *mem;
     wtable t;               /* the writes, and at the end every read */
     bool failed;            /* out of memory: nothing is filed */
-    pthread_mutex_t mu;     /* for writes and for adding a shard */
+    pthread_mutex_t mu;     /* for adding a shard, and reads into t when a thread has none */
     rshard *shards[MAX_SHARDS];
     atomic_int nshards;     /* published after the shard is set up */
 };
@@ -278,17 +278,25 @@ static rshard *my_shard(ws_reuse_recorder *r)
     return sh;
 }
 
-/* Out of memory or past MAX_PAGES: failed, and nothing more is noted. */
+/* Out of memory or past MAX_PAGES: failed, and nothing more is noted.
+ * Writes need no lock: device memory is written while nothing else
+ * touches it (device_memory.c; a timed launch's writes wait for the end of
+ * the cycle or window, on one thread), and only writes use r->t before
+ * the launch ends. */
 static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write)
 {
     ws_reuse_recorder *r = ctx;
-    rshard *sh = write ? NULL : my_shard(r);
+    if (write) {
+        note_range(r, &r->t, &r->failed, addr, size, true);
+        return;
+    }
+    rshard *sh = my_shard(r);
     if (sh) {
         note_range(r, &sh->t, &sh->failed, addr, size, false);
         return;
     }
     pthread_mutex_lock(&r->mu);
-    note_range(r, &r->t, &r->failed, addr, size, write);
+    note_range(r, &r->t, &r->failed, addr, size, false);
     pthread_mutex_unlock(&r->mu);
 }
 

@@ -496,7 +496,8 @@ bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
     return true;
 }
 
-uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
+/* The span of ws_devmem_span, the watcher not told. */
+static uint8_t *span_of(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
 {
     ws_devmem *remember = write ? m : NULL;
     if (size == 0 || (write && m->track_init) || !alloc_find(m, addr, size, remember))
@@ -505,17 +506,36 @@ uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
     if ((addr + size - 1) >> WS_PAGE_SHIFT != key)
         return NULL;
     uint8_t *p = page_cached(m, key, remember);
-    if (!p)
-        return NULL;
+    return p ? p + (addr & (WS_PAGE_SIZE - 1)) : NULL;
+}
+
+uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
+{
     /* A watcher (the reuse recorder) is told the whole span as read: more
      * bytes than the lanes read, which only makes reuse stricter.  Writes
-     * must reach it byte-exact, so they go the byte-wise way. */
-    if (m->watch) {
-        if (write)
-            return NULL;
+     * must reach it byte-exact: the byte-wise way, or ws_devmem_write_span. */
+    if (m->watch && write)
+        return NULL;
+    uint8_t *p = span_of(m, addr, size, write);
+    if (p && m->watch)
         m->watch(m->watch_ctx, addr, size, false);
-    }
-    return p + (addr & (WS_PAGE_SIZE - 1));
+    return p;
+}
+
+uint8_t *ws_devmem_write_span(ws_devmem *m, uint64_t addr, uint64_t size)
+{
+    return span_of(m, addr, size, true);
+}
+
+void ws_devmem_tell(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
+{
+    if (m->watch)
+        m->watch(m->watch_ctx, addr, size, write);
+}
+
+bool ws_devmem_watched(const ws_devmem *m)
+{
+    return m->watch != NULL;
 }
 
 /* Writes n bytes inside one page: from src, or the byte fill when src is

@@ -50,6 +50,15 @@ bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
  * caller then goes byte-wise through
  * ws_devmem_read and ws_devmem_write, which give the same result. */
 uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write);
+/* ws_devmem_span for a write that tells a watcher itself: the span even
+ * while a watcher is set, which it does not tell; the caller tells it
+ * (ws_devmem_tell) of exactly the bytes it writes, before it writes them. */
+uint8_t *ws_devmem_write_span(ws_devmem *m, uint64_t addr, uint64_t size);
+/* Tells the watcher, if one is set, of an access as ws_devmem_read and
+ * ws_devmem_write would. */
+void ws_devmem_tell(ws_devmem *m, uint64_t addr, uint64_t size, bool write);
+/* Whether a watcher is set. */
+bool ws_devmem_watched(const ws_devmem *m);
 bool ws_devmem_fill(ws_devmem *m, uint64_t addr, uint8_t byte, uint64_t size);
 
 /* initcheck: from ws_devmem_track_init on, the memory remembers which

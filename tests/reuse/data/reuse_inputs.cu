@@ -9,6 +9,9 @@
 //   6 hello()                simulated, prints
 //   7 hello()                reused from 6, prints again
 //   8 scale(x -> y)          x as in 3: reused from 3
+//   9 gaps(y)                simulated: every other word of y written
+//  10 gaps(y)                reused from 9: the words between, changed on
+//                            the host since, keep the host's values
 // Every result is checked on the CPU; PASS last.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -25,6 +28,28 @@ __global__ void bump(float *y, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) y[i] += 1.0f;
+}
+
+__global__ void gaps(float *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (2 * i < n) y[2 * i] = (float)i;
+}
+
+/* y after gaps over a y of between everywhere. */
+static bool check_gaps(const char *what, const float *dy, float between)
+{
+    static float y[N];
+    cudaMemcpy(y, dy, sizeof y, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < N; i++) {
+        float want = i % 2 ? between : (float)(i / 2);
+        if (y[i] != want) {
+            printf("%s: FAIL at %d: %g, expected %g\n", what, i, y[i], want);
+            return false;
+        }
+    }
+    printf("%s: ok\n", what);
+    return true;
 }
 
 __global__ void hello()
@@ -74,6 +99,13 @@ int main()
     cudaMemset(dy, 0, sizeof x);
     scale<<<(N + 127) / 128, 128>>>(dx, dy, N);
     ok &= check("scale, x as before", dy, x, 0.0f);
+    static float y[N];
+    for (float between : {7.0f, 9.0f}) {
+        for (int i = 0; i < N; i++) y[i] = between;
+        cudaMemcpy(dy, y, sizeof y, cudaMemcpyHostToDevice);
+        gaps<<<(N / 2 + 127) / 128, 128>>>(dy, N);
+        ok &= check_gaps("gaps", dy, between);
+    }
     cudaFree(dx);
     cudaFree(dy);
     printf("%s\n", ok ? "PASS" : "FAIL");
