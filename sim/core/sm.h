@@ -170,6 +170,7 @@ typedef struct ws_lsu_queue {
     uint32_t nreq, reqcap;
     uint32_t *dep;                      /* request indexes */
     uint32_t ndep;
+    uint32_t natomic;                   /* requests that are atomics */
     bool full;                          /* no room for one more instruction (ws_lsu_room) */
     /* In a window of cycles the queue holds the window's requests, and the
      * bound (cap, reqcap) is on each cycle's: where the cycle's began, and

@@ -108,7 +108,7 @@ bool ws_lsu_queue_init(ws_lsu_queue *q, uint32_t nsp)
 {
     q->alloc = q->cap = nsp * WS_LSU_ENTRIES_PER_SUBPART;
     q->depalloc = q->reqalloc = q->reqcap = nsp * WS_LSU_INSN_REQUESTS;
-    q->n = q->nreq = q->ndep = q->n0 = q->nreq0 = q->ndep0 = 0;
+    q->n = q->nreq = q->ndep = q->n0 = q->nreq0 = q->ndep0 = q->natomic = 0;
     q->full = false;
     q->a = malloc(sizeof *q->a * q->alloc);
     q->req = malloc(sizeof *q->req * q->reqalloc);
@@ -148,7 +148,7 @@ bool ws_lsu_cycle_begin(ws_lsu_queue *q)
 
 void ws_lsu_queue_clear(ws_lsu_queue *q)
 {
-    q->n = q->nreq = q->ndep = q->n0 = q->nreq0 = q->ndep0 = 0;
+    q->n = q->nreq = q->ndep = q->n0 = q->nreq0 = q->ndep0 = q->natomic = 0;
     q->full = false;
 }
 
@@ -205,6 +205,7 @@ static uint64_t queue_access(ws_sm *sm, ws_sm_warp *sw, int32_t pc, const uint64
         } else {
             ws_l1_atomic(&sm->l1, sec);
             req.serial = serial[i];
+            q->natomic++;
         }
         q->req[q->nreq++] = req;
     }

@@ -436,16 +436,21 @@ static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes,
 #define REQUESTS_FOR_THE_THREADS 1024
 
 /* Whether the window's L2 requests go on the other threads (l2_split.h):
- * there are two or more of them and enough requests, and no fault cuts
- * the window short and no lines report wants each access's counts. */
+ * there are two or more of them and enough requests, none of them an
+ * atomic, and no fault cuts the window short and no lines report wants
+ * each access's counts.  (A window of atomics goes as with two threads:
+ * its requests on this thread while another does the writes.) */
 static bool split_requests(const ws_sm_team *t, const ws_sm_worker *failed)
 {
     if (!t->split || failed || (t->s->x.l && t->s->x.l->pc_counts) ||
         !ws_l2_split_fits(t->ndue, t->now, t->window_end))
         return false;
-    uint32_t nreq = 0;
-    for (int32_t j = 0; j < t->ndue; j++) nreq += t->sms[t->due[j]].lsu_q.nreq;
-    return nreq >= REQUESTS_FOR_THE_THREADS;
+    uint32_t nreq = 0, natomic = 0;
+    for (int32_t j = 0; j < t->ndue; j++) {
+        nreq += t->sms[t->due[j]].lsu_q.nreq;
+        natomic += t->sms[t->due[j]].lsu_q.natomic;
+    }
+    return nreq >= REQUESTS_FOR_THE_THREADS && natomic == 0;
 }
 
 /* The end of a window, on the calling thread: the SMs' put-off global
