@@ -24,6 +24,7 @@ struct ws_sm_worker {
     uint64_t failed_at;         /* the cycle it failed in */
     ws_error sm_err;            /* in a window: an SM's fault, before it is compared */
     uint64_t progress_at;       /* the latest sign of progress of its SMs */
+    uint64_t busy_ns;           /* its CPU time in the windows' jobs (not the caller's) */
     pthread_t thread;
 };
 
@@ -64,6 +65,15 @@ static void team_wait(ws_sm_team *t);
 #define TRY_NS 5000000u
 #define FIRST_TRY_GAP 2
 #define MAX_TRY_GAP 256
+
+/* This thread's CPU time: what a thread that spins or waits for the
+ * others does not add to. */
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static uint64_t mono_ns(void)
 {
@@ -206,9 +216,12 @@ static void *worker_main(void *arg)
         }
         if (atomic_load(&t->stop)) return NULL;
         seen = g;
+        /* windows are long enough to time (choose_mode) */
+        uint64_t cpu = t->window_end ? thread_cpu_ns() : 0;
         if (t->job == JOB_SMS) run_share(t, w, false);
         else if (t->job == JOB_L2) ws_l2_split_run(t->split, w->index - 1);
         else if (w->index == 1) t->writes_ok = merge_window(t, t->failed_w, true, t->events_w, t->cursor);
+        if (t->window_end) w->busy_ns += thread_cpu_ns() - cpu;
         if (atomic_fetch_add(&t->done, 1) == t->nthreads - 2 && atomic_load(&t->caller_asleep)) {
             pthread_mutex_lock(&t->mu);
             pthread_cond_signal(&t->cv_done);
@@ -524,9 +537,28 @@ static bool end_window(ws_sm_team *t, bool threads)
     return true;
 }
 
+/* The CPU time the team's threads have spent: the calling thread's all,
+ * the others' in the windows' jobs. */
+static uint64_t team_cpu_ns(const ws_sm_team *t)
+{
+    uint64_t ns = thread_cpu_ns();
+    for (int32_t k = 1; k < t->nthreads; k++) ns += t->w[k].busy_ns;
+    return ns;
+}
+
+/* How much faster than one thread alone the threads must seem, by their
+ * CPU time, for one thread alone to go untried. */
+#define ALONE_UNTRIED_MARGIN 2.0
+
 /* At the end of each stretch of cycles: its time per unit of work becomes
- * its mode's figure; the next stretch takes the faster mode, or tries the other
- * one when its turn has come. */
+ * its mode's figure; the next stretch takes the faster mode, or tries the
+ * other one when its turn has come.  A stretch of windows on the threads
+ * also estimates one thread's figure: the CPU time the threads spent on
+ * the stretch, which one thread alone would spend on its own (a machine
+ * whose cores are busy makes the threads' wall time longer, not their CPU
+ * time).  While the threads are clearly faster than that, one thread is
+ * not tried: a try lasts at least a window, and a window of a big grid on
+ * one thread takes tens of milliseconds. */
 static void choose_mode(ws_sm_team *t, int32_t ndue)
 {
     uint64_t now = mono_ns();
@@ -541,7 +573,11 @@ static void choose_mode(ws_sm_team *t, int32_t ndue)
          * (windows), which count where little issues */
         uint64_t work = t->steps - t->stretch_steps + t->stretch_sms;
         t->ns_per_work[t->parallel] = (double)(ns ? ns : 1) / (double)(work ? work : 1);
-        if (t->ns_per_work[!t->parallel] == 0) {      /* the other mode not measured yet */
+        double alone = (double)(team_cpu_ns(t) - t->stretch_cpu_ns) / (double)(work ? work : 1);
+        if (t->parallel && t->window_end && alone > ALONE_UNTRIED_MARGIN * t->ns_per_work[1]) {
+            t->ns_per_work[0] = alone;
+            t->trying = false;
+        } else if (t->ns_per_work[!t->parallel] == 0) {      /* the other mode not measured yet */
             t->parallel = !t->parallel;
             t->trying = true;
         } else {
@@ -557,6 +593,7 @@ static void choose_mode(ws_sm_team *t, int32_t ndue)
     }
     /* a stretch starts with this cycle, in the mode just chosen */
     t->stretch_start_ns = now;
+    t->stretch_cpu_ns = team_cpu_ns(t);
     t->stretch_cycles = 1;
     t->stretch_sms = (uint64_t)ndue;
     t->stretch_steps = t->steps;

@@ -81,6 +81,7 @@ typedef struct ws_sm_team {
     uint32_t until_try;         /* stretches before the slower mode is tried again */
     uint32_t try_gap;           /* ... after each try that it loses, twice as many */
     uint64_t stretch_start_ns, stretch_sms, stretch_steps;
+    uint64_t stretch_cpu_ns;    /* the threads' CPU time when the stretch began */
     double ns_per_work[2];
 } ws_sm_team;
 
