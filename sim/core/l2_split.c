@@ -250,6 +250,7 @@ static void slices(ws_l2_split *sp, int32_t index)
     mine->n = 0;
     for (int32_t k = 0; k < sp->nthreads; k++) {
         const keys *from = &sp->th[k].to[index];
+        if (!from->n) continue;     /* (its list may not exist) */
         memcpy(mine->a + mine->n, from->a, sizeof *from->a * from->n);
         mine->n += from->n;
     }
