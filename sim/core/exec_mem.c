@@ -883,11 +883,13 @@ static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
 {
     uint32_t size = ptx_type_size(in->m.types[0]);
     warp_bytes wb;
-    /* a watcher of global memory hears an atomic's read and write, lane by
-     * lane (warp_bytes_of tells it of writes only) */
+    /* a watcher of global memory hears an atomic's read and its write:
+     * warp_bytes_of tells it of the write, and the reads are told here for
+     * an explicitly global atomic (a generic one goes lane by lane) */
     bool watched = in->space != WS_SP_SHARED && ws_devmem_watched(x->p->mem);
-    bool whole = mask && plain_width(size) && !watched &&
+    bool whole = mask && plain_width(size) && (!watched || in->space == WS_SP_GLOBAL) &&
                  warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, addr_imm, &wb);
+    if (whole && watched) FOR_LANES(mask, lane) ws_devmem_tell(x->p->mem, addrs[lane], size, false);
     FOR_LANES(mask, lane) {
         uint8_t buf[8], *p = whole ? lane_bytes(&wb, addrs, lane) : buf;
         uint64_t addr = addrs[lane];

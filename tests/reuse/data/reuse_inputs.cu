@@ -12,6 +12,10 @@
 //   9 gaps(y)                simulated: every other word of y written
 //  10 gaps(y)                reused from 9: the words between, changed on
 //                            the host since, keep the host's values
+//  11 count(c)               simulated: atomics on 4 counters from zero
+//  12 count(c)               counters zero again: reused from 11
+//  13 count(c)               counters as 12 left them (the atomics read
+//                            them): simulated, the counts doubled
 // Every result is checked on the CPU; PASS last.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -48,6 +52,24 @@ static bool check_gaps(const char *what, const float *dy, float between)
             return false;
         }
     }
+    printf("%s: ok\n", what);
+    return true;
+}
+
+__global__ void count(int *c)
+{
+    atomicAdd(&c[threadIdx.x % 4], 1);
+}
+
+static bool check_count(const char *what, const int *dc, int want)
+{
+    int c[4];
+    cudaMemcpy(c, dc, sizeof c, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < 4; i++)
+        if (c[i] != want) {
+            printf("%s: FAIL at %d: %d, expected %d\n", what, i, c[i], want);
+            return false;
+        }
     printf("%s: ok\n", what);
     return true;
 }
@@ -106,6 +128,16 @@ int main()
         gaps<<<(N / 2 + 127) / 128, 128>>>(dy, N);
         ok &= check_gaps("gaps", dy, between);
     }
+    int *dc;
+    cudaMalloc(&dc, 4 * sizeof(int));
+    for (int r = 0; r < 2; r++) {
+        cudaMemset(dc, 0, 4 * sizeof(int));
+        count<<<8, 128>>>(dc);
+        ok &= check_count("count", dc, 8 * 128 / 4);
+    }
+    count<<<8, 128>>>(dc);
+    ok &= check_count("count again", dc, 2 * 8 * 128 / 4);
+    cudaFree(dc);
     cudaFree(dx);
     cudaFree(dy);
     printf("%s\n", ok ? "PASS" : "FAIL");
