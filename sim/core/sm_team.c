@@ -469,8 +469,9 @@ static bool split_requests(const ws_sm_team *t, const ws_sm_worker *failed)
 /* The end of a window, on the calling thread: the SMs' put-off global
  * writes and L2 requests (merge_window); when the threads ran the window,
  * the requests on the other threads (split_requests), or else the writes
- * on another thread when there are enough of them; up to the earliest fault (by cycle, then SM), whose error is the
- * launch's; then the dispatcher hears of the blocks that ended and
+ * on another thread when there are enough of them; up to the earliest
+ * fault (by cycle, then SM), whose error is the launch's; then the
+ * dispatcher hears of the blocks that ended and
  * started, takes back the blocks set aside and not needed, and fills the
  * slots still free, from the window's end. */
 static bool end_window(ws_sm_team *t, bool threads)
