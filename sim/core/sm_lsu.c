@@ -241,11 +241,11 @@ static void answer(ws_tsim *s, ws_lsu_queue *q, ws_pc_counts *pcc, uint32_t k)
 {
     const ws_lsu_pending *e = &q->a[k];
     if (e->lead_reg >= 0) return;
-    uint64_t l2_lookups = s->l2->lookups, l2_hits = s->l2->hits;
+    uint64_t l2_lookups = s->l2->count.lookups, l2_hits = s->l2->count.hits;
     for (uint32_t j = e->first_req; j < e->first_req + e->nreq; j++) q->req[j].done = l2_answer(s, &q->req[j]);
     if (pcc) {      /* the L2 counters this access moved: its pc's share */
-        pcc[e->pc].l2_sectors += s->l2->lookups - l2_lookups;
-        pcc[e->pc].l2_hit_sectors += s->l2->hits - l2_hits;
+        pcc[e->pc].l2_sectors += s->l2->count.lookups - l2_lookups;
+        pcc[e->pc].l2_hit_sectors += s->l2->count.hits - l2_hits;
     }
 }
 

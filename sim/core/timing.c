@@ -85,10 +85,10 @@ static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_confi
         t->l1_hit_sectors += sms[i].l1.hits;
     }
     ws_l2_flush(s->l2);
-    t->l2_sectors = s->l2->lookups;
-    t->l2_hit_sectors = s->l2->hits;
-    t->dram_bytes_read = s->l2->dram_read_sectors * WS_SECTOR_BYTES;
-    t->dram_bytes_written = s->l2->dram_write_sectors * WS_SECTOR_BYTES;
+    t->l2_sectors = s->l2->count.lookups;
+    t->l2_hit_sectors = s->l2->count.hits;
+    t->dram_bytes_read = s->l2->count.dram_read_sectors * WS_SECTOR_BYTES;
+    t->dram_bytes_written = s->l2->count.dram_write_sectors * WS_SECTOR_BYTES;
     t->l1_hit_rate = t->l1_sectors ? (double)t->l1_hit_sectors / (double)t->l1_sectors : 0;
     t->l2_hit_rate = t->l2_sectors ? (double)t->l2_hit_sectors / (double)t->l2_sectors : 0;
     t->ipc = t->sm_active_cycles ? (double)t->warp_insts / (double)t->sm_active_cycles : 0;

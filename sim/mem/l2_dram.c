@@ -35,7 +35,7 @@ bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g)
     m->lat_dram = (uint32_t)g->latencyDram;
     m->fetch_sectors = g->dramAccessBytes >= 64 ? (uint32_t)g->dramAccessBytes / 32 : 1;
     if (m->fetch_sectors > WS_SECTORS_PER_LINE) m->fetch_sectors = WS_SECTORS_PER_LINE;
-    m->lookups = m->hits = m->dram_read_sectors = m->dram_write_sectors = 0;
+    m->count = (ws_l2_tally){0};
     m->slice_cost = (uint64_t)32 * TICKS / (uint64_t)g->l2BytesPerCyclePerSlice;
     m->chan_cost = channel_cost(g, m->nchannels);
     m->atom_op_cost = (uint64_t)(g->l2AtomicCyclesPerOp > 0 ? g->l2AtomicCyclesPerOp : 1) * TICKS;
@@ -98,24 +98,72 @@ static uint64_t dram_fill(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t
     uint64_t start = take(&m->chan_free[c], t, m->chan_cost);
     uint64_t ready = start + m->lat_dram;
     uint32_t added;
-    m->dram_write_sectors += ws_scache_fill_group_found(&m->slice[s], found, sector, sector - sector % m->fetch_sectors,
-                                                        m->fetch_sectors, ready, &added);
-    m->dram_read_sectors += 1 + added;
+    m->count.dram_write_sectors += ws_scache_fill_group_found(&m->slice[s], found, sector,
+                                                              sector - sector % m->fetch_sectors, m->fetch_sectors,
+                                                              ready, &added);
+    m->count.dram_read_sectors += 1 + added;
     m->chan_free[c] += added * m->chan_cost;
     return ready;
 }
 
-uint64_t ws_l2_read(ws_l2_dram *m, uint64_t sector, uint64_t t)
+/* A read's or a write's sector at its slice: its queue, tags and counts
+ * (into *tally).  With a ticket the channel's part is left as work (step
+ * 1 of l2_dram.h); with WS_L2_NO_TICKET it is taken at once (one by one,
+ * counting into m's own tally), and out->done is the answer. */
+static inline void slice_part(ws_l2_dram *m, ws_l2_tally *tally, bool write, bool first, uint64_t sector,
+                              uint64_t t, uint64_t ticket, ws_l2_part *out)
 {
     uint32_t s = slice_of(m, sector);
+    ws_sector_cache *c = &m->slice[s];
+    bool now = ticket == WS_L2_NO_TICKET;
+    *out = (ws_l2_part){.wait = WS_L2_NO_TICKET};
+    tally->lookups++;
+    if (write) {
+        /* the write replaces the sector: no DRAM read, the line is dirty; a
+         * sector not dirty before pays its write-back now */
+        uint64_t start = take(&m->slice_free[s], t, m->slice_cost + (first ? m->write_req_extra : 0));
+        bool hit, was_dirty;
+        tally->dram_write_sectors += ws_scache_write(c, sector, start, &hit, &was_dirty);
+        tally->hits += hit;
+        out->done = start + m->lat_l2;
+        if (was_dirty) return;
+        if (now) {
+            take(&m->chan_free[channel_of(m, sector)], start, m->chan_cost);
+            return;
+        }
+        out->chan_t = start;
+        out->chan_cost = m->chan_cost;
+        out->channel = channel_of(m, sector);
+        return;
+    }
     uint64_t start = take(&m->slice_free[s], t, m->slice_cost), arrives;
     ws_cache_line *line;
-    m->lookups++;
-    if (ws_scache_lookup_line(&m->slice[s], sector, &arrives, &line)) {
-        m->hits++;
-        return start + m->lat_l2 > arrives ? start + m->lat_l2 : arrives;
+    if (ws_scache_lookup_line(c, sector, &arrives, &line)) {
+        tally->hits++;
+        out->done = start + m->lat_l2;
+        if (arrives >= WS_L2_PENDING) out->wait = arrives - WS_L2_PENDING;
+        else if (arrives > out->done) out->done = arrives;
+        return;
     }
-    return dram_fill(m, s, sector, start, line);
+    if (now) {
+        out->done = dram_fill(m, s, sector, start, line);
+        return;
+    }
+    uint32_t added;
+    tally->dram_write_sectors += ws_scache_fill_group_found(c, line, sector, sector - sector % m->fetch_sectors,
+                                                            m->fetch_sectors, WS_L2_PENDING + ticket, &added);
+    tally->dram_read_sectors += 1 + added;
+    out->chan_t = start;
+    out->chan_cost = (1 + (uint64_t)added) * m->chan_cost;
+    out->channel = channel_of(m, sector);
+    out->read = true;
+}
+
+uint64_t ws_l2_read(ws_l2_dram *m, uint64_t sector, uint64_t t)
+{
+    ws_l2_part p;
+    slice_part(m, &m->count, false, false, sector, t, WS_L2_NO_TICKET, &p);
+    return p.done;
 }
 
 /* sector of slice s becomes dirty at cycle t unless it is already: its
@@ -128,16 +176,9 @@ static void write_back(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t)
 
 uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, bool first, uint64_t t)
 {
-    uint32_t s = slice_of(m, sector);
-    uint64_t start = take(&m->slice_free[s], t, m->slice_cost + (first ? m->write_req_extra : 0));
-    m->lookups++;
-    /* the write replaces the sector: no DRAM read, the line is dirty; a
-     * sector not dirty before pays its write-back now */
-    bool hit, was_dirty;
-    m->dram_write_sectors += ws_scache_write(&m->slice[s], sector, start, &hit, &was_dirty);
-    m->hits += hit;
-    if (!was_dirty) take(&m->chan_free[channel_of(m, sector)], start, m->chan_cost);
-    return start + m->lat_l2;
+    ws_l2_part p;
+    slice_part(m, &m->count, true, first, sector, t, WS_L2_NO_TICKET, &p);
+    return p.done;
 }
 
 uint32_t ws_l2_slice_of(const ws_l2_dram *m, uint64_t sector)
@@ -148,40 +189,7 @@ uint32_t ws_l2_slice_of(const ws_l2_dram *m, uint64_t sector)
 void ws_l2_slice_part(ws_l2_dram *m, ws_l2_tally *tally, bool write, bool first, uint64_t sector, uint64_t t,
                       uint64_t ticket, ws_l2_part *out)
 {
-    uint32_t s = slice_of(m, sector);
-    ws_sector_cache *c = &m->slice[s];
-    *out = (ws_l2_part){.wait = WS_L2_NO_TICKET};
-    tally->lookups++;
-    if (write) {
-        uint64_t start = take(&m->slice_free[s], t, m->slice_cost + (first ? m->write_req_extra : 0));
-        bool hit, was_dirty;
-        tally->dram_write_sectors += ws_scache_write(c, sector, start, &hit, &was_dirty);
-        tally->hits += hit;
-        out->done = start + m->lat_l2;
-        if (!was_dirty) {
-            out->chan_t = start;
-            out->chan_cost = m->chan_cost;
-            out->channel = channel_of(m, sector);
-        }
-        return;
-    }
-    uint64_t start = take(&m->slice_free[s], t, m->slice_cost), arrives;
-    ws_cache_line *line;
-    if (ws_scache_lookup_line(c, sector, &arrives, &line)) {
-        tally->hits++;
-        out->done = start + m->lat_l2;
-        if (arrives >= WS_L2_PENDING) out->wait = arrives - WS_L2_PENDING;
-        else if (arrives > out->done) out->done = arrives;
-        return;
-    }
-    uint32_t added;
-    tally->dram_write_sectors += ws_scache_fill_group_found(c, line, sector, sector - sector % m->fetch_sectors,
-                                                            m->fetch_sectors, WS_L2_PENDING + ticket, &added);
-    tally->dram_read_sectors += 1 + added;
-    out->chan_t = start;
-    out->chan_cost = (1 + (uint64_t)added) * m->chan_cost;
-    out->channel = channel_of(m, sector);
-    out->read = true;
+    slice_part(m, tally, write, first, sector, t, ticket, out);
 }
 
 uint64_t ws_l2_channel_part(ws_l2_dram *m, const ws_l2_part *p)
@@ -198,10 +206,10 @@ void ws_l2_settle(ws_l2_dram *m, uint64_t sector, uint64_t ticket, uint64_t read
 
 void ws_l2_tally_add(ws_l2_dram *m, const ws_l2_tally *tally)
 {
-    m->lookups += tally->lookups;
-    m->hits += tally->hits;
-    m->dram_read_sectors += tally->dram_read_sectors;
-    m->dram_write_sectors += tally->dram_write_sectors;
+    m->count.lookups += tally->lookups;
+    m->count.hits += tally->hits;
+    m->count.dram_read_sectors += tally->dram_read_sectors;
+    m->count.dram_write_sectors += tally->dram_write_sectors;
 }
 
 uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t t)
@@ -209,9 +217,9 @@ uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t 
     uint32_t s = slice_of(m, sector);
     uint64_t start = take(&m->slice_free[s], t, m->slice_cost), data;
     ws_cache_line *line;
-    m->lookups++;
+    m->count.lookups++;
     if (ws_scache_lookup_line(&m->slice[s], sector, &data, &line)) {
-        m->hits++;
+        m->count.hits++;
         data = data > m->lat_l2 ? data - m->lat_l2 : 0;     /* at the slice, not the SM */
     } else {
         data = dram_fill(m, s, sector, start, line) - m->lat_l2;
@@ -221,7 +229,7 @@ uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t 
     uint64_t begin = take(&m->atom_free[s], data > start ? data : start, cost);
     uint64_t done = begin + (cost + TICKS - 1) / TICKS;
     write_back(m, s, sector, begin);
-    m->dram_write_sectors += ws_scache_fill(&m->slice[s], sector, done, true);
+    m->count.dram_write_sectors += ws_scache_fill(&m->slice[s], sector, done, true);
     return done + m->lat_l2;
 }
 
@@ -229,5 +237,5 @@ void ws_l2_flush(ws_l2_dram *m)
 {
     /* the slices keep their counts: no walk over the lines, whose pages a
      * short launch never touched */
-    for (uint32_t s = 0; s < m->nslices; s++) m->dram_write_sectors += ws_scache_dirty_sectors(&m->slice[s]);
+    for (uint32_t s = 0; s < m->nslices; s++) m->count.dram_write_sectors += ws_scache_dirty_sectors(&m->slice[s]);
 }

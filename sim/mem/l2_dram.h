@@ -32,6 +32,12 @@
 #include "../base/gpu_config.h"
 #include "sector_cache.h"
 
+/* The L2's counts, in sectors: lookups (reads, writes, atomics), hits,
+ * and DRAM reads and writes. */
+typedef struct ws_l2_tally {
+    uint64_t lookups, hits, dram_read_sectors, dram_write_sectors;
+} ws_l2_tally;
+
 typedef struct ws_l2_dram {
     uint32_t nslices, nchannels;
     ws_sector_cache *slice;
@@ -42,8 +48,7 @@ typedef struct ws_l2_dram {
     uint64_t write_req_extra;                   /* ticks a write request adds to its first sector */
     uint32_t lat_l2, lat_dram;
     uint32_t fetch_sectors;                     /* sectors one DRAM read brings (aligned group) */
-    uint64_t lookups, hits;                     /* sectors */
-    uint64_t dram_read_sectors, dram_write_sectors;
+    ws_l2_tally count;
 } ws_l2_dram;
 
 bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g);
@@ -82,10 +87,6 @@ uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t 
 #define WS_L2_PENDING (UINT64_C(1) << 62)
 #define WS_L2_NO_TICKET UINT64_MAX
 
-typedef struct ws_l2_tally {
-    uint64_t lookups, hits, dram_read_sectors, dram_write_sectors;
-} ws_l2_tally;
-
 /* A request's slice part: its answer (a hit that waits: at least that),
  * and the channel work it left. */
 typedef struct ws_l2_part {
@@ -102,7 +103,8 @@ uint32_t ws_l2_slice_of(const ws_l2_dram *m, uint64_t sector);
 
 /* Step 1 for a read (write false) or a write's sector (first: as
  * ws_l2_write's), with ticket < WS_L2_PENDING naming it; counts into
- * *tally. */
+ * *tally.  (ws_l2_read and ws_l2_write are this with no ticket: the
+ * channel taken at once, no work left for it.) */
 void ws_l2_slice_part(ws_l2_dram *m, ws_l2_tally *tally, bool write, bool first, uint64_t sector, uint64_t t,
                       uint64_t ticket, ws_l2_part *out);
 
@@ -114,7 +116,7 @@ uint64_t ws_l2_channel_part(ws_l2_dram *m, const ws_l2_part *p);
  * ticket) have their data at ready, unless something came over them. */
 void ws_l2_settle(ws_l2_dram *m, uint64_t sector, uint64_t ticket, uint64_t ready);
 
-/* A step-1 thread's counts into m's. */
+/* A step-1 thread's counts into m's (m->count). */
 void ws_l2_tally_add(ws_l2_dram *m, const ws_l2_tally *tally);
 
 /* Counts the dirty sectors left in L2 as written to DRAM (the data the

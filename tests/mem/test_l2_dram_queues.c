@@ -67,9 +67,9 @@ static void test_atomic_miss_waits_for_data(void **state)
     ws_l2_dram m;
     tiny(&m, 16, 1);
     assert_int_equal(ws_l2_atomic(&m, 40, 4, 0), LAT_DRAM - LAT_L2 + 4 + LAT_L2);
-    assert_int_equal(m.dram_read_sectors, 1);
+    assert_int_equal(m.count.dram_read_sectors, 1);
     ws_l2_flush(&m);
-    assert_int_equal(m.dram_write_sectors, 1);
+    assert_int_equal(m.count.dram_write_sectors, 1);
     ws_l2_free(&m);
 }
 
@@ -114,7 +114,7 @@ static void test_write_back_paid_once(void **state)
     assert_int_equal(ws_l2_write(&m, 4, true, 0), LAT_L2);
     assert_int_equal(ws_l2_read(&m, 900, 0), 4 + LAT_DRAM);
     ws_l2_flush(&m);
-    assert_int_equal(m.dram_write_sectors, 2);
+    assert_int_equal(m.count.dram_write_sectors, 2);
     ws_l2_free(&m);
 }
 

@@ -137,10 +137,10 @@ static ws_l2_split_result on_threads(ws_l2_dram *l2, ws_sm *sms, const int32_t *
 
 static void same_counts(const ws_l2_dram *a, const ws_l2_dram *b)
 {
-    assert_int_equal(a->lookups, b->lookups);
-    assert_int_equal(a->hits, b->hits);
-    assert_int_equal(a->dram_read_sectors, b->dram_read_sectors);
-    assert_int_equal(a->dram_write_sectors, b->dram_write_sectors);
+    assert_int_equal(a->count.lookups, b->count.lookups);
+    assert_int_equal(a->count.hits, b->count.hits);
+    assert_int_equal(a->count.dram_read_sectors, b->count.dram_read_sectors);
+    assert_int_equal(a->count.dram_write_sectors, b->count.dram_write_sectors);
 }
 
 static void test_as_one_by_one(void **state)
@@ -197,7 +197,7 @@ static void test_atomics_left_alone(void **state)
     ws_lsu_queue *q = &sms[NSM - 1].lsu_q;
     q->req[q->nreq - 1].op = WS_I_ATOM;
     assert_int_equal(on_threads(&l2, sms, due, 1000, 3), WS_L2_SPLIT_NOT_SPLIT);
-    assert_int_equal(l2.lookups, 0);
+    assert_int_equal(l2.count.lookups, 0);
     for (uint64_t s = 0; s < 300 * WS_SECTORS_PER_LINE; s++) {
         uint64_t ready;
         assert_false(ws_scache_lookup(&l2.slice[ws_l2_slice_of(&l2, s)], s, &ready));

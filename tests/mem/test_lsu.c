@@ -110,13 +110,13 @@ static void test_global_load_miss_then_hit(void **state)
     assert_int_equal(u->ts.l1_wavefronts, 1);
     assert_int_equal(u->sm.l1.lookups, 4);
     assert_int_equal(u->sm.l1.hits, 0);
-    assert_int_equal(u->l2.lookups, 4);
-    assert_int_equal(u->l2.dram_read_sectors, 4);
+    assert_int_equal(u->l2.count.lookups, 4);
+    assert_int_equal(u->l2.count.dram_read_sectors, 4);
 
     assert_int_equal(issue(u, 200, &kind), 603);
     assert_int_equal(issue(u, 1000, &kind), 1030);
     assert_int_equal(u->sm.l1.hits, 8);
-    assert_int_equal(u->l2.lookups, 4);
+    assert_int_equal(u->l2.count.lookups, 4);
 }
 
 /* 32 lanes 128 B apart: 32 lines, 32 sectors.  The L1 data stage is held
@@ -149,12 +149,12 @@ static void test_global_store(void **state)
     assert_int_equal(kind, WS_STALL_LONG_SCOREBOARD);
     assert_int_equal(u->sw.mem_done, 2203);
     assert_int_equal(u->sm.l1.lookups, 0);
-    assert_int_equal(u->l2.dram_read_sectors, 0);
+    assert_int_equal(u->l2.count.dram_read_sectors, 0);
     warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0x2000, 4);
     assert_int_equal(issue(u, 3000, &kind), 3000 + 3 + 200);
     assert_int_equal(u->sm.l1.hits, 0);
-    assert_int_equal(u->l2.hits, 4);
-    assert_int_equal(u->l2.dram_read_sectors, 0);
+    assert_int_equal(u->l2.count.hits, 4);
+    assert_int_equal(u->l2.count.dram_read_sectors, 0);
 }
 
 /* 32 lanes adding to one word: one sector, performed at the slice, which
@@ -211,7 +211,7 @@ static void test_shared(void **state)
     warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, 1, 0x4000, 0);
     assert_int_equal(issue(u, 13, &kind), 44 + 500);
     /* no memory was touched beyond L1 by the shared accesses */
-    assert_int_equal(u->l2.lookups, 1);
+    assert_int_equal(u->l2.count.lookups, 1);
 }
 
 /* Constant loads: the sub-partition's constant cache serves one distinct
@@ -251,13 +251,13 @@ static void test_local_interleaved(void **state)
     assert_int_equal(issue(u, 1000, &kind), 1030);      /* the same four sectors */
     u->sw.gwarp = 1;
     assert_int_equal(issue(u, 2000, &kind), 2000 + 3 + 500);
-    assert_int_equal(u->l2.dram_read_sectors, 8);
+    assert_int_equal(u->l2.count.dram_read_sectors, 8);
     /* the next word of warp 0 comes after that word of both warps (of the
      * grid's two): a third line, not warp 1's */
     u->sw.gwarp = 0;
     warp_access(u, WS_I_LD, WS_SP_LOCAL, 4, UINT32_MAX, 4, 0);
     assert_int_equal(issue(u, 3000, &kind), 3000 + 3 + 500);
-    assert_int_equal(u->l2.dram_read_sectors, 12);
+    assert_int_equal(u->l2.count.dram_read_sectors, 12);
 }
 
 /* A generic access split by window: lanes 0-15 in shared memory take one
@@ -305,7 +305,7 @@ static void test_queue_to_l2(void **state)
     u->info.pc = 0;
     u->reg_ready[0] = ws_sm_memory(&u->s, &u->sm, &u->sp, &u->sw, &u->in, &u->info, 100, &kind);
     assert_int_equal(u->reg_ready[0], 101);
-    assert_int_equal(u->l2.lookups, 0);
+    assert_int_equal(u->l2.count.lookups, 0);
     assert_int_equal(u->sm.lsu_q.nreq, 4);
     assert_true(ws_lsu_room(&u->sm.lsu_q));
     u->info.pc = 1;
@@ -317,7 +317,7 @@ static void test_queue_to_l2(void **state)
     assert_int_equal(u->reg_ready[0], 603);
     assert_int_equal(u->reg_ready[1], 603);
     assert_int_equal(u->sw.mem_done, 603);
-    assert_int_equal(u->l2.lookups, 4);
+    assert_int_equal(u->l2.count.lookups, 4);
     assert_int_equal(u->sm.lsu_q.n + u->sm.lsu_q.nreq + u->sm.lsu_q.ndep, 0);
 }
 
@@ -340,7 +340,7 @@ static void test_queue_bounded(void **state)
     assert_false(ws_lsu_room(&u->sm.lsu_q));
     ws_sm_end_cycle(&u->s, &u->sm);
     assert_true(ws_lsu_room(&u->sm.lsu_q));
-    assert_int_equal(u->l2.lookups, 1);
+    assert_int_equal(u->l2.count.lookups, 1);
 }
 
 /* A wmma.load-like instruction makes eight accesses, an entry each: on an
