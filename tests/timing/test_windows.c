@@ -135,6 +135,13 @@ typedef struct outcome {
     float *out;
 } outcome;
 
+/* The test's module into t, and the h200 config into g. */
+static void load_h200(tctx *t, ws_gpu_config *g)
+{
+    if (!t_load(t, src, "windows.ptx")) fail_msg("load: %s", t->err.msg);
+    tt_config(g, "h200");
+}
+
 /* Kernel name of t, its parameters packed, in grid blocks of 128 on g,
  * window cycles per window (0: warpsim's), on threads, into *o (its out
  * left to the caller); *win, when win is not NULL, gets the window length
@@ -161,9 +168,8 @@ static void launch_128(tctx *t, const ws_gpu_config *g, const char *name, uint32
 static void run_smooth(uint32_t n, uint32_t out_n, uint32_t window, int32_t threads, outcome *o)
 {
     tctx t;
-    if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
     ws_gpu_config g;
-    tt_config(&g, "h200");
+    load_h200(&t, &g);
     float *a = malloc(sizeof *a * n);
     assert_non_null(a);
     for (uint32_t i = 0; i < n; i++) a[i] = (float)(i % 17) * 0.25f;
@@ -311,9 +317,8 @@ static void test_which_kernels(void **state)
 {
     (void)state;
     tctx t;
-    if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
     ws_gpu_config g;
-    tt_config(&g, "h200");
+    load_h200(&t, &g);
     assert_true(ws_window_code_ok(t.p, ws_program_kernel(t.p, "smooth")));
     assert_false(ws_window_code_ok(t.p, ws_program_kernel(t.p, "bump")));     /* a load after a store */
     assert_true(ws_window_code_ok(t.p, ws_program_kernel(t.p, "count")));     /* a global atomic, its old value unread */
@@ -343,9 +348,8 @@ static void test_read_back_runs_cycle_by_cycle(void **state)
     (void)state;
     enum { N = 3000 * 128 };
     tctx t;
-    if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
     ws_gpu_config g;
-    tt_config(&g, "h200");
+    load_h200(&t, &g);
     float *a = calloc(N, sizeof *a);
     assert_non_null(a);
     uint64_t addr = t_alloc(&t, a, sizeof *a * N);
@@ -377,9 +381,8 @@ static void run_gstride(uint32_t n, bool in_place, int stray, uint32_t window, i
                         ws_apart *ap, outcome *o)
 {
     tctx t;
-    if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
     ws_gpu_config g;
-    tt_config(&g, "h200");
+    load_h200(&t, &g);
     float *a = malloc(sizeof *a * n);
     assert_non_null(a);
     for (uint32_t i = 0; i < n; i++) a[i] = (float)(i % 13);
@@ -463,9 +466,8 @@ static void run_hist(uint32_t window, int32_t threads, uint32_t *win, outcome *o
 {
     enum { N = 64 * 128 };
     tctx t;
-    if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
     ws_gpu_config g;
-    tt_config(&g, "h200");
+    load_h200(&t, &g);
     uint32_t *a = malloc(sizeof *a * N);
     assert_non_null(a);
     for (uint32_t i = 0; i < N; i++) a[i] = (i * 2654435761u) >> 20;
