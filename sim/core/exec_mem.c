@@ -270,7 +270,13 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
     }
     if (gmask) {
         const ws_coalesce *co = &r->coalesce;
-        ws_coalesce_eval(addr, gmask, size, &r->coalesce);
+        /* a full warp in two strided halves (found when its bytes were
+         * fetched): its sectors without reading the lanes again */
+        uint32_t csize = size < 16 ? size : 16;
+        if (wb && wb->halves && gmask == UINT32_MAX && size && wb->step <= csize)
+            ws_coalesce_halves(addr[0], addr[16], wb->step, csize, &r->coalesce);
+        else
+            ws_coalesce_eval(addr, gmask, size, &r->coalesce);
         ws_global_counts *c = op == ACC_LD ? &s->global_ld : op == ACC_ST ? &s->global_st : &s->global_atom;
         c->requests += co->requests;
         c->sectors += co->sectors;
@@ -418,7 +424,7 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
     case WS_SP_GLOBAL: {
         if (hi - lo >= ((uint64_t)1 << 20)) return false;
         uint8_t *h = write ? write_span_told(p->mem, lo, hi - lo + size, addr, mask, size, uniform)
-                           : ws_devmem_span(p->mem, lo, hi - lo + size, false);
+                           : ws_devmem_read_span(p->mem, &x->span_memo, lo, hi - lo + size);
         if (!h) return false;
         *out = (warp_bytes){.host = h, .origin = lo, .per_lane = 0, .uniform = uniform, .halves = halves, .step = step};
         return true;
@@ -751,7 +757,7 @@ static bool global_lanes(ws_exec *x, uint8_t space, const uint64_t *addrs, uint3
     FOR_LANES(mask, lane) {
         if (addrs[lane] & (size - 1)) return false;
         host[lane] = write ? ws_devmem_write_span(x->p->mem, addrs[lane], size)
-                           : ws_devmem_span(x->p->mem, addrs[lane], size, false);
+                           : ws_devmem_read_span(x->p->mem, &x->span_memo, addrs[lane], size);
         if (!host[lane]) return false;
     }
     /* every lane has its bytes: the watcher told of the writes before

@@ -152,6 +152,9 @@ typedef struct ws_exec {
      * evaluate every access; a site's warps mostly repeat one pattern).
      * The executor's own: SMs on other threads have theirs. */
     ws_bank_memo bank_memo[WS_BANK_MEMOS];
+    /* The pages its warp-wide loads read last (device_memory.h); the
+     * executor's own, as bank_memo. */
+    ws_span_memo span_memo;
 } ws_exec;
 
 /* The allocations a launch's stores write, [lo[i], hi[i]) each, when it

@@ -26,6 +26,43 @@ static inline void insert(uint64_t *s, uint32_t *n, uint64_t sec)
     (*n)++;
 }
 
+/* The sectors of two half-warps, lane l of half h at a[h] + l * step[h]
+ * with steps of at most size: two runs of sectors, [f0, l0] and [f1, l1],
+ * and their union, ascending, into s.  Returns how many. */
+static uint32_t two_runs(uint64_t a0, uint64_t step0, uint64_t a1, uint64_t step1, uint32_t size, uint64_t *s)
+{
+    uint64_t f0 = a0 / WS_SECTOR_BYTES, l0 = (a0 + 15 * step0 + size - 1) / WS_SECTOR_BYTES;
+    uint64_t f1 = a1 / WS_SECTOR_BYTES, l1 = (a1 + 15 * step1 + size - 1) / WS_SECTOR_BYTES;
+    uint32_t n = 0;
+    if (f1 < f0) {
+        uint64_t t = f0; f0 = f1; f1 = t;
+        t = l0; l0 = l1; l1 = t;
+    }
+    if (f1 <= l0 + 1) {         /* they overlap or touch: one run */
+        for (uint64_t sec = f0; sec <= (l1 > l0 ? l1 : l0); sec++) s[n++] = sec;
+    } else {
+        for (uint64_t sec = f0; sec <= l0; sec++) s[n++] = sec;
+        for (uint64_t sec = f1; sec <= l1; sec++) s[n++] = sec;
+    }
+    return n;
+}
+
+/* The lines of n ascending, distinct sectors. */
+static uint32_t lines_of(const uint64_t *s, uint32_t n)
+{
+    uint32_t per_line = WS_LINE_BYTES / WS_SECTOR_BYTES, lines = 0;
+    for (uint32_t i = 0; i < n; i++)
+        lines += i == 0 || s[i] / per_line != s[i - 1] / per_line;
+    return lines;
+}
+
+void ws_coalesce_halves(uint64_t a0, uint64_t a16, uint64_t step, uint32_t size, ws_coalesce *out)
+{
+    out->requests = 1;
+    out->sectors = two_runs(a0, step, a16, step, size, out->sector);
+    out->lines = lines_of(out->sector, out->sectors);
+}
+
 void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_coalesce *out)
 {
     out->requests = mask != 0;
@@ -35,7 +72,6 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
     if (size > 16) size = 16;
     uint64_t *s = out->sector;
     uint32_t n = 0;
-    uint32_t per_line = WS_LINE_BYTES / WS_SECTOR_BYTES;
     uint64_t step0, step1;
     if (mask == UINT32_MAX) {
         /* a full warp whose lanes step by their size (consecutive words,
@@ -45,19 +81,7 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
             for (uint64_t sec = first; sec <= last; sec++) s[n++] = sec;
             mask = 0;
         } else if (ws_half_run(addr, size, &step0) && ws_half_run(addr + 16, size, &step1)) {
-            /* two runs of sectors, [f0, l0] and [f1, l1]: their union, ascending */
-            uint64_t f0 = addr[0] / WS_SECTOR_BYTES, l0 = (addr[0] + 15 * step0 + size - 1) / WS_SECTOR_BYTES;
-            uint64_t f1 = addr[16] / WS_SECTOR_BYTES, l1 = (addr[16] + 15 * step1 + size - 1) / WS_SECTOR_BYTES;
-            if (f1 < f0) {
-                uint64_t t = f0; f0 = f1; f1 = t;
-                t = l0; l0 = l1; l1 = t;
-            }
-            if (f1 <= l0 + 1) {         /* they overlap or touch: one run */
-                for (uint64_t sec = f0; sec <= (l1 > l0 ? l1 : l0); sec++) s[n++] = sec;
-            } else {
-                for (uint64_t sec = f0; sec <= l0; sec++) s[n++] = sec;
-                for (uint64_t sec = f1; sec <= l1; sec++) s[n++] = sec;
-            }
+            n = two_runs(addr[0], step0, addr[16], step1, size, s);
             mask = 0;
         } else if (!(size & (size - 1))) {
             uint64_t bits = 0;
@@ -84,6 +108,5 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
         for (uint64_t sec = first; sec <= last; sec++) insert(s, &n, sec);
     }
     out->sectors = n;
-    for (uint32_t i = 0; i < n; i++)
-        out->lines += i == 0 || s[i] / per_line != s[i - 1] / per_line;
+    out->lines = lines_of(s, n);
 }

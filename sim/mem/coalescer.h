@@ -47,4 +47,10 @@ static inline bool ws_half_run(const uint64_t addr[16], uint64_t size, uint64_t 
  * bytes per lane (1 to 16; larger sizes are treated as 16). */
 void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_coalesce *out);
 
+/* ws_coalesce_eval of a full warp whose halves each step by step bytes, lane
+ * l at a0 + l * step and lane 16 + l at a16 + l * step (as ws_half_run
+ * found them), for a size of at most 16 and a step of at most size: the
+ * same result without reading the lanes again. */
+void ws_coalesce_halves(uint64_t a0, uint64_t a16, uint64_t step, uint32_t size, ws_coalesce *out);
+
 #endif

@@ -522,6 +522,34 @@ uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
     return p;
 }
 
+/* The memo's slot for addr's page: a multiplicative hash, since buffers
+ * of a power-of-two size put their pages at keys a power of two apart. */
+static uint32_t memo_slot(uint64_t addr)
+{
+    return (uint32_t)(((addr >> WS_PAGE_SHIFT) * UINT64_C(0x9E3779B97F4A7C15)) >> 61) % WS_SPAN_MEMOS;
+}
+
+uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size)
+{
+    uint32_t i = memo_slot(addr);
+    uint64_t lo = memo->lo[i], hi = memo->hi[i];
+    uint8_t *p;
+    if (size && addr - lo < hi - lo && size <= hi - addr) {
+        p = memo->host[i] + (addr - lo);
+    } else {
+        const ws_alloc *a = alloc_find(m, addr, size, NULL);
+        uint64_t key = addr >> WS_PAGE_SHIFT, pbase = key << WS_PAGE_SHIFT;
+        uint8_t *page = size && a && (addr + size - 1) >> WS_PAGE_SHIFT == key ? page_cached(m, key, NULL) : NULL;
+        if (!page) return NULL;
+        p = page + (addr - pbase);
+        memo->lo[i] = a->base > pbase ? a->base : pbase;
+        memo->hi[i] = a->base + a->size < pbase + WS_PAGE_SIZE ? a->base + a->size : pbase + WS_PAGE_SIZE;
+        memo->host[i] = page + (memo->lo[i] - pbase);
+    }
+    if (m->watch) m->watch(m->watch_ctx, addr, size, false);
+    return p;
+}
+
 uint8_t *ws_devmem_write_span(ws_devmem *m, uint64_t addr, uint64_t size)
 {
     return span_of(m, addr, size, true);

@@ -50,6 +50,18 @@ bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
  * caller then goes byte-wise through
  * ws_devmem_read and ws_devmem_write, which give the same result. */
 uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write);
+/* A reader's memo for ws_devmem_read_span: the pieces of pages it read
+ * last, each a page that exists cut to one allocation.  Each thread keeps
+ * its own, for one launch: no allocation is freed and no page dropped
+ * while a kernel runs.  Zeroed, it holds nothing. */
+#define WS_SPAN_MEMOS 8
+typedef struct ws_span_memo {
+    uint64_t lo[WS_SPAN_MEMOS], hi[WS_SPAN_MEMOS];     /* the addresses [lo, hi) */
+    uint8_t *host[WS_SPAN_MEMOS];                       /* the host byte of lo */
+} ws_span_memo;
+/* ws_devmem_span for a read (the watcher told), from memo when it holds
+ * the range, else from the page table (and then kept in memo). */
+uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size);
 /* ws_devmem_span for a write that tells a watcher itself: the span even
  * while a watcher is set, which it does not tell; the caller tells it
  * (ws_devmem_tell) of exactly the bytes it writes, before it writes them. */

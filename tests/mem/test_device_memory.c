@@ -472,6 +472,65 @@ static void test_init_tracking(void **state)
     ws_devmem_destroy(m);
 }
 
+/* The watcher of the read-span test: the reads it was told of. */
+typedef struct told {
+    uint64_t reads, bytes;
+} told;
+
+static void count_reads(void *ctx, uint64_t addr, uint64_t size, bool write)
+{
+    (void)addr;
+    told *t = ctx;
+    if (!write) {
+        t->reads++;
+        t->bytes += size;
+    }
+}
+
+/* ws_devmem_read_span with its memo gives what ws_devmem_span gives (the
+ * same host bytes, or none), however the memo was filled before: random
+ * ranges over small allocations that share pages (so a memo entry must
+ * keep to its allocation), allocations larger than a page, written and
+ * never-written pages, ranges that leave an allocation or cross a page;
+ * and it tells the watcher of each read it serves. */
+static void test_read_span_memo(void **state)
+{
+    (void)state;
+    ws_devmem *m = ws_devmem_create();
+    uint64_t base[12], size[12];
+    for (int i = 0; i < 12; i++) {
+        size[i] = i % 3 == 0 ? 100 * KiB + 40 : 300 + 97 * (uint64_t)i;     /* pages are 64 KiB */
+        base[i] = ws_devmem_alloc(m, size[i]);
+        assert_true(base[i] != 0);
+        if (i % 4 != 3) assert_true(ws_devmem_fill(m, base[i], (uint8_t)(i + 1), size[i]));    /* else never written */
+    }
+    ws_span_memo memo;
+    memset(&memo, 0, sizeof memo);
+    told t = {0};
+    uint64_t seed = 5, served = 0, bytes = 0;
+    for (int iter = 0; iter < 200000; iter++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        int i = (int)((seed >> 33) % 12);
+        uint64_t off = (seed >> 13) % (size[i] + 64), n = 1 + (seed >> 45) % 160;
+        uint64_t addr = base[i] + off - (iter % 7 == 0 ? 32 : 0);
+        uint8_t *want = ws_devmem_span(m, addr, n, false);
+        ws_devmem_watch(m, count_reads, &t);
+        uint8_t *got = ws_devmem_read_span(m, &memo, addr, n);
+        ws_devmem_watch(m, NULL, NULL);
+        if (got != want)
+            fail_msg("iteration %d: allocation %d offset %lld, %llu bytes: %p, want %p", iter, i,
+                     (long long)(addr - base[i]), (unsigned long long)n, (void *)got, (void *)want);
+        if (got) {
+            served++;
+            bytes += n;
+        }
+    }
+    assert_true(served > 1000);
+    assert_int_equal(t.reads, served);
+    assert_int_equal(t.bytes, bytes);
+    ws_devmem_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -489,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_generic_classify),
         cmocka_unit_test(test_describe),
         cmocka_unit_test(test_init_tracking),
+        cmocka_unit_test(test_read_span_memo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

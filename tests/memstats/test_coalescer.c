@@ -222,6 +222,38 @@ static void test_runs_and_broadcasts(void **state)
     }
 }
 
+/* A full warp of two strided halves given by its shape (ws_coalesce_halves,
+ * as the executor knows it from fetching the lanes' bytes): the same sectors,
+ * in order, and lines as ws_coalesce_eval reading every lane, and as the
+ * byte-wise reference, for steps of 0 or the lanes' word and sizes from
+ * that word up to 16 (a merged SASS access covers several words). */
+static void test_halves_by_shape(void **state)
+{
+    (void)state;
+    static const uint32_t words[] = {1, 2, 4, 8, 16};
+    uint64_t seed = 4242;
+    for (int iter = 0; iter < 20000; iter++) {
+        uint32_t word = words[rng(&seed) % 5], size = word << (rng(&seed) % 3);
+        if (size > 16) size = 16;
+        uint64_t step = rng(&seed) % 3 == 0 ? 0 : word;
+        uint64_t a0 = (BASE + rng(&seed) % 8192) / word * word;
+        uint64_t a16 = iter % 4 == 0 ? a0 : (a0 + rng(&seed) % (64 * word) - 32 * word) / word * word;
+        uint64_t a[32];
+        for (uint32_t i = 0; i < 16; i++) {
+            a[i] = a0 + i * step;
+            a[16 + i] = a16 + i * step;
+        }
+        ws_coalesce fast, slow;
+        ws_coalesce_halves(a0, a16, step, size, &fast);
+        ws_coalesce_eval(a, ALL, size, &slow);
+        uint32_t s = reference(a, ALL, size, 32), l = reference(a, ALL, size, 128);
+        if (fast.requests != 1 || fast.sectors != slow.sectors || fast.lines != slow.lines ||
+            fast.sectors != s || fast.lines != l || memcmp(fast.sector, slow.sector, fast.sectors * sizeof *fast.sector))
+            fail_msg("iteration %d size %u step %llu: %u sectors, %u lines; reading the lanes %u, %u; reference %u, %u",
+                     iter, size, (unsigned long long)step, fast.sectors, fast.lines, slow.sectors, slow.lines, s, l);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_wide),
         cmocka_unit_test(test_random_against_reference),
         cmocka_unit_test(test_runs_and_broadcasts),
+        cmocka_unit_test(test_halves_by_shape),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
