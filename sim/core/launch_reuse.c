@@ -351,9 +351,54 @@ static void record_free(record *rec)
     free(rec);
 }
 
-/* The record's pages: reads with the bytes before the launch, writes with
- * those after it. */
-static bool fill_pages(record *rec, const ws_reuse_recorder *r)
+/* Pages a thread copies at least when a record's copying is shared out:
+ * fewer are not worth a thread. */
+#define PAGES_FOR_A_THREAD 512
+#define MAX_FILL_THREADS 64
+
+/* A share of a record's copying: the recorder's slots [from, to), whose
+ * reads and writes go to rec's arrays from index nr and nw on. */
+typedef struct fill_share {
+    record *rec;
+    const ws_reuse_recorder *r;
+    size_t from, to, nr, nw;
+} fill_share;
+
+/* Copies a share's pages: reads with the bytes before the launch, writes
+ * with those after it.  The shares copy at once on several threads: each
+ * writes its own entries of the arrays and reads the recorder's table and
+ * device memory, which nothing changes meanwhile. */
+static void *fill_share_pages(void *arg)
+{
+    const fill_share *f = arg;
+    const ws_reuse_recorder *r = f->r;
+    size_t nr = f->nr, nw = f->nw;
+    for (size_t i = f->from; i < f->to; i++) {
+        const wpage *pg = &r->t.slots[i];
+        if (!pg->key) continue;
+        uint64_t base = (pg->key - 1) << RPAGE_SHIFT;
+        if (pg->rmask) {
+            rpage *d = &f->rec->reads[nr++];
+            d->base = base;
+            memcpy(d->mask, pg->rmask, RMASK_BYTES);
+            if (pg->pre) memcpy(d->bytes, pg->pre, RPAGE);
+            else ws_devmem_peek(r->mem, base, d->bytes, RPAGE);     /* unwritten: as at the start */
+        }
+        if (pg->wmask) {
+            rpage *d = &f->rec->writes[nw++];
+            d->base = base;
+            memcpy(d->mask, pg->wmask, RMASK_BYTES);
+            ws_devmem_peek(r->mem, base, d->bytes, RPAGE);
+        }
+    }
+    return NULL;
+}
+
+/* The record's pages, copied on up to nthreads threads (this one among
+ * them) when there are enough: a launch of large arrays records tens of
+ * MiB, and the copying and the page faults of the new arrays are most of
+ * the recorder's end. */
+static bool fill_pages(record *rec, const ws_reuse_recorder *r, int32_t nthreads)
 {
     for (size_t i = 0; i < r->t.nslots; i++) {
         const wpage *pg = &r->t.slots[i];
@@ -365,26 +410,32 @@ static bool fill_pages(record *rec, const ws_reuse_recorder *r)
     rec->reads = malloc((rec->nreads ? rec->nreads : 1) * sizeof *rec->reads);
     rec->writes = malloc((rec->nwrites ? rec->nwrites : 1) * sizeof *rec->writes);
     if (!rec->reads || !rec->writes) return false;
+    size_t pages = rec->nreads + rec->nwrites, n = pages / PAGES_FOR_A_THREAD;
+    if (n > (size_t)nthreads) n = nthreads > 1 ? (size_t)nthreads : 1;
+    if (n > MAX_FILL_THREADS) n = MAX_FILL_THREADS;
+    if (n < 1) n = 1;
+    fill_share share[MAX_FILL_THREADS];
+    pthread_t tid[MAX_FILL_THREADS];
+    bool started[MAX_FILL_THREADS] = {false};
     size_t nr = 0, nw = 0;
-    for (size_t i = 0; i < r->t.nslots; i++) {
-        const wpage *pg = &r->t.slots[i];
-        if (!pg->key) continue;
-        uint64_t base = (pg->key - 1) << RPAGE_SHIFT;
-        if (pg->rmask) {
-            rpage *d = &rec->reads[nr++];
-            d->base = base;
-            memcpy(d->mask, pg->rmask, RMASK_BYTES);
-            if (pg->pre) memcpy(d->bytes, pg->pre, RPAGE);
-            else ws_devmem_peek(r->mem, base, d->bytes, RPAGE);     /* unwritten: as at the start */
-        }
-        if (pg->wmask) {
-            rpage *d = &rec->writes[nw++];
-            d->base = base;
-            memcpy(d->mask, pg->wmask, RMASK_BYTES);
-            ws_devmem_peek(r->mem, base, d->bytes, RPAGE);
+    for (size_t k = 0; k < n; k++) {    /* each share's slots, and where its pages go */
+        share[k] = (fill_share){.rec = rec, .r = r, .from = r->t.nslots * k / n,
+                                .to = r->t.nslots * (k + 1) / n, .nr = nr, .nw = nw};
+        for (size_t i = share[k].from; i < share[k].to; i++) {
+            const wpage *pg = &r->t.slots[i];
+            if (pg->key) {
+                nr += pg->rmask != NULL;
+                nw += pg->wmask != NULL;
+            }
         }
     }
-    rec->bytes = (uint64_t)(nr + nw) * sizeof(rpage) + rec->key.params_size + rec->nprinted;
+    for (size_t k = 1; k < n; k++) started[k] = pthread_create(&tid[k], NULL, fill_share_pages, &share[k]) == 0;
+    fill_share_pages(&share[0]);
+    for (size_t k = 1; k < n; k++) {
+        if (started[k]) pthread_join(tid[k], NULL);
+        else fill_share_pages(&share[k]);      /* no thread: copied here */
+    }
+    rec->bytes = (uint64_t)pages * sizeof(rpage) + rec->key.params_size + rec->nprinted;
     return true;
 }
 
@@ -409,7 +460,7 @@ static void cache_add(ws_reuse_cache *c, record *rec)
 
 static record *record_make(const ws_reuse_recorder *r, const ws_reuse_key *key, uint64_t launch_no,
                            const ws_launch_stats *st, const ws_timing_stats *ts,
-                           const char *printed, size_t nprinted)
+                           const char *printed, size_t nprinted, int32_t nthreads)
 {
     record *rec = calloc(1, sizeof *rec);
     if (!rec) return NULL;
@@ -424,7 +475,7 @@ static record *record_make(const ws_reuse_recorder *r, const ws_reuse_key *key, 
     if (ok) {
         if (rec->key.params_size) memcpy(rec->key.params, key->l->params, rec->key.params_size);
         if (nprinted) memcpy(rec->printed, printed, nprinted);
-        ok = fill_pages(rec, r);
+        ok = fill_pages(rec, r, nthreads);
     }
     if (!ok) {
         record_free(rec);
@@ -435,13 +486,13 @@ static record *record_make(const ws_reuse_recorder *r, const ws_reuse_key *key, 
 
 void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *key, uint64_t launch_no,
                          const ws_launch_stats *st, const ws_timing_stats *ts,
-                         const char *printed, size_t nprinted)
+                         const char *printed, size_t nprinted, int32_t nthreads)
 {
     if (!r) return;
     ws_devmem_watch(r->mem, NULL, NULL);
     merge_shards(r);
     if (keep && !r->failed) {
-        record *rec = record_make(r, key, launch_no, st, ts, printed, nprinted);
+        record *rec = record_make(r, key, launch_no, st, ts, printed, nprinted, nthreads);
         if (rec) cache_add(r->cache, rec);
     }
     table_free(&r->t);

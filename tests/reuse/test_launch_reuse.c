@@ -67,7 +67,7 @@ static void record(fixture *f, uint64_t no, uint64_t from, uint64_t to)
     add_one(f, from, to);
     ws_launch_stats st = {.warp_insts = 42 + no};
     ws_timing_stats ts = {.cycles = 1234 + no};
-    ws_reuse_record_end(r, true, &f->key, no, &st, &ts, "hi\n", 3);
+    ws_reuse_record_end(r, true, &f->key, no, &st, &ts, "hi\n", 3, 1);
 }
 
 static uint64_t find(fixture *f, char *printed)
@@ -175,7 +175,7 @@ static void test_failed_launch_not_kept(void **state)
     add_one(&f, f.in, f.out);
     ws_launch_stats st = {.warp_insts = 1};
     ws_timing_stats ts = {.cycles = 1};
-    ws_reuse_record_end(r, false, &f.key, 1, &st, &ts, NULL, 0);
+    ws_reuse_record_end(r, false, &f.key, 1, &st, &ts, NULL, 0, 1);
     assert_int_equal(find(&f, printed), 0);
     /* nor after the cache is cleared */
     record(&f, 2, f.in, f.out);
@@ -200,7 +200,7 @@ static void test_page_limit(void **state)
         for (uint64_t p = 0; p < pages; p++) assert_true(ws_devmem_read(f.mem, big + p * 4096, &v, 1));
         ws_launch_stats st = {.warp_insts = 43};
         ws_timing_stats ts = {.cycles = 1235};
-        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0);
+        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 1);
         assert_int_equal(find(&f, printed), pages == 65536 ? 1 : 0);
     }
     teardown(&f);
@@ -241,7 +241,7 @@ static void record_on_threads(fixture *f, uint64_t no)
     add_one(f, f->in, f->out);      /* the writes, on the calling thread */
     ws_launch_stats st = {.warp_insts = 42 + no};
     ws_timing_stats ts = {.cycles = 1234 + no};
-    ws_reuse_record_end(r, true, &f->key, no, &st, &ts, NULL, 0);
+    ws_reuse_record_end(r, true, &f->key, no, &st, &ts, NULL, 0, 4);
 }
 
 static void test_reads_on_threads(void **state)
@@ -260,7 +260,7 @@ static void test_reads_on_threads(void **state)
         pthread_join(th, NULL);
         ws_launch_stats st = {.warp_insts = 43};
         ws_timing_stats ts = {.cycles = 1235};
-        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0);
+        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 1);
         assert_int_equal(find(&f, printed), 1);
         uint64_t at = f.in + (uint64_t)q * (N / 4) + 17;
         uint8_t v = (uint8_t)(byte_at(&f, at) + 1);
@@ -280,6 +280,71 @@ static void test_reads_on_threads(void **state)
     teardown(&f);
 }
 
+/* A record of thousands of pages is copied on several threads: for 1, 3
+ * and 8 of them, a launch that reads 12 MiB, writes 8 MiB elsewhere and
+ * changes some pages it read in place is replayed exactly (the outputs and
+ * the in-place pages as the launch left them, checked against the bytes
+ * computed here) once its input holds the values it read again, and not
+ * when a byte of it read on the last page differs. */
+#define BIG_IN (3000 * 4096)
+#define BIG_OUT (2000 * 4096)
+
+static uint8_t big_byte(uint64_t i) { return (uint8_t)(i * 7 + i / 4096); }
+
+static void test_big_record_on_threads(void **state)
+{
+    (void)state;
+    static const int32_t threads[] = {1, 3, 8};
+    uint8_t *host = malloc(BIG_IN), *got = malloc(BIG_IN);
+    assert_non_null(host);
+    assert_non_null(got);
+    for (int t = 0; t < 3; t++) {
+        fixture f;
+        setup(&f);
+        char printed[16];
+        uint64_t in = ws_devmem_alloc(f.mem, BIG_IN), out = ws_devmem_alloc(f.mem, BIG_OUT);
+        for (uint64_t i = 0; i < BIG_IN; i++) host[i] = big_byte(i);
+        assert_true(ws_devmem_write(f.mem, in, host, BIG_IN));
+        ws_reuse_recorder *r = ws_reuse_record_begin(f.cache, f.mem);
+        assert_non_null(r);
+        assert_true(ws_devmem_read(f.mem, in, got, BIG_IN));
+        for (uint64_t i = 0; i < BIG_OUT; i++) got[i]++;
+        assert_true(ws_devmem_write(f.mem, out, got, BIG_OUT));
+        for (uint64_t pg = 100; pg < 3000; pg += 37) {      /* in place: after it was read */
+            uint8_t v = (uint8_t)(big_byte(pg * 4096 + 9) + 2);
+            assert_true(ws_devmem_write(f.mem, in + pg * 4096 + 9, &v, 1));
+        }
+        ws_launch_stats st = {.warp_insts = 43};
+        ws_timing_stats ts = {.cycles = 1235};
+        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, threads[t]);
+        /* the inputs as they were, the outputs gone: replayed */
+        assert_true(ws_devmem_write(f.mem, in, host, BIG_IN));
+        memset(got, 0, BIG_OUT);
+        assert_true(ws_devmem_write(f.mem, out, got, BIG_OUT));
+        assert_int_equal(find(&f, printed), 1);
+        assert_true(ws_devmem_read(f.mem, out, got, BIG_OUT));
+        for (uint64_t i = 0; i < BIG_OUT; i++)
+            if (got[i] != (uint8_t)(big_byte(i) + 1))
+                fail_msg("%d threads: output byte %llu is %u, want %u", threads[t], (unsigned long long)i, got[i],
+                         (uint8_t)(big_byte(i) + 1));
+        assert_true(ws_devmem_read(f.mem, in, got, BIG_IN));
+        for (uint64_t i = 0; i < BIG_IN; i++) {
+            uint64_t pg = i / 4096;
+            bool changed = pg >= 100 && (pg - 100) % 37 == 0 && i % 4096 == 9;
+            if (got[i] != (uint8_t)(big_byte(i) + (changed ? 2 : 0)))
+                fail_msg("%d threads: input byte %llu is %u after the replay", threads[t], (unsigned long long)i, got[i]);
+        }
+        /* a byte read on the last page, changed: simulated again */
+        assert_true(ws_devmem_write(f.mem, in, host, BIG_IN));
+        uint8_t v = (uint8_t)(host[BIG_IN - 3] + 1);
+        assert_true(ws_devmem_write(f.mem, in + BIG_IN - 3, &v, 1));
+        assert_int_equal(find(&f, printed), 0);
+        teardown(&f);
+    }
+    free(host);
+    free(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_failed_launch_not_kept),
         cmocka_unit_test(test_page_limit),
         cmocka_unit_test(test_reads_on_threads),
+        cmocka_unit_test(test_big_record_on_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
