@@ -346,6 +346,20 @@ static bool lanes_near(const uint64_t *addr, uint64_t *lo, uint64_t *hi, uint64_
     return true;
 }
 
+/* The lowest and highest address of mask's lanes (mask not empty). */
+static void lanes_span(const uint64_t *addr, uint32_t mask, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t bits;
+    if (mask == UINT32_MAX && lanes_near(addr, lo, hi, &bits)) return;
+    *lo = UINT64_MAX;
+    *hi = 0;
+    FOR_LANES(mask, lane) {
+        uint64_t a = addr[lane];
+        *lo = a < *lo ? a : *lo;
+        *hi = a > *hi ? a : *hi;
+    }
+}
+
 /* Whether a full warp is two half-warps that each step by one stride, 0
  * (an address per half) or the access's size (consecutive words): lane l
  * at addr[l & 16] + (l & 15) * step.  A whole run is such a warp, and so
@@ -360,17 +374,19 @@ static bool halves_step(const uint64_t *addr, uint32_t size, uint64_t *step)
 /* A write's host bytes [lo, lo + n) for the lanes of mask at addr, size
  * bytes each, with the watcher (the reuse recorder) told of exactly the
  * bytes they write, before they change: the whole range once when the
- * lanes cover it, else lane by lane.  NULL as ws_devmem_span. */
+ * lanes cover it, else lane by lane.  whole: they are known to (a full
+ * warp of consecutive words).  NULL as ws_devmem_span. */
 static uint8_t *write_span_told(ws_devmem *m, uint64_t lo, uint64_t n, const uint64_t *addr, uint32_t mask,
-                                uint32_t size, bool uniform)
+                                uint32_t size, bool uniform, bool whole)
 {
     uint8_t *h = ws_devmem_write_span(m, lo, n);
     if (!h || !ws_devmem_watched(m)) return h;
     uint64_t slots = n / size, covered = 0;
-    if (uniform) {
-        covered = 1;
+    if (uniform || whole) {
+        covered = uniform ? 1 : (slots == 64 ? ~UINT64_C(0) : (UINT64_C(1) << slots) - 1);
     } else if (slots <= 64) {
-        FOR_LANES(mask, lane) covered |= UINT64_C(1) << ((addr[lane] - lo) / size);
+        uint32_t shift = (uint32_t)__builtin_ctz(size);       /* size is a power of two */
+        FOR_LANES(mask, lane) covered |= UINT64_C(1) << ((addr[lane] - lo) >> shift);
     }
     if (slots <= 64 && covered == (slots == 64 ? ~UINT64_C(0) : (UINT64_C(1) << slots) - 1)) {
         ws_devmem_tell(m, lo, n, true);
@@ -423,7 +439,9 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
     switch (space) {
     case WS_SP_GLOBAL: {
         if (hi - lo >= ((uint64_t)1 << 20)) return false;
-        uint8_t *h = write ? write_span_told(p->mem, lo, hi - lo + size, addr, mask, size, uniform)
+        /* halves of consecutive words spanning 32 words: the two make one run */
+        bool whole = halves && step == size && hi - lo + size == (uint64_t)WS_WARP_SIZE * size;
+        uint8_t *h = write ? write_span_told(p->mem, lo, hi - lo + size, addr, mask, size, uniform, whole)
                            : ws_devmem_read_span(p->mem, &x->span_memo, lo, hi - lo + size);
         if (!h) return false;
         *out = (warp_bytes){.host = h, .origin = lo, .per_lane = 0, .uniform = uniform, .halves = halves, .step = step};
@@ -496,6 +514,20 @@ static bool apart_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const uint
                      uint32_t size, bool in)
 {
     const ws_apart *ap = x->apart;
+    if (!mask) return true;
+    /* the warp at once, its lanes' lowest to highest address: all global
+     * (above both windows), and inside one of the allocations (a store) or
+     * clear of them all (a load); else lane by lane, for the exact fault */
+    uint64_t lo, hi;
+    lanes_span(addrs, mask, &lo, &hi);
+    if (lo >= WS_LOCAL_WINDOW + WS_WINDOW_SIZE && hi <= UINT64_MAX - size) {
+        bool ok = !in;
+        for (uint32_t i = 0; i < ap->n; i++) {
+            if (in) ok |= lo >= ap->lo[i] && hi < ap->hi[i] && size <= ap->hi[i] - hi;
+            else ok &= hi + size <= ap->lo[i] || lo >= ap->hi[i];
+        }
+        if (ok) return true;
+    }
     FOR_LANES(mask, lane) {
         uint64_t a = addrs[lane], off;
         if (ws_generic_classify(a, &off) != WS_GEN_GLOBAL) continue;
@@ -534,11 +566,13 @@ static bool store_valid(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, 
                         const uint64_t *addrs, uint32_t total, mem_what what)
 {
     uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
-    FOR_LANES(mask, lane) {
-        uint64_t a = addrs[lane];
-        lo = a < lo ? a : lo;
-        hi = a > hi ? a : hi;
-        bits |= a;
+    if (mask != UINT32_MAX || !lanes_near(addrs, &lo, &hi, &bits)) {
+        FOR_LANES(mask, lane) {
+            uint64_t a = addrs[lane];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
     }
     if (!mask || ((total <= 1 || (bits & (total - 1)) == 0) && (total & (total - 1)) == 0 &&
                   ws_devmem_valid(x->p->mem, lo, hi - lo + total)))

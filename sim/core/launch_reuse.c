@@ -116,15 +116,13 @@ static bool bit(const uint8_t *m, uint32_t i)
 
 static void bits_set(uint8_t *m, uint32_t lo, uint32_t hi)
 {
-    for (uint32_t i = lo; i < hi;) {
-        if ((i & 7) == 0 && i + 8 <= hi) {
-            m[i >> 3] = 0xff;
-            i += 8;
-        } else {
-            m[i >> 3] |= (uint8_t)(1u << (i & 7));
-            i++;
-        }
+    for (; lo < hi && (lo & 7); lo++) m[lo >> 3] |= (uint8_t)(1u << (lo & 7));
+    uint32_t whole = (hi - lo) / 8;     /* the bytes all of whose bits are set */
+    if (lo < hi && whole) {
+        memset(m + (lo >> 3), 0xff, whole);
+        lo += 8 * whole;
     }
+    for (; lo < hi; lo++) m[lo >> 3] |= (uint8_t)(1u << (lo & 7));
 }
 
 /* The next run [*lo, *hi) of set bits of m at or after *pos that stays in
