@@ -139,6 +139,10 @@ static void tid_row(const ws_exec *x, const ws_warp *w, uint8_t comp, uint64_t r
 {
     ws_dim3 t, bd = x->l->block;
     ws_thread_of(x, w, 0, &t);
+    if ((uint64_t)t.x + WS_WARP_SIZE <= bd.x) {     /* the warp within one row of the block */
+        for (int i = 0; i < WS_WARP_SIZE; i++) row[i] = comp == 0 ? t.x + (uint64_t)i : comp == 1 ? t.y : t.z;
+        return;
+    }
     for (int i = 0; i < WS_WARP_SIZE; i++) {
         row[i] = comp == 0 ? t.x : comp == 1 ? t.y : t.z;
         if (++t.x == bd.x) {

@@ -57,6 +57,49 @@ static void test_vecadd(void **state)
     t_free(&t);
 }
 
+/* Each thread writes its %tid.x, .y and .z at its linear index: for blocks
+ * whose rows hold whole warps, rows shorter or longer than a warp and not a
+ * multiple of it, and partial last warps, every thread's three figures
+ * must be the ones its linear index gives (x fastest, then y, then z). */
+static const char tid_ptx[] =
+    ".version 9.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry tids(.param .u64 out)\n{\n"
+    "\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<6>;\n"
+    "\tld.param.u64 %rd1, [out];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+    "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %tid.y;\n\tmov.u32 %r3, %tid.z;\n"
+    "\tmov.u32 %r4, %ntid.x;\n\tmov.u32 %r5, %ntid.y;\n"
+    "\tmad.lo.s32 %r6, %r3, %r5, %r2;\n\tmad.lo.s32 %r7, %r6, %r4, %r1;\n"
+    "\tmul.wide.u32 %rd3, %r7, 12;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+    "\tst.global.u32 [%rd4], %r1;\n\tst.global.u32 [%rd4+4], %r2;\n\tst.global.u32 [%rd4+8], %r3;\n"
+    "\tret;\n}\n";
+
+static void test_tid_rows(void **state)
+{
+    (void)state;
+    static const ws_dim3 blocks[] = {{256, 1, 1}, {64, 2, 1}, {40, 3, 2}, {7, 5, 3}, {32, 2, 2}, {100, 1, 1},
+                                     {16, 16, 1}, {33, 1, 4}};
+    tctx t;
+    if (!t_load(&t, tid_ptx, "tids.ptx")) fail_msg("%s", t.err.msg);
+    for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
+        ws_dim3 bd = blocks[k];
+        uint32_t n = bd.x * bd.y * bd.z;
+        uint32_t *got = malloc(sizeof *got * 3 * n);
+        uint64_t out = t_alloc(&t, NULL, sizeof *got * 3 * n);
+        t.nparams = 0;
+        t_p64(&t, out);
+        if (!t_run(&t, "tids", D3(1, 1, 1), D3(bd.x, bd.y, bd.z), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+        assert_true(ws_devmem_read(t.mem, out, got, sizeof *got * 3 * n));
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t x = i % bd.x, y = i / bd.x % bd.y, z = i / (bd.x * bd.y);
+            if (got[3 * i] != x || got[3 * i + 1] != y || got[3 * i + 2] != z)
+                fail_msg("block %ux%ux%u thread %u: tid (%u, %u, %u), want (%u, %u, %u)", bd.x, bd.y, bd.z, i,
+                         got[3 * i], got[3 * i + 1], got[3 * i + 2], x, y, z);
+        }
+        free(got);
+    }
+    t_free(&t);
+}
+
 static void test_matmul_tiled(void **state)
 {
     (void)state;
@@ -227,6 +270,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vecadd),
+        cmocka_unit_test(test_tid_rows),
         cmocka_unit_test(test_matmul_tiled),
         cmocka_unit_test(test_reduce_shfl),
         cmocka_unit_test(test_reduce_dynamic_shared),
