@@ -346,17 +346,18 @@ static bool lanes_near(const uint64_t *addr, uint64_t *lo, uint64_t *hi, uint64_
     return true;
 }
 
-/* The lowest and highest address of mask's lanes (mask not empty). */
-static void lanes_span(const uint64_t *addr, uint32_t mask, uint64_t *lo, uint64_t *hi)
+/* The lowest and highest address of mask's lanes and their bits or-ed
+ * (mask empty: UINT64_MAX, 0, 0). */
+static void lanes_span(const uint64_t *addr, uint32_t mask, uint64_t *lo, uint64_t *hi, uint64_t *bits)
 {
-    uint64_t bits;
-    if (mask == UINT32_MAX && lanes_near(addr, lo, hi, &bits)) return;
+    if (mask == UINT32_MAX && lanes_near(addr, lo, hi, bits)) return;
     *lo = UINT64_MAX;
-    *hi = 0;
+    *hi = *bits = 0;
     FOR_LANES(mask, lane) {
         uint64_t a = addr[lane];
         *lo = a < *lo ? a : *lo;
         *hi = a > *hi ? a : *hi;
+        *bits |= a;
     }
 }
 
@@ -375,7 +376,7 @@ static bool halves_step(const uint64_t *addr, uint32_t size, uint64_t *step)
  * bytes each, with the watcher (the reuse recorder) told of exactly the
  * bytes they write, before they change: the whole range once when the
  * lanes cover it, else lane by lane.  whole: they are known to (a full
- * warp of consecutive words).  NULL as ws_devmem_span. */
+ * warp of consecutive words).  NULL as ws_devmem_write_span. */
 static uint8_t *write_span_told(ws_devmem *m, uint64_t lo, uint64_t n, const uint64_t *addr, uint32_t mask,
                                 uint32_t size, bool uniform, bool whole)
 {
@@ -518,8 +519,8 @@ static bool apart_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const uint
     /* the warp at once, its lanes' lowest to highest address: all global
      * (above both windows), and inside one of the allocations (a store) or
      * clear of them all (a load); else lane by lane, for the exact fault */
-    uint64_t lo, hi;
-    lanes_span(addrs, mask, &lo, &hi);
+    uint64_t lo, hi, bits;
+    lanes_span(addrs, mask, &lo, &hi, &bits);
     if (lo >= WS_LOCAL_WINDOW + WS_WINDOW_SIZE && hi <= UINT64_MAX - size) {
         bool ok = !in;
         for (uint32_t i = 0; i < ap->n; i++) {
@@ -565,15 +566,8 @@ static const uint64_t *value_row(ws_exec *x, ws_block *b, ws_warp *w, const ws_o
 static bool store_valid(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
                         const uint64_t *addrs, uint32_t total, mem_what what)
 {
-    uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
-    if (mask != UINT32_MAX || !lanes_near(addrs, &lo, &hi, &bits)) {
-        FOR_LANES(mask, lane) {
-            uint64_t a = addrs[lane];
-            lo = a < lo ? a : lo;
-            hi = a > hi ? a : hi;
-            bits |= a;
-        }
-    }
+    uint64_t lo, hi, bits;
+    lanes_span(addrs, mask, &lo, &hi, &bits);
     if (!mask || ((total <= 1 || (bits & (total - 1)) == 0) && (total & (total - 1)) == 0 &&
                   ws_devmem_valid(x->p->mem, lo, hi - lo + total)))
         return true;

@@ -496,30 +496,19 @@ bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
     return true;
 }
 
-/* The span of ws_devmem_span, the watcher not told. */
-static uint8_t *span_of(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
+/* The span of [addr, addr + size) (device_memory.h), the watcher not
+ * told; *found: its allocation.  A write caches its allocation and page in
+ * m (writes are made on one thread). */
+static uint8_t *span_of(ws_devmem *m, uint64_t addr, uint64_t size, bool write, const ws_alloc **found)
 {
     ws_devmem *remember = write ? m : NULL;
-    if (size == 0 || (write && m->track_init) || !alloc_find(m, addr, size, remember))
+    if (size == 0 || (write && m->track_init) || !(*found = alloc_find(m, addr, size, remember)))
         return NULL;
     uint64_t key = addr >> WS_PAGE_SHIFT;
     if ((addr + size - 1) >> WS_PAGE_SHIFT != key)
         return NULL;
     uint8_t *p = page_cached(m, key, remember);
     return p ? p + (addr & (WS_PAGE_SIZE - 1)) : NULL;
-}
-
-uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
-{
-    /* A watcher (the reuse recorder) is told the whole span as read: more
-     * bytes than the lanes read, which only makes reuse stricter.  Writes
-     * must reach it byte-exact: the byte-wise way, or ws_devmem_write_span. */
-    if (m->watch && write)
-        return NULL;
-    uint8_t *p = span_of(m, addr, size, write);
-    if (p && m->watch)
-        m->watch(m->watch_ctx, addr, size, false);
-    return p;
 }
 
 /* The memo's slot for addr's page: a multiplicative hash, since buffers
@@ -537,11 +526,10 @@ uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, ui
     if (size && addr - lo < hi - lo && size <= hi - addr) {
         p = memo->host[i] + (addr - lo);
     } else {
-        const ws_alloc *a = alloc_find(m, addr, size, NULL);
-        uint64_t key = addr >> WS_PAGE_SHIFT, pbase = key << WS_PAGE_SHIFT;
-        uint8_t *page = size && a && (addr + size - 1) >> WS_PAGE_SHIFT == key ? page_cached(m, key, NULL) : NULL;
-        if (!page) return NULL;
-        p = page + (addr - pbase);
+        const ws_alloc *a;
+        if (!(p = span_of(m, addr, size, false, &a))) return NULL;
+        uint64_t pbase = addr >> WS_PAGE_SHIFT << WS_PAGE_SHIFT;
+        uint8_t *page = p - (addr - pbase);
         memo->lo[i] = a->base > pbase ? a->base : pbase;
         memo->hi[i] = a->base + a->size < pbase + WS_PAGE_SIZE ? a->base + a->size : pbase + WS_PAGE_SIZE;
         memo->host[i] = page + (memo->lo[i] - pbase);
@@ -552,7 +540,8 @@ uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, ui
 
 uint8_t *ws_devmem_write_span(ws_devmem *m, uint64_t addr, uint64_t size)
 {
-    return span_of(m, addr, size, true);
+    const ws_alloc *a;
+    return span_of(m, addr, size, true, &a);
 }
 
 void ws_devmem_tell(ws_devmem *m, uint64_t addr, uint64_t size, bool write)

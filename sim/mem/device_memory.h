@@ -41,16 +41,15 @@ bool ws_devmem_valid(const ws_devmem *m, uint64_t addr, uint64_t size);
  * range is not inside one live allocation. */
 bool ws_devmem_write(ws_devmem *m, uint64_t addr, const void *src, uint64_t size);
 bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size);
-/* The host bytes of [addr, addr + size) when the range lies in one
- * allocation and one backing page that exists, for a caller that moves a
- * whole warp's bytes at once (exec_mem.c); valid until the next
- * allocation or free.  NULL otherwise (the page was never written,
- * the range crosses a page or leaves the allocation, or a write while
- * initcheck tracks written bytes, or a write while a watcher is set): the
- * caller then goes byte-wise through
- * ws_devmem_read and ws_devmem_write, which give the same result. */
-uint8_t *ws_devmem_span(ws_devmem *m, uint64_t addr, uint64_t size, bool write);
-/* A reader's memo for ws_devmem_read_span: the pieces of pages it read
+/* Spans, for a caller that moves a whole warp's bytes at once
+ * (exec_mem.c): the host bytes of [addr, addr + size) when the range lies
+ * in one allocation and one backing page that exists, valid until the next
+ * allocation or free.  NULL otherwise (the page was never written, the
+ * range crosses a page or leaves the allocation, or a write while initcheck
+ * tracks written bytes): the caller then goes byte-wise through
+ * ws_devmem_read and ws_devmem_write, which give the same result.
+ *
+ * A reader's memo for ws_devmem_read_span: the pieces of pages it read
  * last, each a page that exists cut to one allocation.  Each thread keeps
  * its own, for one launch: no allocation is freed and no page dropped
  * while a kernel runs.  Zeroed, it holds nothing. */
@@ -59,11 +58,12 @@ typedef struct ws_span_memo {
     uint64_t lo[WS_SPAN_MEMOS], hi[WS_SPAN_MEMOS];     /* the addresses [lo, hi) */
     uint8_t *host[WS_SPAN_MEMOS];                       /* the host byte of lo */
 } ws_span_memo;
-/* ws_devmem_span for a read (the watcher told), from memo when it holds
- * the range, else from the page table (and then kept in memo). */
+/* A span to read, from memo when it holds the range, else from the page
+ * table (and then kept in memo).  A watcher (the reuse recorder) is told
+ * of the whole span as read: more bytes than the lanes may read, which
+ * only makes reuse stricter. */
 uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size);
-/* ws_devmem_span for a write that tells a watcher itself: the span even
- * while a watcher is set, which it does not tell; the caller tells it
+/* A span to write.  A watcher is not told: the caller tells it
  * (ws_devmem_tell) of exactly the bytes it writes, before it writes them. */
 uint8_t *ws_devmem_write_span(ws_devmem *m, uint64_t addr, uint64_t size);
 /* Tells the watcher, if one is set, of an access as ws_devmem_read and

@@ -487,8 +487,8 @@ static void count_reads(void *ctx, uint64_t addr, uint64_t size, bool write)
     }
 }
 
-/* ws_devmem_read_span with its memo gives what ws_devmem_span gives (the
- * same host bytes, or none), however the memo was filled before: random
+/* ws_devmem_read_span with its memo gives the span the page table gives
+ * (ws_devmem_write_span: the same host bytes, or none), however the memo was filled before: random
  * ranges over small allocations that share pages (so a memo entry must
  * keep to its allocation), allocations larger than a page, written and
  * never-written pages, ranges that leave an allocation or cross a page;
@@ -513,7 +513,7 @@ static void test_read_span_memo(void **state)
         int i = (int)((seed >> 33) % 12);
         uint64_t off = (seed >> 13) % (size[i] + 64), n = 1 + (seed >> 45) % 160;
         uint64_t addr = base[i] + off - (iter % 7 == 0 ? 32 : 0);
-        uint8_t *want = ws_devmem_span(m, addr, n, false);
+        uint8_t *want = ws_devmem_write_span(m, addr, n);
         ws_devmem_watch(m, count_reads, &t);
         uint8_t *got = ws_devmem_read_span(m, &memo, addr, n);
         ws_devmem_watch(m, NULL, NULL);
