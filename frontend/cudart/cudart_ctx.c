@@ -311,25 +311,42 @@ static void apply_sass(ws_program *prog)
     ws_sass_free(&l);
 }
 
+/* The module's PTX for the GPU, out of its fat binary (once); false, and
+ * why in err, when it has none. */
+static bool module_ptx(const cr_context *c, cr_module *m, char *err, size_t errsize)
+{
+    if (m->ptx) return true;
+    uint32_t arch = (uint32_t)(c->gpu.major * 10 + c->gpu.minor);
+    uint64_t size = ws_fatbin_size(m->fatbin, SIZE_MAX);
+    if (size == 0) {
+        snprintf(err, errsize, "the registered device code is not a fat binary");
+        return false;
+    }
+    if (ws_fatbin_extract_ptx(m->fatbin, (size_t)size, arch, &m->ptx, &m->ptx_len, &m->ptx_arch, err, errsize) != 0)
+        return false;
+    char prog[40];
+    program_name(prog, sizeof prog);
+    snprintf(m->path, sizeof m->path, "%s.compute_%u.ptx", prog, m->ptx_arch);
+    return true;
+}
+
+void cr_module_start_ptxas(cr_context *c, cr_module *m)
+{
+    char err[1024];
+    if (c->gpu_ok && !m->load_error && module_ptx(c, m, err, sizeof err))
+        ws_ptxas_start_ahead(&m->ptxas, m->ptx, m->ptx_len, c->gpu.major, c->gpu.minor);
+}
+
 cudaError_t cr_module_load(cr_context *c, cr_module *m)
 {
     if (m->loaded) return cudaSuccess;
     if (m->load_error) return m->load_error;
     char err[1024];
-    uint32_t arch = (uint32_t)(c->gpu.major * 10 + c->gpu.minor);
-    if (!m->ptx) {
-        uint64_t size = ws_fatbin_size(m->fatbin, SIZE_MAX);
-        if (size == 0 || ws_fatbin_extract_ptx(m->fatbin, (size_t)size, arch, &m->ptx, &m->ptx_len,
-                                               &m->ptx_arch, err, sizeof err) != 0) {
-            if (size == 0) snprintf(err, sizeof err, "the registered device code is not a fat binary");
-            cr_note("error: no kernel image is available for execution on the device "
-                    "(cudaErrorNoKernelImageForDevice): cannot load the program's device code for %s "
-                    "(compute %d.%d): %s", c->gpu.name, c->gpu.major, c->gpu.minor, err);
-            return m->load_error = cudaErrorNoKernelImageForDevice;
-        }
-        char prog[40];
-        program_name(prog, sizeof prog);
-        snprintf(m->path, sizeof m->path, "%s.compute_%u.ptx", prog, m->ptx_arch);
+    if (!module_ptx(c, m, err, sizeof err)) {
+        cr_note("error: no kernel image is available for execution on the device "
+                "(cudaErrorNoKernelImageForDevice): cannot load the program's device code for %s "
+                "(compute %d.%d): %s", c->gpu.name, c->gpu.major, c->gpu.minor, err);
+        return m->load_error = cudaErrorNoKernelImageForDevice;
     }
     const char *dump = env(WS_ENV_KEEP_PTX);
     if (dump) {

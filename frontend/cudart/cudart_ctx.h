@@ -165,6 +165,11 @@ cudaError_t cr_unsupported(const char *call);
  * two streams stay in order on a terminal. */
 void cr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Starts ptxas on the module's PTX now (ws_ptxas_start_ahead), when its
+ * PTX for the GPU is there: a program sets up its inputs while ptxas
+ * compiles, and its first launch waits for the registers less. */
+void cr_module_start_ptxas(cr_context *c, cr_module *m);
+
 /* Parses and places the module's PTX if not done yet. */
 cudaError_t cr_module_load(cr_context *c, cr_module *m);
 

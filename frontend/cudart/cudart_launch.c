@@ -55,9 +55,12 @@ CR_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
     return (void **)m;
 }
 
+/* The module and its kernels are registered (before main): ptxas starts
+ * on it while the program runs up to its first launch. */
 CR_EXPORT void __cudaRegisterFatBinaryEnd(void **handle)
 {
-    (void)handle;
+    cr_context *c = cr_ctx();
+    if (c && handle) cr_module_start_ptxas(c, (cr_module *)handle);
 }
 
 /* Modules stay until the library unloads: a program's atexit handlers may

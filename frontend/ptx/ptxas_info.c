@@ -3,6 +3,7 @@
  * say. */
 #include "ptxas_info.h"
 
+#include <errno.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -41,67 +42,84 @@ int ptx_find_ptxas(char *path, size_t size)
     return -1;
 }
 
-/* Runs argv with stdout and stderr into one buffer.  Returns the exit
- * status, or -1 when it could not run. */
-static int run_capture(char *const argv[], char *out, size_t size)
+/* A temporary file for ptxas's output, already unlinked; -1 on failure. */
+static int unlinked_temp(void)
 {
-    int fds[2];
-    if (pipe(fds))
+    const char *tmp = getenv("TMPDIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/warpsim-ptxas-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    if (fd >= 0) unlink(path);
+    return fd;
+}
+
+int ptx_ptxas_start(const char *ptxas, const char *ptx_path, int32_t major, int32_t minor, ptx_ptxas_job *job,
+                    char *err, size_t errsize)
+{
+    char arch[32];
+    snprintf(arch, sizeof arch, "-arch=sm_%d%d", major, minor);
+    char *argv[] = {(char *)ptxas, "-v", arch, "-o", "/dev/null", (char *)ptx_path, NULL};
+    job->major = major;
+    job->minor = minor;
+    job->out_fd = unlinked_temp();
+    if (job->out_fd < 0) {
+        snprintf(err, errsize, "cannot make a temporary file for the output of %s", ptxas);
         return -1;
+    }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    posix_spawn_file_actions_adddup2(&fa, job->out_fd, 1);
+    posix_spawn_file_actions_adddup2(&fa, job->out_fd, 2);
     pid_t pid;
     int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
-    close(fds[1]);
     if (rc) {
-        close(fds[0]);
+        close(job->out_fd);
+        snprintf(err, errsize, "%s %s failed: cannot run it", ptxas, arch);
         return -1;
     }
-    size_t len = 0;
-    char chunk[4096];
-    ssize_t n;
-    while ((n = read(fds[0], chunk, sizeof chunk)) > 0) {
-        size_t take = (size_t)n < size - 1 - len ? (size_t)n : size - 1 - len;
-        memcpy(out + len, chunk, take);
-        len += take;
-    }
-    out[len] = '\0';
-    close(fds[0]);
+    job->pid = (int)pid;
+    return 0;
+}
+
+int ptx_ptxas_finish(ptx_ptxas_job *job, const char *ptxas, char **out, char *err, size_t errsize)
+{
+    *out = NULL;
     int status;
-    if (waitpid(pid, &status, 0) < 0)
+    pid_t got;
+    while ((got = waitpid((pid_t)job->pid, &status, 0)) < 0 && errno == EINTR) {}
+    size_t cap = 1 << 20, len = 0;
+    char *text = malloc(cap);
+    if (text && lseek(job->out_fd, 0, SEEK_SET) == 0) {
+        ssize_t n;
+        while (len < cap - 1 && (n = read(job->out_fd, text + len, cap - 1 - len)) > 0) len += (size_t)n;
+    }
+    close(job->out_fd);
+    if (!text) {
+        snprintf(err, errsize, "out of memory");
         return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+    text[len] = '\0';
+    if (got < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        while (len && text[len - 1] == '\n')
+            text[--len] = '\0';
+        snprintf(err, errsize, "%s -arch=sm_%d%d failed%s%s", ptxas, job->major, job->minor, *text ? ":\n" : "",
+                 text);
+        free(text);
+        return -1;
+    }
+    char *fit = realloc(text, len + 1);     /* kept while the module lives: give back the rest */
+    *out = fit ? fit : text;
+    return 0;
 }
 
 int ptx_ptxas_run(const char *ptxas, const char *ptx_path, int32_t major, int32_t minor, char **out,
                   char *err, size_t errsize)
 {
+    ptx_ptxas_job job;
     *out = NULL;
-    char arch[32];
-    snprintf(arch, sizeof arch, "-arch=sm_%d%d", major, minor);
-    char *argv[] = {(char *)ptxas, "-v", arch, "-o", "/dev/null", (char *)ptx_path, NULL};
-    size_t cap = 1 << 20;
-    char *text = malloc(cap);
-    if (!text) {
-        snprintf(err, errsize, "out of memory");
-        return -1;
-    }
-    int status = run_capture(argv, text, cap);
-    if (status != 0) {
-        size_t len = strlen(text);
-        while (len && text[len - 1] == '\n')
-            text[--len] = '\0';
-        snprintf(err, errsize, "%s %s failed%s%s", ptxas, arch, *text ? ":\n" : "", text);
-        free(text);
-        return -1;
-    }
-    char *fit = realloc(text, strlen(text) + 1);    /* kept while the module lives: give back the rest */
-    *out = fit ? fit : text;
-    return 0;
+    if (ptx_ptxas_start(ptxas, ptx_path, major, minor, &job, err, errsize) != 0) return -1;
+    return ptx_ptxas_finish(&job, ptxas, out, err, errsize);
 }
 
 int ptx_ptxas_entry(const char *output, const char *ptxas, const char *mangled, int32_t *regs, uint64_t *smem,

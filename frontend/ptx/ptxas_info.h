@@ -16,6 +16,24 @@ int ptx_find_ptxas(char *path, size_t size);
 int ptx_ptxas_run(const char *ptxas, const char *ptx_path, int32_t major, int32_t minor, char **out,
                   char *err, size_t errsize);
 
+/* A ptxas run started and not yet waited for: ptx_ptxas_start, then
+ * ptx_ptxas_finish (ptx_ptxas_run is the two at once), so that ptxas
+ * compiles while the caller does other work. */
+typedef struct ptx_ptxas_job {
+    int pid;
+    int out_fd;                 /* its stdout and stderr: an unlinked temporary file */
+    int32_t major, minor;
+} ptx_ptxas_job;
+
+/* Starts ptxas as ptx_ptxas_run does.  Returns 0, or -1 with the reason in
+ * err (nothing left running). */
+int ptx_ptxas_start(const char *ptxas, const char *ptx_path, int32_t major, int32_t minor, ptx_ptxas_job *job,
+                    char *err, size_t errsize);
+
+/* Waits for job and gives ptx_ptxas_run's result (ptxas names it in
+ * messages). */
+int ptx_ptxas_finish(ptx_ptxas_job *job, const char *ptxas, char **out, char *err, size_t errsize);
+
 /* Reads, from output as ptx_ptxas_run returns it, "Used N registers" for
  * the entry named mangled (and its "N bytes smem" into *smem, 0 when
  * absent).  ptxas names the ptxas that printed it, for the message.

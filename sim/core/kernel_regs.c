@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "program.h"
@@ -11,23 +13,95 @@
 #include "../../frontend/ptx/ptxas_info.h"
 
 /* The architecture ptxas compiles for: the GPU's, or the PTX's .target
- * where that is newer ("sm_90a" counts as 9.0). */
-static void ptxas_arch(const ws_program *p, const ws_regs_request *rq, int32_t *major, int32_t *minor)
+ * (target, or NULL) where that is newer ("sm_90a" counts as 9.0). */
+static void target_arch(const char *target, int32_t gpu_major, int32_t gpu_minor, int32_t *major, int32_t *minor)
 {
-    *major = rq->gpu_major;
-    *minor = rq->gpu_minor;
+    *major = gpu_major;
+    *minor = gpu_minor;
     int32_t tmajor, tminor;
-    if (p->target && sscanf(p->target, "sm_%1d%1d", &tmajor, &tminor) == 2 &&
+    if (target && sscanf(target, "sm_%1d%1d", &tmajor, &tminor) == 2 &&
         tmajor * 10 + tminor > *major * 10 + *minor) {
         *major = tmajor;
         *minor = tminor;
     }
 }
 
-void ws_ptxas_cache_free(ws_ptxas_cache *cache)
+static void ptxas_arch(const ws_program *p, const ws_regs_request *rq, int32_t *major, int32_t *minor)
+{
+    target_arch(p->target, rq->gpu_major, rq->gpu_minor, major, minor);
+}
+
+/* A PTX text written to a new temporary file, its path into path; false
+ * (and why) when it cannot be. */
+static bool write_temp_ptx(const char *text, size_t len, char *path, size_t size, char *why, size_t whysize)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, size, "%s/warpsim-ptx-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(why, whysize, "cannot write a temporary file for ptxas in %s", tmp && *tmp ? tmp : "/tmp");
+        return false;
+    }
+    bool ok = write(fd, text, len) == (ssize_t)len;
+    close(fd);
+    if (!ok) {
+        snprintf(why, whysize, "cannot write the PTX for ptxas to a temporary file");
+        unlink(path);
+    }
+    return ok;
+}
+
+/* Waits for the run started ahead: its result (ptxas names it in
+ * messages) into cache as run_ptxas's. */
+static void finish_ahead(const char *ptxas, ws_ptxas_cache *cache)
 {
     free(cache->out);
+    cache->out = NULL;
+    cache->why[0] = '\0';
+    cache->major = cache->job.major;
+    cache->minor = cache->job.minor;
+    cache->ran = true;
+    cache->ok = ptx_ptxas_finish(&cache->job, ptxas, &cache->out, cache->why, sizeof cache->why) == 0;
+    unlink(cache->ptx_path);
+    cache->started = false;
+}
+
+void ws_ptxas_cache_free(ws_ptxas_cache *cache)
+{
+    if (cache->started) {       /* not asked for: stopped, not waited out */
+        kill((pid_t)cache->job.pid, SIGKILL);
+        finish_ahead("ptxas", cache);
+    }
+    free(cache->out);
     memset(cache, 0, sizeof *cache);
+}
+
+void ws_ptxas_start_ahead(ws_ptxas_cache *cache, const char *ptx_text, size_t ptx_len, int32_t gpu_major,
+                          int32_t gpu_minor)
+{
+    char ptxas[1024], why[512];
+    if (cache->started || cache->ran || ptx_find_ptxas(ptxas, sizeof ptxas) != 0) return;
+    /* the .target directive, as the parser will read it */
+    char target[16] = "";
+    const char *end = ptx_text + ptx_len;
+    for (const char *t = ptx_text; t + 8 < end; t++) {
+        if ((t != ptx_text && t[-1] != '\n') || memcmp(t, ".target", 7) != 0) continue;
+        for (t += 7; t < end && (*t == ' ' || *t == '\t'); t++) {}
+        size_t n = 0;
+        while (t + n < end && n < sizeof target - 1 && (isalnum((unsigned char)t[n]) || t[n] == '_')) n++;
+        memcpy(target, t, n);
+        target[n] = '\0';
+        break;
+    }
+    int32_t major, minor;
+    target_arch(target[0] ? target : NULL, gpu_major, gpu_minor, &major, &minor);
+    if (!write_temp_ptx(ptx_text, ptx_len, cache->ptx_path, sizeof cache->ptx_path, why, sizeof why)) return;
+    if (ptx_ptxas_start(ptxas, cache->ptx_path, major, minor, &cache->job, why, sizeof why) != 0) {
+        unlink(cache->ptx_path);
+        return;
+    }
+    cache->started = true;
+    cache->runs++;
 }
 
 /* ptxas -v on the PTX (a file, or the text written to a temporary one),
@@ -35,6 +109,10 @@ void ws_ptxas_cache_free(ws_ptxas_cache *cache)
 static void run_ptxas(const char *ptxas, int32_t major, int32_t minor, const ws_regs_request *rq,
                       ws_ptxas_cache *cache)
 {
+    if (cache->started) {
+        finish_ahead(ptxas, cache);
+        if (cache->major == major && cache->minor == minor) return;
+    }
     free(cache->out);
     cache->out = NULL;
     cache->why[0] = '\0';
@@ -47,22 +125,12 @@ static void run_ptxas(const char *ptxas, int32_t major, int32_t minor, const ws_
                                   sizeof cache->why) == 0;
         return;
     }
-    const char *tmp = getenv("TMPDIR");
     char path[1024];
-    snprintf(path, sizeof path, "%s/warpsim-ptx-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        snprintf(cache->why, sizeof cache->why, "cannot write a temporary file for ptxas in %s",
-                 tmp && *tmp ? tmp : "/tmp");
+    if (!write_temp_ptx(rq->ptx_text, rq->ptx_len, path, sizeof path, cache->why, sizeof cache->why)) {
         cache->ok = false;
         return;
     }
-    bool ok = write(fd, rq->ptx_text, rq->ptx_len) == (ssize_t)rq->ptx_len;
-    close(fd);
-    if (!ok)
-        snprintf(cache->why, sizeof cache->why, "cannot write the PTX for ptxas to a temporary file");
-    cache->ok = ok && ptx_ptxas_run(ptxas, path, major, minor, &cache->out, cache->why,
-                                    sizeof cache->why) == 0;
+    cache->ok = ptx_ptxas_run(ptxas, path, major, minor, &cache->out, cache->why, sizeof cache->why) == 0;
     unlink(path);
 }
 

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "sim.h"
+#include "../../frontend/ptx/ptxas_info.h"
 
 typedef enum ws_regs_source { WS_REGS_GIVEN, WS_REGS_PTXAS, WS_REGS_ESTIMATED } ws_regs_source;
 
@@ -27,10 +28,24 @@ typedef struct ws_ptxas_cache {
     bool ran, ok;
     char why[512];              /* ran && !ok: why it gave no output */
     int32_t runs;               /* runs (or tries: a temporary file failed) through this cache */
+    /* a run started ahead (ws_ptxas_start_ahead) and not yet waited for */
+    bool started;
+    ptx_ptxas_job job;
+    char ptx_path[1024];        /* its temporary PTX file */
 } ws_ptxas_cache;
 
-/* Frees the kept output and empties the cache (which may then be reused). */
+/* Frees the kept output and empties the cache (which may then be reused);
+ * a run started ahead is stopped. */
 void ws_ptxas_cache_free(ws_ptxas_cache *cache);
+
+/* Starts ptxas on the PTX text now, for the architecture a kernel of it
+ * will ask for on a GPU of compute capability gpu_major.gpu_minor, so
+ * that it compiles while the program does other work (a CUDA program's
+ * input set-up): the first resolve through cache that asks for that
+ * architecture waits for it instead of running ptxas then.  Does nothing
+ * when ptxas cannot be found or started (the resolve says why). */
+void ws_ptxas_start_ahead(ws_ptxas_cache *cache, const char *ptx_text, size_t ptx_len, int32_t gpu_major,
+                          int32_t gpu_minor);
 
 typedef struct ws_regs_request {
     int32_t given;              /* > 0: the user's number, used as it is */

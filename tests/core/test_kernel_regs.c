@@ -150,6 +150,20 @@ static void test_failed_run_kept(void **state)
     assert_string_equal(r.why, want);     /* ptxas's lines on one */
     assert_int_equal(cache.runs, 1);
 
+    /* the same, started ahead */
+    ws_ptxas_cache ahead = {0};
+    size_t len;
+    char *text = read_text(CONVOLUTION, &len);
+    ws_ptxas_start_ahead(&ahead, text, len, 9, 0);
+    ws_regs_request rt = {.ptx_text = text, .ptx_len = len, .gpu_major = 9, .gpu_minor = 0, .ptxas_cache = &ahead};
+    ws_kernel_regs ra;
+    ws_kernel_regs_resolve(t.p, ws_program_kernel(t.p, kernels[0]), &rt, &ra);
+    assert_int_equal(ra.source, WS_REGS_ESTIMATED);
+    assert_string_equal(ra.why, want);
+    assert_int_equal(ahead.runs, 1);
+    ws_ptxas_cache_free(&ahead);
+    free(text);
+
     setenv("PATH", saved, 1);
     free(saved);
     ws_ptxas_cache_free(&cache);
@@ -158,12 +172,94 @@ static void test_failed_run_kept(void **state)
     rmdir(dir);
 }
 
+/* A private TMPDIR for the test, so that what ptxas runs leave there can
+ * be counted; restored and removed by tmpdir_end. */
+static char *tmpdir_begin(char *dir, size_t size)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *saved = tmp ? strdup(tmp) : NULL;
+    snprintf(dir, size, "%s/warpsim-test-ahead-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    assert_non_null(mkdtemp(dir));
+    setenv("TMPDIR", dir, 1);
+    return saved;
+}
+
+static int files_in(const char *dir)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    int n = -1;
+    assert_int_equal(fscanf(p, "%d", &n), 1);
+    pclose(p);
+    return n;
+}
+
+static void tmpdir_end(const char *dir, char *saved)
+{
+    assert_int_equal(files_in(dir), 0);     /* no temporary file left */
+    if (saved) setenv("TMPDIR", saved, 1);
+    else unsetenv("TMPDIR");
+    free(saved);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* ptxas started ahead (the runtime starts it when the program registers
+ * its module): the first resolve of that architecture waits for it, and
+ * every kernel gets the numbers of a run of its own; a resolve for
+ * another architecture runs ptxas again; a run never asked for is stopped
+ * when the cache is freed.  No temporary file is left either way. */
+static void test_started_ahead(void **state)
+{
+    (void)state;
+    skip_without_ptxas();
+    char dir[1024];
+    char *saved = tmpdir_begin(dir, sizeof dir);
+    tctx t;
+    t_load_path(&t, CONVOLUTION);
+    size_t len;
+    char *text = read_text(CONVOLUTION, &len);
+    ws_regs_request rq = {.ptx_text = text, .ptx_len = len, .gpu_major = 9, .gpu_minor = 0};
+
+    /* a GPU older than the PTX's .target (sm_90): ptxas compiles for the target */
+    ws_ptxas_cache cache = {0};
+    ws_ptxas_start_ahead(&cache, text, len, 8, 0);
+    assert_true(cache.started);
+    assert_int_equal(cache.runs, 1);
+    resolve_all_and_compare(&t, rq, &cache);
+    assert_false(cache.started);
+    assert_int_equal(cache.runs, 1);
+    assert_true(cache.ok);
+    assert_int_equal(cache.major, 9);
+    ws_ptxas_cache_free(&cache);
+
+    /* started for sm_100, asked for sm_90: a second run */
+    ws_ptxas_start_ahead(&cache, text, len, 10, 0);
+    resolve_all_and_compare(&t, rq, &cache);
+    assert_int_equal(cache.runs, 2);
+    assert_int_equal(cache.major, 9);
+    ws_ptxas_cache_free(&cache);
+
+    /* never asked for */
+    ws_ptxas_start_ahead(&cache, text, len, 9, 0);
+    assert_true(cache.started);
+    ws_ptxas_cache_free(&cache);
+    assert_false(cache.started);
+    assert_false(cache.ran);
+
+    free(text);
+    t_free(&t);
+    tmpdir_end(dir, saved);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_run_per_module),
         cmocka_unit_test(test_one_run_from_text),
         cmocka_unit_test(test_failed_run_kept),
+        cmocka_unit_test(test_started_ahead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
