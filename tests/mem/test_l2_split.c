@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "sim/core/l2_split.h"
+#include "sim/core/sort_keys.h"
 
 enum { NSM = 40, PER_SM = 400, WINDOW = 300 };
 
@@ -207,11 +208,49 @@ static void test_atomics_left_alone(void **state)
     ws_l2_free(&l2);
 }
 
+static int cmp_keys(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Keys sorted by their high 32 bits only come out in the order of the
+ * whole keys when each value of the high bits has its low bits in order
+ * (as the slices' lists have each SM's requests): lists of 1 to 5000 such
+ * keys, several threads' runs one after another, against qsort. */
+static void test_sort_by_high_bits(void **state)
+{
+    (void)state;
+    uint64_t seed = 11;
+    for (uint32_t n = 1; n <= 5000; n = n * 3 + 1) {
+        uint64_t *a = malloc(sizeof *a * n), *tmp = malloc(sizeof *tmp * n), *want = malloc(sizeof *want * n);
+        assert_non_null(a);
+        assert_non_null(tmp);
+        assert_non_null(want);
+        uint32_t next_low[64] = {0};    /* per high value: its next low bits */
+        for (uint32_t i = 0; i < n; i++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            uint32_t high = (uint32_t)(seed >> 58);     /* 64 values: cycles and SMs */
+            uint64_t h = (uint64_t)(high * 0x01010101u + 0x100) << 32;
+            next_low[high] += 1 + (uint32_t)(seed >> 40) % 300;
+            a[i] = h | next_low[high];
+        }
+        memcpy(want, a, sizeof *a * n);
+        qsort(want, n, sizeof *want, cmp_keys);
+        ws_sort_keys_from(a, tmp, n, 32);
+        assert_memory_equal(a, want, sizeof *a * n);
+        free(a);
+        free(tmp);
+        free(want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_as_one_by_one),
         cmocka_unit_test(test_atomics_left_alone),
+        cmocka_unit_test(test_sort_by_high_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
