@@ -20,6 +20,7 @@
 #include "sim/core/kernel_regs.h"
 #include "sim/core/launch_reuse.h"
 #include "sim/core/progress_line.h"
+#include "sim/mem/l2_dram.h"
 #include "frontend/ptx/ptxas_info.h"
 #include "frontend/sass/sass_listing.h"
 #include "sim/core/sass_groups.h"
@@ -58,6 +59,10 @@ static cr_context *context_create(void)
      * without memory for it every launch is simulated */
     if (!c->functional && !(env(WS_ENV_SIMULATE_ALL) && strcmp(env(WS_ENV_SIMULATE_ALL), "0") != 0))
         c->reuse = ws_reuse_create();
+    /* one L2 for the timed launches: its pages made once (zeroed, it is
+     * made at the first launch; without memory for it each launch makes
+     * its own) */
+    if (!c->functional) c->l2_kept = calloc(1, sizeof *c->l2_kept);
     /* a launch's progress on a terminal only: pipes and files see nothing */
     const char *after = env(WS_ENV_PROGRESS_AFTER_MS);
     if (isatty(fileno(stderr)))
@@ -162,6 +167,8 @@ static void context_destroy(cr_context *c)
 {
     if (!c) return;
     ws_reuse_destroy(c->reuse);
+    if (c->l2_kept) ws_l2_free(c->l2_kept);
+    free(c->l2_kept);
     ws_progress_line_free(c->progress);
     ws_kernel_totals_free(c->totals);
     ws_lines_free(c->lines);

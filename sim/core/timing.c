@@ -171,10 +171,11 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     }
 
     ws_tsim s;
-    ws_l2_dram l2;
+    ws_l2_dram own_l2;
     memset(&s, 0, sizeof s);
-    memset(&l2, 0, sizeof l2);
-    s.l2 = &l2;
+    memset(&own_l2, 0, sizeof own_l2);
+    ws_l2_dram *l2 = opt.l2_kept ? opt.l2_kept : &own_l2;
+    s.l2 = l2;
     s.g = cfg;
     s.ts = &tst;
     s.trace = opt.trace;
@@ -212,7 +213,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         s.deps = malloc(sizeof *s.deps * (size_t)(p->ncode ? p->ncode : 1));
         sms = aligned_alloc(_Alignof(ws_sm), sizeof *sms * (size_t)nsm);     /* a multiple of the alignment */
         if (sms) memset(sms, 0, sizeof *sms * (size_t)nsm);
-        ok = s.deps && sms && ws_l2_init(&l2, cfg);
+        ok = s.deps && sms && (opt.l2_kept ? ws_l2_init_again(l2, cfg) : ws_l2_init(l2, cfg));
         if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for timing kernel %s",
                           p->funcs[k->func].shown);
     }
@@ -284,7 +285,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     for (int32_t i = 0; sms && i < nsm; i++) ws_sm_free(&sms[i]);
     free(sms);
     free(s.deps);
-    ws_l2_free(&l2);
+    ws_l2_free(&own_l2);
     ws_dispatcher_free(&s.disp);
     if (stats) *stats = st;
     if (ts) *ts = tst;

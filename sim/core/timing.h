@@ -42,6 +42,10 @@ typedef struct ws_timing_options {
     /* issues binned per SM for the HTML report (sim/trace/issue_timeline.h),
      * NULL = none */
     struct ws_issue_timeline *timeline;
+    /* An L2 kept between launches by the caller (ws_l2_init_again), whose
+     * pages stay made; NULL: the launch makes its own.  The results are
+     * the same either way. */
+    struct ws_l2_dram *l2_kept;
 } ws_timing_options;
 
 /* Default options: regs estimated, default carve-out, config's policy. */

@@ -2,6 +2,7 @@
 #include "l2_dram.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define TICKS 1024u     /* fixed-point fraction of a cycle for bandwidths */
 
@@ -27,7 +28,8 @@ static uint64_t channel_cost(const ws_gpu_config *g, uint32_t nchannels)
     return cost ? cost : 1;
 }
 
-bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g)
+/* The numbers g gives m (all but its arrays). */
+static void set_params(ws_l2_dram *m, const ws_gpu_config *g)
 {
     m->nslices = (uint32_t)g->l2Slices;
     m->nchannels = (uint32_t)g->dramChannels;
@@ -45,14 +47,37 @@ bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g)
         ? ((uint64_t)m->nslices * TICKS + (uint64_t)g->l2WriteRequestsPerCycle / 2) / (uint64_t)g->l2WriteRequestsPerCycle
         : 0;
     m->write_req_extra = req > m->slice_cost ? req - m->slice_cost : 0;
+    m->slice_bytes = g->l2CacheSize / (m->nslices ? m->nslices : 1);
+    m->ways = (uint32_t)g->l2Associativity;
+}
+
+bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g)
+{
+    set_params(m, g);
     m->slice = calloc(m->nslices, sizeof *m->slice);
     m->slice_free = calloc(m->nslices, sizeof *m->slice_free);
     m->atom_free = calloc(m->nslices, sizeof *m->atom_free);
     m->chan_free = calloc(m->nchannels, sizeof *m->chan_free);
     if (!m->slice || !m->slice_free || !m->atom_free || !m->chan_free) return false;
     for (uint32_t s = 0; s < m->nslices; s++)
-        if (!ws_scache_init(&m->slice[s], g->l2CacheSize / m->nslices, (uint32_t)g->l2Associativity))
-            return false;
+        if (!ws_scache_init(&m->slice[s], m->slice_bytes, m->ways)) return false;
+    return true;
+}
+
+bool ws_l2_init_again(ws_l2_dram *m, const ws_gpu_config *g)
+{
+    if (!m->slice || (uint32_t)g->l2Slices != m->nslices || (uint32_t)g->dramChannels != m->nchannels ||
+        g->l2CacheSize / m->nslices != m->slice_bytes || (uint32_t)g->l2Associativity != m->ways) {
+        ws_l2_free(m);
+        if (ws_l2_init(m, g)) return true;
+        ws_l2_free(m);      /* nothing half made is kept */
+        return false;
+    }
+    set_params(m, g);
+    for (uint32_t s = 0; s < m->nslices; s++) ws_scache_reset(&m->slice[s]);
+    memset(m->slice_free, 0, sizeof *m->slice_free * m->nslices);
+    memset(m->atom_free, 0, sizeof *m->atom_free * m->nslices);
+    memset(m->chan_free, 0, sizeof *m->chan_free * m->nchannels);
     return true;
 }
 

@@ -48,10 +48,20 @@ typedef struct ws_l2_dram {
     uint64_t write_req_extra;                   /* ticks a write request adds to its first sector */
     uint32_t lat_l2, lat_dram;
     uint32_t fetch_sectors;                     /* sectors one DRAM read brings (aligned group) */
+    uint64_t slice_bytes;                       /* each slice's capacity */
+    uint32_t ways;                              /* its associativity */
     ws_l2_tally count;
 } ws_l2_dram;
 
 bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g);
+
+/* m, from an earlier launch (or zeroed), as ws_l2_init makes it for g:
+ * when its slices have g's shape they are cleared where they were used
+ * (ws_scache_reset) and keep their pages, else made anew.  A launch after
+ * another with large arrays then takes no page faults in its L2 (on
+ * several threads each first write to a page is one, and the first read
+ * before it another).  False when out of memory. */
+bool ws_l2_init_again(ws_l2_dram *m, const ws_gpu_config *g);
 void ws_l2_free(ws_l2_dram *m);
 
 /* A sector read that leaves the SM at cycle t: the cycle its data is back. */

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #define LINE_BYTES (32u * WS_SECTORS_PER_LINE)
@@ -50,9 +51,29 @@ bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
     c->tag = zeroed(n, sizeof *c->tag);
     c->last_use = zeroed(n, sizeof *c->last_use);
     c->lines = zeroed(n, sizeof *c->lines);
-    if (c->tag && c->last_use && c->lines) return true;
+    uint32_t sets_per_chunk = 512 / c->ways ? 512 / c->ways : 1;
+    c->chunk_ways = sets_per_chunk * c->ways;
+    c->touched = calloc((n / c->chunk_ways + 64) / 64, sizeof *c->touched);
+    if (c->tag && c->last_use && c->lines && c->touched) return true;
     ws_scache_free(c);
     return false;
+}
+
+void ws_scache_reset(ws_sector_cache *c)
+{
+    size_t n = (size_t)c->nsets * c->ways, words = (n / c->chunk_ways + 64) / 64;
+    for (size_t k = 0; k < words; k++) {
+        for (uint64_t m = c->touched[k]; m; m &= m - 1) {
+            size_t from = (k * 64 + (size_t)__builtin_ctzll(m)) * c->chunk_ways;
+            size_t len = n - from < c->chunk_ways ? n - from : c->chunk_ways;
+            memset(&c->tag[from], 0, sizeof *c->tag * len);
+            memset(&c->last_use[from], 0, sizeof *c->last_use * len);
+            memset(&c->lines[from], 0, sizeof *c->lines * len);
+        }
+        c->touched[k] = 0;
+    }
+    c->stamp = 1;
+    c->ndirty = 0;
 }
 
 void ws_scache_free(ws_sector_cache *c)
@@ -61,7 +82,8 @@ void ws_scache_free(ws_sector_cache *c)
     unzeroed(c->tag, n, sizeof *c->tag);
     unzeroed(c->last_use, n, sizeof *c->last_use);
     unzeroed(c->lines, n, sizeof *c->lines);
-    c->tag = c->last_use = NULL;
+    free(c->touched);
+    c->tag = c->last_use = c->touched = NULL;
     c->lines = NULL;
 }
 
@@ -112,6 +134,8 @@ static ptrdiff_t allocate(ws_sector_cache *c, uint64_t sector, uint32_t *evicted
     size_t set = set_of(c, line), v = set;
     for (size_t w = set + 1; w < set + c->ways; w++)
         if (c->last_use[w] < c->last_use[v]) v = w;
+    size_t chunk = set / c->chunk_ways;
+    c->touched[chunk / 64] |= UINT64_C(1) << (chunk % 64);
     ws_cache_line *l = &c->lines[v];
     *evicted = (uint32_t)__builtin_popcount(l->dirty);
     c->ndirty -= *evicted;

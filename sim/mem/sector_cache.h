@@ -25,6 +25,11 @@ typedef struct ws_cache_line {
  * stops missing them. */
 typedef struct ws_sector_cache {
     uint32_t nsets, ways;
+    /* The runs of chunk_ways ways (whole sets, 4 KiB of tags or more) in
+     * which a line was ever placed, a bit each: what ws_scache_reset
+     * clears. */
+    uint64_t *touched;
+    uint32_t chunk_ways;
     uint64_t *tag;                          /* nsets * ways: line number + 1 (byte address / 128 + 1), 0: way never used */
     uint64_t *last_use;                     /* nsets * ways: LRU stamp; 0 = way never used, 1 = evict first */
     ws_cache_line *lines;                   /* nsets * ways */
@@ -36,6 +41,11 @@ typedef struct ws_sector_cache {
  * memory. */
 bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways);
 void ws_scache_free(ws_sector_cache *c);
+
+/* Back to as ws_scache_init left it, clearing only the sets a line was
+ * ever placed in: a cache kept between launches costs a launch what it
+ * touched, and its pages stay made. */
+void ws_scache_reset(ws_sector_cache *c);
 
 /* True when sector is valid; *ready gets its data's arrival.  A hit counts
  * as a use for LRU. */

@@ -144,9 +144,44 @@ static void test_write_request_rate(void **state)
     ws_l2_free(&m);
 }
 
+/* Reads and writes of a stream of sectors, the answers summed. */
+static uint64_t stream(ws_l2_dram *m, uint64_t first, int n)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t sector = first + (uint64_t)i * 5 % 20000;
+        sum = sum * 31 + (i % 3 ? ws_l2_read(m, sector, (uint64_t)i) : ws_l2_write(m, sector, i % 2, (uint64_t)i));
+    }
+    return sum + m->count.lookups + m->count.hits + m->count.dram_read_sectors + m->count.dram_write_sectors;
+}
+
+/* An L2 kept from a launch (ws_l2_init_again) answers the next launch as a
+ * new one does; for another shape it is made anew. */
+static void test_kept_is_new(void **state)
+{
+    (void)state;
+    ws_gpu_config g = tiny_config(0, 2);
+    ws_l2_dram fresh, kept;
+    memset(&kept, 0, sizeof kept);
+    assert_true(ws_l2_init_again(&kept, &g));       /* zeroed: made */
+    stream(&kept, 0, 5000);
+    assert_true(ws_l2_init_again(&kept, &g));
+    assert_true(ws_l2_init(&fresh, &g));
+    assert_int_equal(stream(&kept, 77, 5000), stream(&fresh, 77, 5000));
+    ws_l2_free(&fresh);
+    g.l2Slices = 2;                                 /* another shape */
+    assert_true(ws_l2_init_again(&kept, &g));
+    assert_int_equal(kept.nslices, 2);
+    assert_true(ws_l2_init(&fresh, &g));
+    assert_int_equal(stream(&kept, 5, 3000), stream(&fresh, 5, 3000));
+    ws_l2_free(&fresh);
+    ws_l2_free(&kept);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kept_is_new),
         cmocka_unit_test(test_same_address_serializes),
         cmocka_unit_test(test_atomic_miss_waits_for_data),
         cmocka_unit_test(test_bandwidth_bound_stream),

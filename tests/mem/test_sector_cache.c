@@ -4,6 +4,7 @@
  * LRU evicts, what an eviction of dirty sectors reports. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -276,10 +277,62 @@ static void test_invalidate(void **state)
     ws_scache_free(&c);
 }
 
+/* A random mix of the cache's operations on c, seeded: the answers' sum. */
+static uint64_t random_use(ws_sector_cache *c, uint64_t seed, int n, uint64_t lines)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < n; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        uint64_t sector = (seed >> 20) % (lines * WS_SECTORS_PER_LINE), r = 0, t = (uint64_t)i;
+        bool h = false, d = false;
+        uint32_t added = 0;
+        ws_cache_line *l;
+        switch ((seed >> 60) % 5) {
+        case 0: sum += ws_scache_lookup(c, sector, &r) + r; break;
+        case 1: sum += ws_scache_fill(c, sector, t, (seed >> 50) & 1); break;
+        case 2: sum += ws_scache_write(c, sector, t, &h, &d) + h + 2 * d; break;
+        case 3: sum += ws_scache_fill_evict_first(c, sector, t); break;
+        default:
+            if (!ws_scache_lookup_line(c, sector, &r, &l))
+                sum += ws_scache_fill_group_found(c, l, sector, sector & ~UINT64_C(1), 2, t, &added) + added;
+            break;
+        }
+        sum = sum * 31 + ws_scache_dirty_sectors(c);
+    }
+    return sum;
+}
+
+/* A cache reset after use (ws_scache_reset, what an L2 kept between
+ * launches gets) is the cache ws_scache_init makes: the same arrays, and
+ * the same answers to the next launch's accesses; a cache the size of an
+ * h200 L2 slice, used in some of its sets, then in all of them. */
+static void test_reset_is_new(void **state)
+{
+    (void)state;
+    static const uint64_t spans[] = {40, 100000};     /* lines touched: a few sets, every set */
+    for (int k = 0; k < 2; k++) {
+        ws_sector_cache fresh, used;
+        assert_true(ws_scache_init(&fresh, 629145, 16));
+        assert_true(ws_scache_init(&used, 629145, 16));
+        random_use(&used, 99 + (uint64_t)k, 20000, spans[k]);
+        ws_scache_reset(&used);
+        size_t n = (size_t)fresh.nsets * fresh.ways;
+        assert_memory_equal(used.tag, fresh.tag, sizeof *fresh.tag * n);
+        assert_memory_equal(used.last_use, fresh.last_use, sizeof *fresh.last_use * n);
+        assert_memory_equal(used.lines, fresh.lines, sizeof *fresh.lines * n);
+        assert_int_equal(used.stamp, fresh.stamp);
+        assert_int_equal(used.ndirty, 0);
+        assert_int_equal(random_use(&used, 7, 20000, 3000), random_use(&fresh, 7, 20000, 3000));
+        ws_scache_free(&fresh);
+        ws_scache_free(&used);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_geometry),
+        cmocka_unit_test(test_reset_is_new),
         cmocka_unit_test(test_sector_not_line),
         cmocka_unit_test(test_sets),
         cmocka_unit_test(test_lru_order),
