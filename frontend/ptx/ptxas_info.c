@@ -100,6 +100,12 @@ int ptx_ptxas_finish(ptx_ptxas_job *job, const char *ptxas, char **out, char *er
         return -1;
     }
     text[len] = '\0';
+    if (got < 0 && errno == ECHILD) {      /* the program reaped it (wait(), SIGCHLD ignored) */
+        snprintf(err, errsize, "%s -arch=sm_%d%d: its exit status was taken by the program", ptxas, job->major,
+                 job->minor);
+        free(text);
+        return -2;
+    }
     if (got < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         while (len && text[len - 1] == '\n')
             text[--len] = '\0';

@@ -31,7 +31,8 @@ int ptx_ptxas_start(const char *ptxas, const char *ptx_path, int32_t major, int3
                     char *err, size_t errsize);
 
 /* Waits for job and gives ptx_ptxas_run's result (ptxas names it in
- * messages). */
+ * messages); -2 when its exit status is gone (the program reaped it), and
+ * then nothing is known. */
 int ptx_ptxas_finish(ptx_ptxas_job *job, const char *ptxas, char **out, char *err, size_t errsize);
 
 /* Reads, from output as ptx_ptxas_run returns it, "Used N registers" for

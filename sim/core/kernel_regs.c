@@ -52,7 +52,8 @@ static bool write_temp_ptx(const char *text, size_t len, char *path, size_t size
 }
 
 /* Waits for the run started ahead: its result (ptxas names it in
- * messages) into cache as run_ptxas's. */
+ * messages) into cache as run_ptxas's; none (ran false) when the program
+ * reaped it before. */
 static void finish_ahead(const char *ptxas, ws_ptxas_cache *cache)
 {
     free(cache->out);
@@ -60,8 +61,9 @@ static void finish_ahead(const char *ptxas, ws_ptxas_cache *cache)
     cache->why[0] = '\0';
     cache->major = cache->job.major;
     cache->minor = cache->job.minor;
-    cache->ran = true;
-    cache->ok = ptx_ptxas_finish(&cache->job, ptxas, &cache->out, cache->why, sizeof cache->why) == 0;
+    int r = ptx_ptxas_finish(&cache->job, ptxas, &cache->out, cache->why, sizeof cache->why);
+    cache->ran = r != -2;
+    cache->ok = r == 0;
     unlink(cache->ptx_path);
     cache->started = false;
 }
@@ -111,7 +113,7 @@ static void run_ptxas(const char *ptxas, int32_t major, int32_t minor, const ws_
 {
     if (cache->started) {
         finish_ahead(ptxas, cache);
-        if (cache->major == major && cache->minor == minor) return;
+        if (cache->ran && cache->major == major && cache->minor == minor) return;
     }
     free(cache->out);
     cache->out = NULL;

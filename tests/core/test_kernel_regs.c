@@ -6,6 +6,7 @@
 #include "core_util.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "frontend/ptx/ptxas_info.h"
@@ -239,6 +240,14 @@ static void test_started_ahead(void **state)
     resolve_all_and_compare(&t, rq, &cache);
     assert_int_equal(cache.runs, 2);
     assert_int_equal(cache.major, 9);
+    ws_ptxas_cache_free(&cache);
+
+    /* reaped by the program before it was asked for (its wait()): run again */
+    ws_ptxas_start_ahead(&cache, text, len, 9, 0);
+    assert_int_equal(waitpid((pid_t)cache.job.pid, NULL, 0), (pid_t)cache.job.pid);
+    resolve_all_and_compare(&t, rq, &cache);
+    assert_int_equal(cache.runs, 2);
+    assert_true(cache.ok);
     ws_ptxas_cache_free(&cache);
 
     /* never asked for */
