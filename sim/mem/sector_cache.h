@@ -25,7 +25,7 @@ typedef struct ws_cache_line {
  * stops missing them. */
 typedef struct ws_sector_cache {
     uint32_t nsets, ways;
-    /* The runs of chunk_ways ways (whole sets, 4 KiB of tags or more) in
+    /* The runs of chunk_ways ways (whole sets, about 4 KiB of tags) in
      * which a line was ever placed, a bit each: what ws_scache_reset
      * clears. */
     uint64_t *touched;
