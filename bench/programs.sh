@@ -4,9 +4,10 @@
 # time, peak resident memory, warp instructions simulated per second and
 # simulated cycles per second (timed only), as rows of a Markdown table.
 #
-#   bench/programs.sh [BUILD_DIR] [extra exec options...]
+#   bench/programs.sh [BUILD_DIR] [extra exec options for the timed runs...]
 #        (default BUILD_DIR: build; the lab programs are the ones the
-#         tests build, BUILD_DIR/tests/cudart/programs)
+#         tests build, BUILD_DIR/tests/cudart/programs; e.g. --threads 1:
+#         the functional runs, on one thread always, take none)
 #
 # Peak memory needs GNU time (/usr/bin/time, Debian package `time`);
 # without it the column says "?".  One run per line: on a shared machine
@@ -67,6 +68,6 @@ run() {
 echo "| program | mode | launches | warp inst | wall | warp inst/s | sim. cycles/s | peak memory |"
 echo "|---|---|---|---|---|---|---|---|"
 echo "$labs" | while IFS=: read -r lab args; do
-    run functional "$lab" "$@"
+    run functional "$lab"
     run timed "$lab" "$@"
 done
