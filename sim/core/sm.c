@@ -133,12 +133,12 @@ static uint64_t drain_min(ws_sm *sm, ws_subpart *sp, uint32_t spi)
 }
 
 /* Blocked warps whose time has come go back to eval. */
-static void unblock(ws_sm *sm, ws_subpart *sp, uint32_t spi, uint64_t now)
+static void unblock(ws_subpart *sp, uint64_t now)
 {
     uint64_t t = WS_NEVER;
     for (uint64_t m = sp->blocked; m; m &= m - 1) {
         uint32_t j = (uint32_t)__builtin_ctzll(m);
-        uint64_t until = slot_of(sm, spi, j)->blocked_until;
+        uint64_t until = sp->until[j];
         if (until <= now) {
             sp->blocked &= ~(UINT64_C(1) << j);
             sp->eval |= UINT64_C(1) << j;
@@ -184,6 +184,7 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
         ws_subpart *sp = &sm->sp[sw->spi];
         sp->eval |= BIT(sw);
         sp->age[sw->bit] = sw->age;
+        sp->until[sw->bit] = 0;
     }
     sm->live += s->nwarps;
     s->x.stats->blocks++;
@@ -311,7 +312,7 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
                       uint64_t *wake)
 {
     if (sw->at_pipe) return pipe_ready(s, sm, sp, sw, now, wake);
-    sw->blocked_until = 0;
+    sp->until[sw->bit] = 0;
     if (sw->wstate == WS_WARP_DONE) {
         set_reason(sm, sw, WS_STALL_DRAIN);
         *wake = drained_at(sw);
@@ -324,7 +325,7 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
     }
     if (sw->next_issue > now) {
         set_reason(sm, sw, sw->fetch_reason);
-        *wake = sw->blocked_until = sw->next_issue;
+        *wake = sp->until[sw->bit] = sw->next_issue;
         return false;
     }
     int32_t pc = sw->npc;
@@ -351,7 +352,7 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
     uint8_t why = sw->opnd_why;
     if (t > now) {
         set_reason(sm, sw, why);
-        *wake = sw->blocked_until = t;
+        *wake = sp->until[sw->bit] = t;
         return false;
     }
     const ws_insn *in = &s->x.p->code[pc];
@@ -487,18 +488,19 @@ static uint64_t file_waiting(ws_subpart *sp, ws_sm_warp *sw, uint64_t now, uint6
 {
     if (sw->at_pipe) return wake;       /* ready but for its pipe (no need to read the warp) */
     uint8_t state = sw->wstate;
-    if (state == WS_WARP_READY && sw->blocked_until <= now) return wake;
+    uint64_t until = sp->until[sw->bit];
+    if (state == WS_WARP_READY && until <= now) return wake;
     sp->eval &= ~BIT(sw);
     if (state == WS_WARP_DONE) {
         sp->draining |= BIT(sw);
         sp->drain_min = min64(sp->drain_min, drained_at(sw));
     } else if (state == WS_WARP_BARRIER) {
         sp->parked |= BIT(sw);
-    } else if (sw->blocked_until >= WS_WINDOW_PENDING) {
+    } else if (until >= WS_WINDOW_PENDING) {
         sp->held |= BIT(sw);
     } else {
         sp->blocked |= BIT(sw);
-        sp->blocked_min = min64(sp->blocked_min, sw->blocked_until);
+        sp->blocked_min = min64(sp->blocked_min, until);
     }
     return WS_NEVER;
 }
@@ -509,7 +511,7 @@ static uint64_t file_waiting(ws_subpart *sp, ws_sm_warp *sw, uint64_t now, uint6
 static bool subpart_cycle(ws_tsim *s, ws_sm *sm, uint32_t p, uint64_t now, uint64_t *next, bool *issued)
 {
     ws_subpart *sp = &sm->sp[p];
-    if (sp->blocked_min <= now) unblock(sm, sp, p, now);
+    if (sp->blocked_min <= now) unblock(sp, now);
     /* the throttled warps of a pipe still busy: their reason stands, and
      * they wake when it frees (as pipe_ready would find each of them) */
     uint64_t pass = 0;
@@ -619,7 +621,7 @@ void ws_sm_window_settled(ws_sm *sm, uint64_t end)
         }
         uint64_t t = WS_NEVER;
         for (uint64_t m = sp->blocked; m; m &= m - 1)
-            t = min64(t, slot_of(sm, p, (uint32_t)__builtin_ctzll(m))->blocked_until);
+            t = min64(t, sp->until[__builtin_ctzll(m)]);
         sp->blocked_min = t;
         sp->drain_min = drain_min(sm, sp, p);
         next = min64(next, min64(t, sp->drain_min));

@@ -55,7 +55,6 @@ typedef struct ws_sm_warp {
     _Alignas(64) ws_warp *w;            /* NULL: free slot */
     uint64_t *ready;                    /* per register: cycle its value is ready */
     uint64_t next_issue;                /* earliest next issue (one per cycle; branches) */
-    uint64_t blocked_until;             /* waits on its own registers or fetch until then; 0 = look */
     uint64_t opnd_ready;                /* its registers at opnd_pc are ready then */
     int32_t opnd_pc;                    /* the pc opnd_ready is for; -1 = none */
     int32_t stall_pc;                   /* the pc that reason is about: next to issue, or last issued; -1 = none */
@@ -93,9 +92,9 @@ typedef struct ws_sm_block {
  * looks only at warps whose state can have changed:
  *   eval      evaluated every cycle: they may issue, or wait on something
  *             other warps change (a pipe, the L1 stage)
- *   blocked   wait on their own registers or fetch until blocked_until
+ *   blocked   wait on their own registers or fetch until their until
  *   held      in a window, wait on registers whose times its end gives
- *             (blocked_until >= WS_WINDOW_PENDING): no cycle of the
+ *             (until >= WS_WINDOW_PENDING): no cycle of the
  *             window looks at them (ws_sm_window_settled does)
  *   parked    at a barrier, until the block releases one
  *   draining  exited, their memory in flight until mem_done
@@ -108,7 +107,7 @@ typedef struct ws_subpart {
     uint64_t eval, blocked, held, parked, draining;
     uint64_t finished;                  /* exited, not yet retired (any set) */
     uint64_t long_wait;                 /* warps whose reason is long_scoreboard */
-    uint64_t blocked_min, drain_min;    /* earliest blocked_until, mem_done of those sets; WS_NEVER: none */
+    uint64_t blocked_min, drain_min;    /* earliest until, mem_done of those sets; WS_NEVER: none */
     /* Warps of eval found ready but for their pipe, per pipe, and those whose
      * reason is a pipe's throttle: while a pipe stays busy its throttled
      * warps would be evaluated to the same reason and wake-up cycle, so a
@@ -116,6 +115,10 @@ typedef struct ws_subpart {
     uint64_t at_pipe[WS_PIPE_COUNT];
     uint64_t throttled;
     uint64_t age[WS_SCHED_MAX_WARPS];   /* per bit: the warp's dispatch order */
+    /* per bit: the warp waits on its own registers or fetch until then (0:
+     * look); side by side, so that a pass over the blocked set reads a
+     * few lines, not a line of each warp's slot */
+    uint64_t until[WS_SCHED_MAX_WARPS];
 } ws_subpart;
 
 /* A sector request of one SM's cycle for L2: the SM has done the L1 part;
