@@ -42,13 +42,23 @@ int ptx_find_ptxas(char *path, size_t size)
     return -1;
 }
 
+const char *ptx_temp_dir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+}
+
+int ptx_temp_file(const char *stem, char *path, size_t size)
+{
+    if ((size_t)snprintf(path, size, "%s/%s-XXXXXX", ptx_temp_dir(), stem) >= size) return -1;
+    return mkstemp(path);
+}
+
 /* A temporary file for ptxas's output, already unlinked; -1 on failure. */
 static int unlinked_temp(void)
 {
-    const char *tmp = getenv("TMPDIR");
     char path[1024];
-    snprintf(path, sizeof path, "%s/warpsim-ptxas-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemp(path);
+    int fd = ptx_temp_file("warpsim-ptxas", path, sizeof path);
     if (fd >= 0) unlink(path);
     return fd;
 }

@@ -16,6 +16,13 @@ int ptx_find_ptxas(char *path, size_t size);
 int ptx_ptxas_run(const char *ptxas, const char *ptx_path, int32_t major, int32_t minor, char **out,
                   char *err, size_t errsize);
 
+/* The folder for temporary files: $TMPDIR, else /tmp. */
+const char *ptx_temp_dir(void);
+
+/* A new temporary file, stem-XXXXXX in ptx_temp_dir() (mkstemp): its
+ * descriptor, its path in path; -1 when it cannot be made. */
+int ptx_temp_file(const char *stem, char *path, size_t size);
+
 /* A ptxas run started and not yet waited for: ptx_ptxas_start, then
  * ptx_ptxas_finish (ptx_ptxas_run is the two at once), so that ptxas
  * compiles while the caller does other work. */

@@ -35,11 +35,9 @@ static void ptxas_arch(const ws_program *p, const ws_regs_request *rq, int32_t *
  * (and why) when it cannot be. */
 static bool write_temp_ptx(const char *text, size_t len, char *path, size_t size, char *why, size_t whysize)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(path, size, "%s/warpsim-ptx-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemp(path);
+    int fd = ptx_temp_file("warpsim-ptx", path, size);
     if (fd < 0) {
-        snprintf(why, whysize, "cannot write a temporary file for ptxas in %s", tmp && *tmp ? tmp : "/tmp");
+        snprintf(why, whysize, "cannot write a temporary file for ptxas in %s", ptx_temp_dir());
         return false;
     }
     bool ok = write(fd, text, len) == (ssize_t)len;

@@ -5,22 +5,14 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Sorts a[0..n) ascending, tmp as room for n more: least significant byte
- * first, each pass counted and placed, a byte every key shares skipped
- * (the high bytes of cycles and block numbers nearly always).  The lists
- * sorted at a window's edges are short and on the thread the others wait
- * for: no comparison callbacks. */
-static inline void ws_sort_keys_from(uint64_t *a, uint64_t *tmp, uint32_t n, uint32_t from);
-
-static inline void ws_sort_keys(uint64_t *a, uint64_t *tmp, uint32_t n)
-{
-    ws_sort_keys_from(a, tmp, n, 0);
-}
-
-/* The same, by the bits from bit from (a multiple of 8) up only: keys
- * equal there keep the order they came in (each pass is stable), so a
- * list whose keys are in order within each value of those bits comes
- * out in the order of the whole keys. */
+/* Sorts a[0..n) ascending by the bits from bit from (a multiple of 8) up,
+ * tmp as room for n more: least significant byte first, each pass counted
+ * and placed, a byte every key shares skipped (the high bytes of cycles
+ * and block numbers nearly always).  Keys equal in those bits keep the
+ * order they came in (each pass is stable), so a list whose keys are in
+ * order within each value of those bits comes out in the order of the
+ * whole keys.  The lists sorted at a window's edges are short and on the
+ * thread the others wait for: no comparison callbacks. */
 static inline void ws_sort_keys_from(uint64_t *a, uint64_t *tmp, uint32_t n, uint32_t from)
 {
     if (n < 2) return;
@@ -34,6 +26,12 @@ static inline void ws_sort_keys_from(uint64_t *a, uint64_t *tmp, uint32_t n, uin
         for (uint32_t i = 0; i < n; i++) tmp[count[(a[i] >> shift) & 0xff]++] = a[i];
         memcpy(a, tmp, sizeof *a * n);
     }
+}
+
+/* Sorts a[0..n) ascending by the whole keys. */
+static inline void ws_sort_keys(uint64_t *a, uint64_t *tmp, uint32_t n)
+{
+    ws_sort_keys_from(a, tmp, n, 0);
 }
 
 #endif

@@ -40,6 +40,12 @@ static void unzeroed(void *p, size_t n, size_t size)
     free(p);
 }
 
+/* The words of c's touched bits: a bit per run of chunk_ways ways. */
+static size_t touched_words(const ws_sector_cache *c)
+{
+    return ((size_t)c->nsets * c->ways / c->chunk_ways + 64) / 64;
+}
+
 bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
 {
     c->ways = ways ? ways : 1;
@@ -53,7 +59,7 @@ bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
     c->lines = zeroed(n, sizeof *c->lines);
     uint32_t sets_per_chunk = 512 / c->ways ? 512 / c->ways : 1;
     c->chunk_ways = sets_per_chunk * c->ways;
-    c->touched = calloc((n / c->chunk_ways + 64) / 64, sizeof *c->touched);
+    c->touched = calloc(touched_words(c), sizeof *c->touched);
     if (c->tag && c->last_use && c->lines && c->touched) return true;
     ws_scache_free(c);
     return false;
@@ -61,7 +67,7 @@ bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
 
 void ws_scache_reset(ws_sector_cache *c)
 {
-    size_t n = (size_t)c->nsets * c->ways, words = (n / c->chunk_ways + 64) / 64;
+    size_t n = (size_t)c->nsets * c->ways, words = touched_words(c);
     for (size_t k = 0; k < words; k++) {
         for (uint64_t m = c->touched[k]; m; m &= m - 1) {
             size_t from = (k * 64 + (size_t)__builtin_ctzll(m)) * c->chunk_ways;
