@@ -254,9 +254,11 @@ static void slices(ws_l2_split *sp, int32_t index)
         memcpy(mine->a + mine->n, from->a, sizeof *from->a * from->n);
         mine->n += from->n;
     }
-    /* each SM's requests come in its list's order, one thread's route
-     * after another's: sorted by cycle and SM, they are in key order */
-    ws_sort_keys_from(mine->a, th->tmp.a, mine->n, KEY_REQ_BITS);
+    /* the lists come SM by SM (each thread routes a range of the due SMs
+     * in order, and the ranges are joined in order), each SM's requests in
+     * its list's order: sorted by cycle alone, stably, they are in key
+     * order (one counting pass: a window's cycles fit a byte or two) */
+    ws_sort_keys_from(mine->a, th->tmp.a, mine->n, KEY_CYCLE_SHIFT);
     uint32_t n = (uint32_t)sp->nthreads;
     for (uint32_t i = 0; i < mine->n; i++) {
         uint64_t key = mine->a[i];

@@ -5,10 +5,10 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Sorts a[0..n) ascending by the bits from bit from (a multiple of 8) up,
- * tmp as room for n more: least significant byte first, each pass counted
- * and placed, a byte every key shares skipped (the high bytes of cycles
- * and block numbers nearly always).  Keys equal in those bits keep the
+/* Sorts a[0..n) ascending by the bits from bit from up, tmp as room for
+ * n more: eight bits at a time from there, each pass counted and placed,
+ * eight bits every key shares skipped (the high bytes of cycles and block
+ * numbers nearly always).  Keys equal in those bits keep the
  * order they came in (each pass is stable), so a list whose keys are in
  * order within each value of those bits comes out in the order of the
  * whole keys.  The lists sorted at a window's edges are short and on the

@@ -245,12 +245,51 @@ static void test_sort_by_high_bits(void **state)
     }
 }
 
+/* The slices' lists as the route makes them: SM by SM, each SM's
+ * requests in its list's order (cycles ascending, indices ascending), the
+ * key (cycle << 44 | SM << 32 | index) of l2_split.c.  Sorted by the
+ * cycle's bits alone they come out in the order of the whole keys:
+ * windows of 1 to 300 cycles (one byte of cycles and two), 1 to 132 SMs,
+ * against qsort. */
+static void test_sort_by_cycle(void **state)
+{
+    (void)state;
+    uint64_t seed = 5;
+    for (uint32_t window = 1; window <= 300; window = window * 4 + 3) {
+        for (uint32_t nsm = 1; nsm <= 132; nsm = nsm * 3 + 1) {
+            uint32_t cap = nsm * 64, n = 0;
+            uint64_t *a = malloc(sizeof *a * cap), *tmp = malloc(sizeof *tmp * cap), *want = malloc(sizeof *want * cap);
+            assert_non_null(a);
+            assert_non_null(tmp);
+            assert_non_null(want);
+            for (uint32_t j = 0; j < nsm; j++) {
+                uint64_t cycle = 0, index = 0;
+                for (uint32_t k = 0; k < 64; k++) {
+                    seed = seed * 6364136223846793005u + 1442695040888963407u;
+                    cycle += (seed >> 60) % 3 == 0;     /* several requests a cycle */
+                    index += 1 + (seed >> 50) % 4;
+                    if (cycle >= window) break;
+                    a[n++] = cycle << 44 | (uint64_t)j << 32 | index;
+                }
+            }
+            memcpy(want, a, sizeof *a * n);
+            qsort(want, n, sizeof *want, cmp_keys);
+            ws_sort_keys_from(a, tmp, n, 44);
+            assert_memory_equal(a, want, sizeof *a * n);
+            free(a);
+            free(tmp);
+            free(want);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_as_one_by_one),
         cmocka_unit_test(test_atomics_left_alone),
         cmocka_unit_test(test_sort_by_high_bits),
+        cmocka_unit_test(test_sort_by_cycle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
