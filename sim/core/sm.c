@@ -35,8 +35,7 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
      * made room for */
     sm->reserved = malloc(sizeof *sm->reserved * sm->nblocks);
     sm->freed_at = malloc(sizeof *sm->freed_at * 2 * sm->nblocks);
-    if (!sm->slots || !sm->blocks || !sm->sp || !sm->reserved || !sm->freed_at || !ws_lsu_queue_init(&sm->lsu_q, sm->nsp) ||
-        !ws_l1_init(&sm->l1, g))
+    if (!sm->slots || !sm->blocks || !sm->sp || !sm->reserved || !sm->freed_at || !ws_lsu_queue_init(&sm->lsu_q, sm->nsp))
         return false;
     for (uint32_t i = 0; i < sm->nsp; i++) {
         ws_sched_init(&sm->sp[i].sched, s->policy, (sm->nslots + sm->nsp - 1 - i) / sm->nsp,
@@ -47,6 +46,17 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
     return true;
 }
 
+bool ws_sm_l1_ready(ws_tsim *s, ws_sm *sm)
+{
+    if (sm->l1_made) return true;
+    if (!ws_l1_init(&sm->l1, s->g)) {
+        ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory for the L1 cache of SM %d", sm->id);
+        return false;
+    }
+    sm->l1_made = true;
+    return true;
+}
+
 void ws_sm_free(ws_sm *sm)
 {
     for (uint32_t i = 0; sm->blocks && i < sm->nblocks; i++) {
@@ -54,7 +64,7 @@ void ws_sm_free(ws_sm *sm)
         ws_block_free(&b->b);
         free(b->ready); free(b->kind);
     }
-    if (sm->ready_to_run) ws_l1_free(&sm->l1);
+    if (sm->l1_made) ws_l1_free(&sm->l1);
     free(sm->slots); free(sm->blocks); free(sm->sp); free(sm->reserved); free(sm->freed_at);
     ws_lsu_queue_free(&sm->lsu_q);
     free(sm->data.a);

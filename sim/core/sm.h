@@ -202,6 +202,7 @@ static inline bool ws_lsu_room(const ws_lsu_queue *q)
 typedef struct ws_sm {
     _Alignas(64) int32_t id;
     bool ready_to_run;                  /* storage allocated */
+    bool l1_made;                       /* l1 allocated (ws_sm_l1_ready) */
     uint32_t nsp, nslots, nblocks;
     ws_sm_warp *slots;                  /* nblocks * nwarps */
     ws_sm_block *blocks;
@@ -236,6 +237,11 @@ typedef struct ws_sm {
 
 /* Allocates sm's storage (done the first time a block is placed on it). */
 bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id);
+/* Makes sm's L1 if it has none yet; false (s->x.err set) when out of
+ * memory.  Called where an SM runs (sm_team.c), so that a launch's 132 L1s
+ * are made on the threads that run their SMs, not before the first cycle
+ * on the calling thread: they are a launch's biggest set-up. */
+bool ws_sm_l1_ready(ws_tsim *s, ws_sm *sm);
 void ws_sm_free(ws_sm *sm);
 
 /* Starts block (linear index) on sm at cycle now.  False on out of memory. */

@@ -40,7 +40,7 @@ typedef struct ws_team_share {
  * cycle's (window's) SMs; (the second thread) a window's put-off writes
  * while the calling thread answers its L2 requests; or (all of them) a
  * window's L2 requests while the calling thread does its writes. */
-enum { JOB_SMS, JOB_WRITES, JOB_L2 };
+enum { JOB_SMS, JOB_WRITES, JOB_L2, JOB_CLEAR_L2 };
 
 static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes, ws_sm_entry *heap, uint32_t *k);
 static void team_go(ws_sm_team *t, int job);
@@ -106,7 +106,7 @@ static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
     /* the last window's answers, first */
     if (sm->lsu_q.n) ws_sm_window_finish(s, sm);
     *at = sm->next;
-    if (!ws_sm_waits_for_something(s, sm)) return false;
+    if (!ws_sm_l1_ready(s, sm) || !ws_sm_waits_for_something(s, sm)) return false;
     sm->window_end = t->window_end;
     sm->data.capture = true;
     while (sm->next < t->window_end) {
@@ -156,7 +156,7 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
         x->err = &w->err;
         if (!ok) note_fault(w, i, at);
     } else {
-        ok = ws_sm_cycle(&w->s, sm, t->now);
+        ok = ws_sm_l1_ready(&w->s, sm) && ws_sm_cycle(&w->s, sm, t->now);
     }
     if (x->progress_at > w->progress_at) w->progress_at = x->progress_at;
     t->brief[i] = (ws_sm_brief){.next = sm->next, .finished = sm->finished,
@@ -220,6 +220,7 @@ static void *worker_main(void *arg)
         uint64_t cpu = t->window_end ? thread_cpu_ns() : 0;
         if (t->job == JOB_SMS) run_share(t, w, false);
         else if (t->job == JOB_L2) ws_l2_split_run(t->split, w->index - 1);
+        else if (t->job == JOB_CLEAR_L2) ws_l2_clear_slices(t->s->l2, (uint32_t)w->index, (uint32_t)t->nthreads);
         else if (w->index == 1) t->writes_ok = merge_window(t, t->failed_w, true, t->events_w, t->cursor);
         if (t->window_end) w->busy_ns += thread_cpu_ns() - cpu;
         if (atomic_fetch_add(&t->done, 1) == t->nthreads - 2 && atomic_load(&t->caller_asleep)) {
@@ -698,6 +699,15 @@ bool ws_sm_team_window(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t
     t->window_end = end;
     set_aside(t);
     return run_team(t);
+}
+
+void ws_sm_team_clear_l2(ws_sm_team *t, ws_l2_dram *l2)
+{
+    if (!t->started || t->nthreads < 2 || l2 != t->s->l2) return;
+    team_go(t, JOB_CLEAR_L2);
+    ws_l2_clear_slices(l2, 0, (uint32_t)t->nthreads);
+    team_wait(t);
+    l2->slices_cleared = true;
 }
 
 void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)

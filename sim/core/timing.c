@@ -84,7 +84,6 @@ static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_confi
         t->l1_sectors += sms[i].l1.lookups;
         t->l1_hit_sectors += sms[i].l1.hits;
     }
-    ws_l2_flush(s->l2);
     t->l2_sectors = s->l2->count.lookups;
     t->l2_hit_sectors = s->l2->count.hits;
     t->dram_bytes_read = s->l2->count.dram_read_sectors * WS_SECTOR_BYTES;
@@ -277,6 +276,10 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
             ws_progress_line_poll(l->progress, &(ws_progress_state){.blocks_done = s.x.blocks_done,
                                   .blocks_total = s.x.grid_blocks, .cycles = now, .warp_insts = team.steps});
     }
+    /* the L2's dirty sectors counted as written back; then a kept L2
+     * cleared for the next launch, on the threads while they are there */
+    if (ok) ws_l2_flush(l2);
+    if (ok && have_team && opt.l2_kept) ws_sm_team_clear_l2(&team, l2);
     if (have_team) ws_sm_team_free(&team, &st, &tst);
     free(q.heap);
     free(due);

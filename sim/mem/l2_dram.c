@@ -54,6 +54,7 @@ static void set_params(ws_l2_dram *m, const ws_gpu_config *g)
 bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g)
 {
     set_params(m, g);
+    m->slices_cleared = false;
     m->slice = calloc(m->nslices, sizeof *m->slice);
     m->slice_free = calloc(m->nslices, sizeof *m->slice_free);
     m->atom_free = calloc(m->nslices, sizeof *m->atom_free);
@@ -74,11 +75,17 @@ bool ws_l2_init_again(ws_l2_dram *m, const ws_gpu_config *g)
         return false;
     }
     set_params(m, g);
-    for (uint32_t s = 0; s < m->nslices; s++) ws_scache_reset(&m->slice[s]);
+    if (!m->slices_cleared) ws_l2_clear_slices(m, 0, 1);
+    m->slices_cleared = false;
     memset(m->slice_free, 0, sizeof *m->slice_free * m->nslices);
     memset(m->atom_free, 0, sizeof *m->atom_free * m->nslices);
     memset(m->chan_free, 0, sizeof *m->chan_free * m->nchannels);
     return true;
+}
+
+void ws_l2_clear_slices(ws_l2_dram *m, uint32_t part, uint32_t nparts)
+{
+    for (uint32_t s = part; s < m->nslices; s += nparts) ws_scache_reset(&m->slice[s]);
 }
 
 void ws_l2_free(ws_l2_dram *m)
@@ -90,6 +97,7 @@ void ws_l2_free(ws_l2_dram *m)
     free(m->chan_free);
     m->slice = NULL;
     m->slice_free = m->atom_free = m->chan_free = NULL;
+    m->slices_cleared = false;
 }
 
 /* Takes a queue from cycle t for cost ticks; returns the cycle it starts. */
