@@ -12,6 +12,11 @@ jobs=$(nproc)
 # The CUDA test programs are host programs nvcc builds the same way for
 # both builds: the second takes them from the first's cache.
 nvcc_cache="$root/build-nvcc-cache"
+# The ptxas outputs the commands under test keep between runs
+# (frontend/ptx/ptxas_store.h) go to a folder of this run's own.
+store=$(mktemp -d)
+trap 'rm -rf "$store"' EXIT
+export WARPSIM_CACHE_DIR="$store"
 BUILD_DIR="$root/build" "$root/scripts/build.sh" -DWARPSIM_WERROR=ON -DWARPSIM_NVCC_CACHE="$nvcc_cache"
 ctest --test-dir "$root/build" --output-on-failure -j "$jobs"
 

@@ -175,7 +175,7 @@ static int kernel_regs(options *o, const ws_program *prog, const ws_kernel *k, c
         return 2;
     }
     ws_regs_request rq = {.given = 0, .ptx_path = o->ptx, .ptx_text = NULL, .ptx_len = 0,
-                          .gpu_major = g.major, .gpu_minor = g.minor};
+                          .gpu_major = g.major, .gpu_minor = g.minor, .disk = true};
     ws_kernel_regs r;
     ws_kernel_regs_resolve(prog, k, &rq, &r);
     const char *name = ws_kernel_function(k)->name;

@@ -94,7 +94,7 @@ static void kernel_regs(const run_state *s, const ws_kernel *k, const ws_gpu_con
                         ws_timing_options *topt)
 {
     ws_regs_request rq = {.given = s->opts.regs, .ptx_path = s->opts.ptx_path, .ptx_text = NULL,
-                          .ptx_len = 0, .gpu_major = g->major, .gpu_minor = g->minor};
+                          .ptx_len = 0, .gpu_major = g->major, .gpu_minor = g->minor, .disk = true};
     ws_kernel_regs r;
     ws_kernel_regs_resolve(s->prog, k, &rq, &r);
     topt->regs_per_thread = r.regs;

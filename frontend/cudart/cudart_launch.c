@@ -38,6 +38,7 @@ CR_EXPORT void **__cudaRegisterFatBinary(void *fatCubin)
         free(m);
         return NULL;
     }
+    m->ptxas.disk = true;       /* ptxas outputs kept on disk between runs (ptxas_store.h) */
     const ws_fatbin_wrapper *w = fatCubin;
     m->fatbin = fatCubin;
     if (w && w->magic == WS_FATBIN_WRAPPER_MAGIC) {

@@ -49,6 +49,50 @@ static bool write_temp_ptx(const char *text, size_t len, char *path, size_t size
     return ok;
 }
 
+/* An output kept on disk for text compiled for sm_MAJORMINOR into cache,
+ * as a run's (true); else false, and the key a run files its output under
+ * kept in cache (keyed). */
+static bool from_store(const char *ptxas, const char *text, size_t len, int32_t major, int32_t minor,
+                       ws_ptxas_cache *cache)
+{
+    cache->keyed = ptx_ptxas_key_of(ptxas, text, len, major, minor, &cache->key);
+    char *out = cache->keyed ? ptx_ptxas_stored(&cache->key) : NULL;
+    if (!out) return false;
+    free(cache->out);
+    cache->out = out;
+    cache->why[0] = '\0';
+    cache->major = major;
+    cache->minor = minor;
+    cache->ran = cache->ok = true;
+    cache->keyed = false;
+    return true;
+}
+
+/* A successful run's output filed on disk under the key from_store made. */
+static void file_output(ws_ptxas_cache *cache)
+{
+    if (cache->keyed && cache->ok) ptx_ptxas_store(&cache->key, cache->out);
+    cache->keyed = false;
+}
+
+/* The whole file at path (malloc'd, its length in *len), or NULL. */
+static char *read_whole(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *text = NULL;
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size + 1)) &&
+        fread(text, 1, (size_t)size, f) == (size_t)size) {
+        *len = (size_t)size;
+    } else {
+        free(text);
+        text = NULL;
+    }
+    fclose(f);
+    return text;
+}
+
 /* Waits for the run started ahead: its result (ptxas names it in
  * messages) into cache as run_ptxas's; none (ran false) when the program
  * reaped it before. */
@@ -64,6 +108,7 @@ static void finish_ahead(const char *ptxas, ws_ptxas_cache *cache)
     cache->ok = r == 0;
     unlink(cache->ptx_path);
     cache->started = false;
+    file_output(cache);
 }
 
 void ws_ptxas_cache_free(ws_ptxas_cache *cache)
@@ -73,7 +118,9 @@ void ws_ptxas_cache_free(ws_ptxas_cache *cache)
         finish_ahead("ptxas", cache);
     }
     free(cache->out);
+    bool disk = cache->disk;
     memset(cache, 0, sizeof *cache);
+    cache->disk = disk;
 }
 
 void ws_ptxas_start_ahead(ws_ptxas_cache *cache, const char *ptx_text, size_t ptx_len, int32_t gpu_major,
@@ -95,6 +142,7 @@ void ws_ptxas_start_ahead(ws_ptxas_cache *cache, const char *ptx_text, size_t pt
     }
     int32_t major, minor;
     target_arch(target[0] ? target : NULL, gpu_major, gpu_minor, &major, &minor);
+    if (cache->disk && from_store(ptxas, ptx_text, ptx_len, major, minor, cache)) return;
     if (!write_temp_ptx(ptx_text, ptx_len, cache->ptx_path, sizeof cache->ptx_path, why, sizeof why)) return;
     if (ptx_ptxas_start(ptxas, cache->ptx_path, major, minor, &cache->job, why, sizeof why) != 0) {
         unlink(cache->ptx_path);
@@ -113,6 +161,14 @@ static void run_ptxas(const char *ptxas, int32_t major, int32_t minor, const ws_
         finish_ahead(ptxas, cache);
         if (cache->ran && cache->major == major && cache->minor == minor) return;
     }
+    if (cache->disk) {
+        size_t len = rq->ptx_len;
+        char *file = rq->ptx_text ? NULL : rq->ptx_path ? read_whole(rq->ptx_path, &len) : NULL;
+        const char *text = rq->ptx_text ? rq->ptx_text : file;
+        bool found = text && from_store(ptxas, text, len, major, minor, cache);
+        free(file);
+        if (found) return;
+    }
     free(cache->out);
     cache->out = NULL;
     cache->why[0] = '\0';
@@ -123,15 +179,18 @@ static void run_ptxas(const char *ptxas, int32_t major, int32_t minor, const ws_
     if (rq->ptx_path) {
         cache->ok = ptx_ptxas_run(ptxas, rq->ptx_path, major, minor, &cache->out, cache->why,
                                   sizeof cache->why) == 0;
+        file_output(cache);
         return;
     }
     char path[1024];
     if (!write_temp_ptx(rq->ptx_text, rq->ptx_len, path, sizeof path, cache->why, sizeof cache->why)) {
         cache->ok = false;
+        cache->keyed = false;
         return;
     }
     cache->ok = ptx_ptxas_run(ptxas, path, major, minor, &cache->out, cache->why, sizeof cache->why) == 0;
     unlink(path);
+    file_output(cache);
 }
 
 /* The kernel's registers and static shared memory from ptxas's output,
@@ -165,7 +224,7 @@ void ws_kernel_regs_resolve(const ws_program *p, const ws_kernel *k, const ws_re
         snprintf(out->why, sizeof out->why, "ptxas not found (on PATH, $CUDA_HOME/bin or "
                  "/usr/local/cuda/bin)");
     } else if (rq->ptx_path || rq->ptx_text) {
-        ws_ptxas_cache own = {0};       /* no caller's cache: this kernel's run alone */
+        ws_ptxas_cache own = {.disk = rq->disk};    /* no caller's cache: this kernel's run alone */
         ws_ptxas_cache *cache = rq->ptxas_cache ? rq->ptxas_cache : &own;
         bool ok = from_ptxas(ptxas, ws_kernel_name(k), major, minor, rq, cache, out);
         ws_ptxas_cache_free(&own);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "sim.h"
 #include "../../frontend/ptx/ptxas_info.h"
+#include "../../frontend/ptx/ptxas_store.h"
 
 typedef enum ws_regs_source { WS_REGS_GIVEN, WS_REGS_PTXAS, WS_REGS_ESTIMATED } ws_regs_source;
 
@@ -26,16 +27,20 @@ typedef struct ws_ptxas_cache {
     char *out;                  /* ok: ptxas's whole output */
     int32_t major, minor;       /* ran: the architecture it compiled for */
     bool ran, ok;
+    bool disk;                  /* the owner's choice: outputs kept on disk (ptxas_store.h) are used and filed */
+    bool keyed;                 /* a run started ahead files its output under key */
+    ptx_ptxas_key key;
     char why[512];              /* ran && !ok: why it gave no output */
-    int32_t runs;               /* runs (or tries: a temporary file failed) through this cache */
+    int32_t runs;               /* runs (or tries: a temporary file failed) through this cache, not
+                                 * counting outputs found on disk */
     /* a run started ahead (ws_ptxas_start_ahead) and not yet waited for */
     bool started;
     ptx_ptxas_job job;
     char ptx_path[1024];        /* its temporary PTX file */
 } ws_ptxas_cache;
 
-/* Frees the kept output and empties the cache (which may then be reused);
- * a run started ahead is stopped. */
+/* Frees the kept output and empties the cache but for its disk choice
+ * (it may then be reused); a run started ahead is stopped. */
 void ws_ptxas_cache_free(ws_ptxas_cache *cache);
 
 /* Starts ptxas on the PTX text now, for the architecture a kernel of it
@@ -54,6 +59,7 @@ typedef struct ws_regs_request {
     size_t ptx_len;
     int32_t gpu_major, gpu_minor;   /* the compute capability the kernel runs on */
     ws_ptxas_cache *ptxas_cache;    /* the module's, or NULL: ptxas runs for this kernel alone */
+    bool disk;                  /* with no ptxas_cache: use outputs kept on disk (ptxas_store.h) */
 } ws_regs_request;
 
 typedef struct ws_kernel_regs {

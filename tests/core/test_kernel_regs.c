@@ -262,6 +262,95 @@ static void test_started_ahead(void **state)
     tmpdir_end(dir, saved);
 }
 
+/* Outputs kept on disk (ptxas_store.h), as `warpsim exec` and the
+ * commands use them: the first compile of a text is filed, and a cache
+ * that asks again for it (started ahead, from the text, or from the PTX
+ * file) gets it without running ptxas, with every kernel's numbers as a
+ * run's; another architecture compiles and is filed beside it; a spoilt
+ * entry compiles again and is filed anew; with the store off nothing is
+ * read or filed. */
+static int entries(const char *dir)
+{
+    char sub[1100];
+    snprintf(sub, sizeof sub, "%s/ptxas", dir);
+    return access(sub, F_OK) == 0 ? files_in(sub) : 0;
+}
+
+static void test_kept_on_disk(void **state)
+{
+    (void)state;
+    skip_without_ptxas();
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/warpsim-test-kept-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(setenv("WARPSIM_CACHE_DIR", dir, 1), 0);
+    tctx t;
+    t_load_path(&t, CONVOLUTION);
+    size_t len;
+    char *text = read_text(CONVOLUTION, &len);
+    ws_regs_request rq = {.ptx_text = text, .ptx_len = len, .gpu_major = 9, .gpu_minor = 0};
+
+    ws_ptxas_cache first = {.disk = true};
+    ws_ptxas_start_ahead(&first, text, len, 9, 0);
+    assert_true(first.started);
+    resolve_all_and_compare(&t, rq, &first);
+    assert_int_equal(first.runs, 1);
+    assert_int_equal(entries(dir), 1);
+    ws_ptxas_cache_free(&first);
+    assert_true(first.disk);
+
+    ws_ptxas_cache again = {.disk = true};
+    ws_ptxas_start_ahead(&again, text, len, 9, 0);
+    assert_false(again.started);
+    assert_true(again.ran && again.ok);
+    resolve_all_and_compare(&t, rq, &again);
+    assert_int_equal(again.runs, 0);
+    ws_ptxas_cache_free(&again);
+
+    ws_ptxas_cache from_text = {.disk = true}, from_file = {.disk = true};
+    resolve_all_and_compare(&t, rq, &from_text);
+    assert_int_equal(from_text.runs, 0);
+    ws_regs_request by_path = {.ptx_path = CONVOLUTION, .gpu_major = 9, .gpu_minor = 0};
+    resolve_all_and_compare(&t, by_path, &from_file);
+    assert_int_equal(from_file.runs, 0);
+    ws_ptxas_cache_free(&from_text);
+    ws_ptxas_cache_free(&from_file);
+
+    ws_ptxas_cache newer = {.disk = true};
+    rq.gpu_major = 10;
+    resolve_all_and_compare(&t, rq, &newer);
+    assert_int_equal(newer.runs, 1);
+    assert_int_equal(entries(dir), 2);
+    ws_ptxas_cache_free(&newer);
+    rq.gpu_major = 9;
+
+    /* every entry spoilt: compiled again, and filed anew */
+    char cmd[1300];
+    snprintf(cmd, sizeof cmd, "for f in '%s'/ptxas/*; do echo spoilt > \"$f\"; done", dir);
+    assert_int_equal(system(cmd), 0);
+    ws_ptxas_cache spoilt = {.disk = true}, mended = {.disk = true};
+    resolve_all_and_compare(&t, rq, &spoilt);
+    assert_int_equal(spoilt.runs, 1);
+    resolve_all_and_compare(&t, rq, &mended);
+    assert_int_equal(mended.runs, 0);
+    ws_ptxas_cache_free(&spoilt);
+    ws_ptxas_cache_free(&mended);
+
+    /* the store off */
+    setenv("WARPSIM_CACHE_DIR", "off", 1);
+    ws_ptxas_cache off = {.disk = true};
+    resolve_all_and_compare(&t, rq, &off);
+    assert_int_equal(off.runs, 1);
+    ws_ptxas_cache_free(&off);
+
+    unsetenv("WARPSIM_CACHE_DIR");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(text);
+    t_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_one_run_from_text),
         cmocka_unit_test(test_failed_run_kept),
         cmocka_unit_test(test_started_ahead),
+        cmocka_unit_test(test_kept_on_disk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
