@@ -116,6 +116,11 @@ static bool bit(const uint8_t *m, uint32_t i)
 
 static void bits_set(uint8_t *m, uint32_t lo, uint32_t hi)
 {
+    if (lo < hi && hi - lo <= 8 && lo >> 3 == (hi - 1) >> 3) {
+        /* inside one byte of the mask: an access of 1, 2, 4 or 8 aligned bytes */
+        m[lo >> 3] |= (uint8_t)(((1u << (hi - lo)) - 1) << (lo & 7));
+        return;
+    }
     for (; lo < hi && (lo & 7); lo++) m[lo >> 3] |= (uint8_t)(1u << (lo & 7));
     uint32_t whole = (hi - lo) / 8;     /* the bytes all of whose bits are set */
     if (lo < hi && whole) {

@@ -184,6 +184,45 @@ static void test_failed_launch_not_kept(void **state)
     teardown(&f);
 }
 
+/* Accesses of a few bytes (as a lane's 1, 2, 4 and 8 bytes, and 3)
+ * count exactly their bytes: a change next to one that was read still
+ * reuses, a change inside one does not; a replay writes exactly the bytes
+ * that were written. */
+static void test_small_pieces(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    char printed[16];
+    static const uint32_t read_at[] = {3, 6, 12, 24, 33}, read_n[] = {1, 2, 4, 8, 3};
+    static const uint32_t write_at[] = {5, 10, 20, 40}, write_n[] = {1, 2, 4, 8};
+    uint8_t b[8], ones[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    ws_reuse_recorder *r = ws_reuse_record_begin(f.cache, f.mem);
+    for (int i = 0; i < 5; i++) assert_true(ws_devmem_read(f.mem, f.in + read_at[i], b, read_n[i]));
+    for (int i = 0; i < 4; i++) assert_true(ws_devmem_write(f.mem, f.out + write_at[i], ones, write_n[i]));
+    ws_launch_stats st = {.warp_insts = 43};
+    ws_timing_stats ts = {.cycles = 1235};
+    ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, "hi\n", 3, 1);
+
+    uint8_t z[N] = {0};
+    assert_true(ws_devmem_write(f.mem, f.out, z, N));
+    assert_int_equal(find(&f, printed), 1);
+    for (uint32_t a = 0; a < 64; a++) {
+        bool written = false;
+        for (int i = 0; i < 4; i++) written |= a >= write_at[i] && a < write_at[i] + write_n[i];
+        assert_int_equal(byte_at(&f, f.out + a), written ? 1 : 0);
+    }
+    for (uint32_t a = 0; a < 64; a++) {
+        bool read = false;
+        for (int i = 0; i < 5; i++) read |= a >= read_at[i] && a < read_at[i] + read_n[i];
+        uint8_t was = byte_at(&f, f.in + a), other = (uint8_t)(was + 1);
+        assert_true(ws_devmem_write(f.mem, f.in + a, &other, 1));
+        assert_int_equal(find(&f, printed), read ? 0 : 1);
+        assert_true(ws_devmem_write(f.mem, f.in + a, &was, 1));
+    }
+    teardown(&f);
+}
+
 /* A launch that touches more than 256 MiB (65536 pages of 4 KiB) is not
  * kept; one that touches exactly that is. */
 static void test_page_limit(void **state)
@@ -352,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_changes_refused),
         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_failed_launch_not_kept),
+        cmocka_unit_test(test_small_pieces),
         cmocka_unit_test(test_page_limit),
         cmocka_unit_test(test_reads_on_threads),
         cmocka_unit_test(test_big_record_on_threads),
