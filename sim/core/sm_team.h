@@ -108,7 +108,7 @@ bool ws_sm_team_window(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t
 /* When the team's threads run: the clearing of l2 for the next launch
  * (ws_l2_clear_slices), its slices shared out among them, after the
  * launch's counts were read; else nothing (the next launch clears it). */
-void ws_sm_team_clear_l2(ws_sm_team *t, struct ws_l2_dram *l2);
+void ws_sm_team_clear_l2(ws_sm_team *t, ws_l2_dram *l2);
 
 /* Stops the threads and adds their counters to st and ts. */
 void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts);
