@@ -75,30 +75,37 @@ static bool make_dirs(char *dir)
     }
 }
 
+char *ptx_read_whole_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *all = NULL;
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (all = malloc((size_t)size + 1)) &&
+        fread(all, 1, (size_t)size, f) == (size_t)size) {
+        all[size] = '\0';
+        *len = (size_t)size;
+    } else {
+        free(all);
+        all = NULL;
+    }
+    fclose(f);
+    return all;
+}
+
 char *ptx_ptxas_stored(const ptx_ptxas_key *key)
 {
     char dir[1024], path[1200];
     if (!ptx_ptxas_store_dir(dir, sizeof dir) ||
         (size_t)snprintf(path, sizeof path, "%s/%s", dir, key->file) >= sizeof path)
         return NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *all = NULL;
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (size > 0 && fseek(f, 0, SEEK_SET) == 0 && (all = malloc((size_t)size + 1)) &&
-        fread(all, 1, (size_t)size, f) == (size_t)size) {
-        all[size] = '\0';
-    } else {
-        free(all);
-        all = NULL;
-    }
-    fclose(f);
-    size_t n = strlen(key->line);
-    if (!all || strlen(all) != (size_t)size || strncmp(all, key->line, n) != 0 || all[n] != '\n') {
+    size_t size = 0, n = strlen(key->line);
+    char *all = ptx_read_whole_file(path, &size);
+    if (!all || strlen(all) != size || size <= n || strncmp(all, key->line, n) != 0 || all[n] != '\n') {
         free(all);
         return NULL;
     }
-    memmove(all, all + n + 1, (size_t)size - n);   /* the output, with its '\0' */
+    memmove(all, all + n + 1, size - n);   /* the output, with its '\0' */
     return all;
 }
 

@@ -39,4 +39,9 @@ char *ptx_ptxas_stored(const ptx_ptxas_key *key);
  * or written (the next run compiles again). */
 void ptx_ptxas_store(const ptx_ptxas_key *key, const char *output);
 
+/* The whole file at path, '\0'-terminated (malloc'd: the caller frees it),
+ * its length in *len; NULL when it cannot be read.  (A PTX file's text,
+ * for its key; an entry's.) */
+char *ptx_read_whole_file(const char *path, size_t *len);
+
 #endif

@@ -75,24 +75,6 @@ static void file_output(ws_ptxas_cache *cache)
     cache->keyed = false;
 }
 
-/* The whole file at path (malloc'd, its length in *len), or NULL. */
-static char *read_whole(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *text = NULL;
-    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size + 1)) &&
-        fread(text, 1, (size_t)size, f) == (size_t)size) {
-        *len = (size_t)size;
-    } else {
-        free(text);
-        text = NULL;
-    }
-    fclose(f);
-    return text;
-}
-
 /* Waits for the run started ahead: its result (ptxas names it in
  * messages) into cache as run_ptxas's; none (ran false) when the program
  * reaped it before. */
@@ -163,7 +145,7 @@ static void run_ptxas(const char *ptxas, int32_t major, int32_t minor, const ws_
     }
     if (cache->disk) {
         size_t len = rq->ptx_len;
-        char *file = rq->ptx_text ? NULL : rq->ptx_path ? read_whole(rq->ptx_path, &len) : NULL;
+        char *file = rq->ptx_text ? NULL : rq->ptx_path ? ptx_read_whole_file(rq->ptx_path, &len) : NULL;
         const char *text = rq->ptx_text ? rq->ptx_text : file;
         bool found = text && from_store(ptxas, text, len, major, minor, cache);
         free(file);
