@@ -214,6 +214,21 @@ static int cmp_keys(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* a[0, n) sorted by ws_sort_keys_from from bit `from` on comes out as
+ * qsort orders the whole keys. */
+static void assert_sorts_as_whole_keys(uint64_t *a, uint32_t n, uint32_t from)
+{
+    uint64_t *tmp = malloc(sizeof *tmp * (n ? n : 1)), *want = malloc(sizeof *want * (n ? n : 1));
+    assert_non_null(tmp);
+    assert_non_null(want);
+    memcpy(want, a, sizeof *a * n);
+    qsort(want, n, sizeof *want, cmp_keys);
+    ws_sort_keys_from(a, tmp, n, from);
+    assert_memory_equal(a, want, sizeof *a * n);
+    free(tmp);
+    free(want);
+}
+
 /* Keys sorted by their high 32 bits only come out in the order of the
  * whole keys when each value of the high bits has its low bits in order
  * (as the slices' lists have each SM's requests): lists of 1 to 5000 such
@@ -223,10 +238,8 @@ static void test_sort_by_high_bits(void **state)
     (void)state;
     uint64_t seed = 11;
     for (uint32_t n = 1; n <= 5000; n = n * 3 + 1) {
-        uint64_t *a = malloc(sizeof *a * n), *tmp = malloc(sizeof *tmp * n), *want = malloc(sizeof *want * n);
+        uint64_t *a = malloc(sizeof *a * n);
         assert_non_null(a);
-        assert_non_null(tmp);
-        assert_non_null(want);
         uint32_t next_low[64] = {0};    /* per high value: its next low bits */
         for (uint32_t i = 0; i < n; i++) {
             seed = seed * 6364136223846793005u + 1442695040888963407u;
@@ -235,13 +248,8 @@ static void test_sort_by_high_bits(void **state)
             next_low[high] += 1 + (uint32_t)(seed >> 40) % 300;
             a[i] = h | next_low[high];
         }
-        memcpy(want, a, sizeof *a * n);
-        qsort(want, n, sizeof *want, cmp_keys);
-        ws_sort_keys_from(a, tmp, n, 32);
-        assert_memory_equal(a, want, sizeof *a * n);
+        assert_sorts_as_whole_keys(a, n, 32);
         free(a);
-        free(tmp);
-        free(want);
     }
 }
 
@@ -258,10 +266,8 @@ static void test_sort_by_cycle(void **state)
     for (uint32_t window = 1; window <= 300; window = window * 4 + 3) {
         for (uint32_t nsm = 1; nsm <= 132; nsm = nsm * 3 + 1) {
             uint32_t cap = nsm * 64, n = 0;
-            uint64_t *a = malloc(sizeof *a * cap), *tmp = malloc(sizeof *tmp * cap), *want = malloc(sizeof *want * cap);
+            uint64_t *a = malloc(sizeof *a * cap);
             assert_non_null(a);
-            assert_non_null(tmp);
-            assert_non_null(want);
             for (uint32_t j = 0; j < nsm; j++) {
                 uint64_t cycle = 0, index = 0;
                 for (uint32_t k = 0; k < 64; k++) {
@@ -272,13 +278,8 @@ static void test_sort_by_cycle(void **state)
                     a[n++] = cycle << 44 | (uint64_t)j << 32 | index;
                 }
             }
-            memcpy(want, a, sizeof *a * n);
-            qsort(want, n, sizeof *want, cmp_keys);
-            ws_sort_keys_from(a, tmp, n, 44);
-            assert_memory_equal(a, want, sizeof *a * n);
+            assert_sorts_as_whole_keys(a, n, 44);
             free(a);
-            free(tmp);
-            free(want);
         }
     }
 }
