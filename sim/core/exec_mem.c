@@ -372,6 +372,20 @@ static bool halves_step(const uint64_t *addr, uint32_t size, uint64_t *step)
     return ws_half_run(addr, size, step) && ws_half_run(addr + 16, size, &second) && second == *step;
 }
 
+/* Whether the lanes of mask at addr, size bytes each (a power of two),
+ * write every byte of [lo, lo + n), which holds them all.  uniform: every
+ * lane at one address; whole: known to (a full warp of consecutive words). */
+static bool lanes_cover(uint64_t lo, uint64_t n, const uint64_t *addr, uint32_t mask, uint32_t size, bool uniform,
+                        bool whole)
+{
+    uint64_t slots = n / size, covered = 0;
+    if (slots > 64) return false;
+    if (uniform || whole) return uniform ? slots == 1 : true;
+    uint32_t shift = (uint32_t)__builtin_ctz(size);
+    FOR_LANES(mask, lane) covered |= UINT64_C(1) << ((addr[lane] - lo) >> shift);
+    return covered == (slots == 64 ? ~UINT64_C(0) : (UINT64_C(1) << slots) - 1);
+}
+
 /* A write's host bytes [lo, lo + n) for the lanes of mask at addr, size
  * bytes each, with the watcher (the reuse recorder) told of exactly the
  * bytes they write, before they change: the whole range once when the
@@ -382,14 +396,7 @@ static uint8_t *write_span_told(ws_devmem *m, uint64_t lo, uint64_t n, const uin
 {
     uint8_t *h = ws_devmem_write_span(m, lo, n);
     if (!h || !ws_devmem_watched(m)) return h;
-    uint64_t slots = n / size, covered = 0;
-    if (uniform || whole) {
-        covered = uniform ? 1 : (slots == 64 ? ~UINT64_C(0) : (UINT64_C(1) << slots) - 1);
-    } else if (slots <= 64) {
-        uint32_t shift = (uint32_t)__builtin_ctz(size);       /* size is a power of two */
-        FOR_LANES(mask, lane) covered |= UINT64_C(1) << ((addr[lane] - lo) >> shift);
-    }
-    if (slots <= 64 && covered == (slots == 64 ? ~UINT64_C(0) : (UINT64_C(1) << slots) - 1)) {
+    if (lanes_cover(lo, n, addr, mask, size, uniform, whole)) {
         ws_devmem_tell(m, lo, n, true);
     } else {
         FOR_LANES(mask, lane) ws_devmem_tell(m, addr[lane], size, true);
@@ -605,6 +612,55 @@ static void capture_row(ws_exec *x, ws_block *b, ws_warp *w, const ws_opnd *o, u
     if (src != row) memcpy(row, src, sizeof *row * WS_WARP_SIZE);
 }
 
+/* Whether es bytes move as one machine word. */
+static bool plain_width(uint32_t es) { return es == 1 || es == 2 || es == 4 || es == 8; }
+
+/* A captured write's global lanes (mask, size bytes at addrs) told now to
+ * the watcher, the reuse recorder, at the cycle it issued, from the SM's
+ * thread (ws_devmem_tell_ahead); an atomic's as read, then written.  Lanes
+ * of a generic address in shared or local memory are not global memory's. */
+static void tell_ahead(ws_exec *x, const ws_insn *in, uint32_t mask, const uint64_t *addrs, uint32_t size,
+                       bool atomic)
+{
+    ws_devmem *m = x->p->mem;
+    uint64_t lo, hi, bits, off;
+    if (in->space != WS_SP_GLOBAL)
+        FOR_LANES(mask, lane) if (ws_generic_classify(addrs[lane], &off) != WS_GEN_GLOBAL) mask &= ~(UINT32_C(1) << lane);
+    if (!mask) return;
+    if (atomic) FOR_LANES(mask, lane) ws_devmem_tell_ahead(m, addrs[lane], size, false, x->clock);
+    lanes_span(addrs, mask, &lo, &hi, &bits);
+    if (hi - lo < 64 * (uint64_t)size && lanes_cover(lo, hi - lo + size, addrs, mask, size, false, false)) {
+        ws_devmem_tell_ahead(m, lo, hi - lo + size, true, x->clock);
+        return;
+    }
+    FOR_LANES(mask, lane) ws_devmem_tell_ahead(m, addrs[lane], size, true, x->clock);
+}
+
+/* Where each lane of a captured global write (mask, size bytes at addrs)
+ * will write, found now on the SM's thread, into host (as host
+ * addresses): then the write, at the window's end, moves bytes and nothing
+ * else.  False, host unchanged, when some lane's bytes are not yet in a
+ * page of device memory (ws_devmem_write_span_ahead): that write finds
+ * them when it is made. */
+static bool host_lanes(ws_exec *x, const ws_insn *in, uint32_t mask, const uint64_t *addrs, uint32_t size,
+                       uint64_t *host)
+{
+    if (in->space != WS_SP_GLOBAL || !mask || !plain_width(size) || lanes_watched(x)) return false;
+    ws_devmem *m = x->p->mem;
+    uint64_t lo, hi, bits;
+    lanes_span(addrs, mask, &lo, &hi, &bits);
+    if (bits & (size - 1)) return false;
+    uint8_t *h = hi - lo < ((uint64_t)1 << 16) ? ws_devmem_write_span_ahead(m, &x->span_memo, lo, hi - lo + size) : NULL;
+    if (h) {
+        FOR_LANES_DO(mask, lane, host[lane] = (uint64_t)(uintptr_t)(h + (addrs[lane] - lo)));
+        return true;
+    }
+    uint8_t *each[WS_WARP_SIZE];
+    FOR_LANES(mask, lane) if (!(each[lane] = ws_devmem_write_span_ahead(m, &x->span_memo, addrs[lane], size))) return false;
+    FOR_LANES_DO(mask, lane, host[lane] = (uint64_t)(uintptr_t)each[lane]);
+    return true;
+}
+
 /* Puts an access off to the end of the cycle (or of the window, where the
  * list captures: then a store takes its addrs and values along). */
 static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
@@ -622,6 +678,7 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         l->cap = cap;
     }
     uint32_t rows = UINT32_MAX;
+    bool hosted = false;
     if (l->capture && in->cls == WS_I_ATOM) {
         /* an atomic whose old values nothing reads (timing_window.c): its
          * addresses and operands, a row each */
@@ -637,6 +694,9 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         if (co) capture_row(x, b, w, co, mask, dst + 2 * WS_WARP_SIZE);
         else memset(dst + 2 * WS_WARP_SIZE, 0, sizeof *dst * WS_WARP_SIZE);
         l->nrows += 3;
+        uint32_t size = ptx_type_size(in->m.types[0]);
+        if (ws_devmem_watched(x->p->mem)) tell_ahead(x, in, mask, addrs, size, true);
+        hosted = host_lanes(x, in, mask, addrs, size, dst);
     } else if (l->capture) {
         if (in->cls != WS_I_ST) {
             ws_fault(x, b, w, -1, pc, "internal error: an access other than a store put off to a window's end");
@@ -653,9 +713,12 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         memcpy(dst, addrs, sizeof *dst * WS_WARP_SIZE);
         for (uint32_t k = 0; k < nv; k++) capture_row(x, b, w, &el[k], mask, dst + (size_t)(k + 1) * WS_WARP_SIZE);
         l->nrows += 1 + nv;
+        uint32_t size = ptx_type_size(in->m.types[0]) * nv;
+        if (ws_devmem_watched(x->p->mem)) tell_ahead(x, in, mask, addrs, size, false);
+        hosted = host_lanes(x, in, mask, addrs, size, dst);
     }
     l->a[l->n++] = (ws_deferred){.b = b, .w = w, .in = in, .pc = pc, .mask = mask, .steps = x->steps,
-                                 .cycle = x->clock, .rows = rows};
+                                 .cycle = x->clock, .rows = rows, .hosted = hosted};
     return true;
 }
 
@@ -752,8 +815,6 @@ static void store_row(const uint64_t *row, const warp_bytes *wb, const uint64_t 
     }
 #undef STORE_LANES
 }
-
-static bool plain_width(uint32_t es) { return es == 1 || es == 2 || es == 4 || es == 8; }
 
 /* Whether in reads an aligned word of the launch's parameters at a fixed
  * address (no register, no symbol), within them, without a check that
@@ -1121,6 +1182,36 @@ bool ws_exec_cp_async(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
     return true;
 }
 
+/* A captured store whose lanes' host bytes were found when it issued
+ * (host_lanes): its values written there, lane by lane in order, so that
+ * of two lanes on one address the higher wins. */
+static void store_hosted(const ws_deferred_list *l, const ws_deferred *d)
+{
+    const uint64_t *host = l->rows + (size_t)d->rows * WS_WARP_SIZE;
+    const ws_opnd *v = &d->in->ops[1];
+    uint32_t es = ptx_type_size(d->in->m.types[0]), nv = v->kind == WS_OK_VEC ? v->nelems : 1;
+    for (uint32_t k = 0; k < nv; k++) {
+        const uint64_t *value = host + (size_t)(k + 1) * WS_WARP_SIZE;
+        FOR_LANES(d->mask, lane) store_le((uint8_t *)(uintptr_t)host[lane] + k * es, value[lane], es);
+    }
+}
+
+/* A captured atomic whose old values go nowhere, its lanes' host bytes
+ * found when it issued: as atom_lanes, lane by lane in order. */
+static void atom_hosted(ws_exec *x, const ws_deferred_list *l, const ws_deferred *d)
+{
+    const uint64_t *host = l->rows + (size_t)d->rows * WS_WARP_SIZE;
+    const uint64_t *bv = host + WS_WARP_SIZE, *cv = host + 2 * WS_WARP_SIZE;
+    uint32_t size = ptx_type_size(d->in->m.types[0]);
+    FOR_LANES(d->mask, lane) {
+        uint8_t *p = (uint8_t *)(uintptr_t)host[lane];
+        uint64_t old = load_le(p, size);
+        uint64_t nv = ws_atom_apply(&d->in->m, old, bv[lane], cv[lane]);
+        store_le(p, nv, size);
+        if (nv != old && x->steps > x->progress_at) x->progress_at = x->steps;
+    }
+}
+
 bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_deferred *d)
 {
     bool ok = false;
@@ -1130,6 +1221,9 @@ bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_defe
     case WS_I_ST:
         if (d->rows == UINT32_MAX) {
             ok = ws_exec_st(x, d->b, d->w, d->in, d->pc, d->mask, NULL);
+        } else if (d->hosted) {
+            store_hosted(l, d);
+            ok = true;
         } else {
             const uint64_t *addrs = l->rows + (size_t)d->rows * WS_WARP_SIZE;
             const uint64_t *values[WS_MAX_VEC];
@@ -1142,6 +1236,9 @@ bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_defe
     case WS_I_ATOM:
         if (d->rows == UINT32_MAX) {
             ok = ws_exec_atom(x, d->b, d->w, d->in, d->pc, d->mask, NULL);
+        } else if (d->hosted) {
+            atom_hosted(x, l, d);
+            ok = true;
         } else {        /* captured: no register read or written now */
             const uint64_t *addrs = l->rows + (size_t)d->rows * WS_WARP_SIZE;
             bool red = d->in->m.op == PTX_OP_RED;

@@ -101,6 +101,9 @@ typedef struct ws_deferred {
      * in the list's rows; UINT32_MAX: none, the registers are read when it
      * is done. */
     uint32_t rows;
+    /* Its first row holds, instead of addresses, where each lane's bytes
+     * lie in host memory, found when it issued (exec_mem.c: host_lanes). */
+    bool hosted;
 } ws_deferred;
 
 /* With capture set (a timed launch's windows, timing.h), a store takes its

@@ -152,6 +152,7 @@ typedef struct wpage {
     uint64_t key;
     uint8_t *rmask, *wmask;
     uint8_t *pre;           /* the page before the launch's first write to it */
+    uint64_t pre_at;        /* when pre was taken: the cycle of a note told ahead, or WS_TELL_NOW */
 } wpage;
 
 /* Pages by number: open addressing, a power of two. */
@@ -164,7 +165,12 @@ typedef struct wtable {
 /* The reads of one thread: a timed launch's SMs read on several threads at
  * once, each into a table of its own (no lock, no shared line written), and
  * the tables are merged when the launch ends; a union of bits, the same
- * whatever thread read what. */
+ * whatever thread read what.  So are the writes a window puts off, told
+ * ahead (ws_devmem_tell_ahead) by the thread that captured them, with the
+ * page as it was then: of several threads' copies of a page, the one taken
+ * at the earliest cycle is from before the launch's first write to it
+ * (memory does not change while the SMs run, and a window's writes are
+ * made after all of its SMs ran). */
 typedef struct rshard {
     pthread_t owner;
     wtable t;
@@ -231,13 +237,14 @@ static void table_free(wtable *t)
     free(t->slots);
 }
 
-static bool note(ws_reuse_recorder *r, wpage *pg, uint32_t lo, uint32_t hi, bool write)
+static bool note(ws_reuse_recorder *r, wpage *pg, uint32_t lo, uint32_t hi, bool write, uint64_t cycle)
 {
     uint8_t **mask = write ? &pg->wmask : &pg->rmask;
     if (!*mask && !(*mask = calloc(1, RMASK_BYTES))) return false;
     if (write && !pg->pre) {
         if (!(pg->pre = malloc(RPAGE))) return false;
         ws_devmem_peek(r->mem, (pg->key - 1) << RPAGE_SHIFT, pg->pre, RPAGE);
+        pg->pre_at = cycle;
     }
     bits_set(*mask, lo, hi);
     return true;
@@ -245,13 +252,14 @@ static bool note(ws_reuse_recorder *r, wpage *pg, uint32_t lo, uint32_t hi, bool
 
 /* [addr, addr + size) into table t (*failed: out of memory or past
  * MAX_PAGES, and nothing more is noted). */
-static void note_range(ws_reuse_recorder *r, wtable *t, bool *failed, uint64_t addr, uint64_t size, bool write)
+static void note_range(ws_reuse_recorder *r, wtable *t, bool *failed, uint64_t addr, uint64_t size, bool write,
+                       uint64_t cycle)
 {
     while (size && !*failed) {
         uint32_t off = (uint32_t)(addr & (RPAGE - 1));
         uint32_t n = size < RPAGE - off ? (uint32_t)size : RPAGE - off;
         wpage *pg = page_get(t, addr >> RPAGE_SHIFT);
-        *failed = !pg || !note(r, pg, off, off + n, write);
+        *failed = !pg || !note(r, pg, off, off + n, write, cycle);
         addr += n;
         size -= n;
     }
@@ -282,44 +290,63 @@ static rshard *my_shard(ws_reuse_recorder *r)
 }
 
 /* Out of memory or past MAX_PAGES: failed, and nothing more is noted.
- * Writes need no lock: device memory is written while nothing else
- * touches it (device_memory.c; a timed launch's writes wait for the end of
- * the cycle or window, on one thread), and only writes use r->t before
- * the launch ends. */
-static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write)
+ * Writes made now need no lock: device memory is written while nothing
+ * else touches it (device_memory.c; a timed launch's writes wait for the
+ * end of the cycle or window, on one thread), and only they use r->t
+ * before the launch ends.  Writes told ahead go with the reads, to the
+ * thread's shard. */
+static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write, uint64_t cycle)
 {
     ws_reuse_recorder *r = ctx;
-    if (write) {
-        note_range(r, &r->t, &r->failed, addr, size, true);
+    if (write && cycle == WS_TELL_NOW) {
+        note_range(r, &r->t, &r->failed, addr, size, true, cycle);
         return;
     }
     rshard *sh = my_shard(r);
     if (sh) {
-        note_range(r, &sh->t, &sh->failed, addr, size, false);
+        note_range(r, &sh->t, &sh->failed, addr, size, write, cycle);
         return;
     }
     pthread_mutex_lock(&r->mu);
-    note_range(r, &r->t, &r->failed, addr, size, false);
+    note_range(r, &r->t, &r->failed, addr, size, write, cycle);
     pthread_mutex_unlock(&r->mu);
 }
 
-/* The shards' reads into the recorder's table, and the shards freed. */
+/* A shard's page from into the recorder's table: the union of the bits,
+ * and of the copies before the first write the earlier one (note).  False
+ * when out of memory. */
+static bool merge_page(ws_reuse_recorder *r, wpage *from)
+{
+    wpage *pg = page_get(&r->t, from->key - 1);
+    if (!pg) return false;
+    for (int w = 0; w < 2; w++) {
+        uint8_t **src = w ? &from->wmask : &from->rmask, **dst = w ? &pg->wmask : &pg->rmask;
+        if (!*src) continue;
+        if (!*dst) {                /* the shard's mask itself, taken over */
+            *dst = *src;
+            *src = NULL;
+            continue;
+        }
+        for (uint32_t b = 0; b < RMASK_BYTES; b++) (*dst)[b] |= (*src)[b];
+    }
+    if (from->pre && (!pg->pre || from->pre_at < pg->pre_at)) {
+        uint8_t *pre = pg->pre;
+        pg->pre = from->pre;
+        pg->pre_at = from->pre_at;
+        from->pre = pre;            /* freed with the shard */
+    }
+    return true;
+}
+
+/* The shards' notes into the recorder's table, and the shards freed. */
 static void merge_shards(ws_reuse_recorder *r)
 {
     int n = atomic_load(&r->nshards);
     for (int k = 0; k < n; k++) {
         rshard *sh = r->shards[k];
         r->failed |= sh->failed;
-        for (size_t i = 0; i < sh->t.nslots && !r->failed; i++) {
-            const wpage *from = &sh->t.slots[i];
-            if (!from->key || !from->rmask) continue;
-            wpage *pg = page_get(&r->t, from->key - 1);
-            if (!pg || (!pg->rmask && !(pg->rmask = calloc(1, RMASK_BYTES)))) {
-                r->failed = true;
-                break;
-            }
-            for (uint32_t b = 0; b < RMASK_BYTES; b++) pg->rmask[b] |= from->rmask[b];
-        }
+        for (size_t i = 0; i < sh->t.nslots && !r->failed; i++)
+            if (sh->t.slots[i].key) r->failed = !merge_page(r, &sh->t.slots[i]);
         table_free(&sh->t);
         free(sh);
     }

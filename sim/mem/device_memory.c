@@ -491,18 +491,18 @@ bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
     if (!alloc_find(m, addr, size, NULL))
         return false;
     if (m->watch)
-        m->watch(m->watch_ctx, addr, size, false);
+        m->watch(m->watch_ctx, addr, size, false, WS_TELL_NOW);
     copy_out(m, addr, dst, size);
     return true;
 }
 
 /* The span of [addr, addr + size) (device_memory.h), the watcher not
- * told; *found: its allocation.  A write caches its allocation and page in
- * m (writes are made on one thread). */
-static uint8_t *span_of(ws_devmem *m, uint64_t addr, uint64_t size, bool write, const ws_alloc **found)
+ * told; *found: its allocation.  A write (remember: m itself) caches its
+ * allocation and page in m (writes are made on one thread). */
+static uint8_t *span_of(const ws_devmem *m, ws_devmem *remember, uint64_t addr, uint64_t size,
+                        const ws_alloc **found)
 {
-    ws_devmem *remember = write ? m : NULL;
-    if (size == 0 || (write && m->track_init) || !(*found = alloc_find(m, addr, size, remember)))
+    if (size == 0 || (remember && m->track_init) || !(*found = alloc_find(m, addr, size, remember)))
         return NULL;
     uint64_t key = addr >> WS_PAGE_SHIFT;
     if ((addr + size - 1) >> WS_PAGE_SHIFT != key)
@@ -518,6 +518,17 @@ static uint32_t memo_slot(uint64_t addr)
     return (uint32_t)(((addr >> WS_PAGE_SHIFT) * UINT64_C(0x9E3779B97F4A7C15)) >> 61) % WS_SPAN_MEMOS;
 }
 
+/* Keeps in memo's slot i the piece of addr's page (its host byte p) that
+ * lies in allocation a. */
+static void remember_span(ws_span_memo *memo, uint32_t i, uint64_t addr, uint8_t *p, const ws_alloc *a)
+{
+    uint64_t pbase = addr >> WS_PAGE_SHIFT << WS_PAGE_SHIFT;
+    uint8_t *page = p - (addr - pbase);
+    memo->lo[i] = a->base > pbase ? a->base : pbase;
+    memo->hi[i] = a->base + a->size < pbase + WS_PAGE_SIZE ? a->base + a->size : pbase + WS_PAGE_SIZE;
+    memo->host[i] = page + (memo->lo[i] - pbase);
+}
+
 uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size)
 {
     uint32_t i = memo_slot(addr);
@@ -527,27 +538,43 @@ uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, ui
         p = memo->host[i] + (addr - lo);
     } else {
         const ws_alloc *a;
-        if (!(p = span_of(m, addr, size, false, &a))) return NULL;
-        uint64_t pbase = addr >> WS_PAGE_SHIFT << WS_PAGE_SHIFT;
-        uint8_t *page = p - (addr - pbase);
-        memo->lo[i] = a->base > pbase ? a->base : pbase;
-        memo->hi[i] = a->base + a->size < pbase + WS_PAGE_SIZE ? a->base + a->size : pbase + WS_PAGE_SIZE;
-        memo->host[i] = page + (memo->lo[i] - pbase);
+        if (!(p = span_of(m, NULL, addr, size, &a))) return NULL;
+        remember_span(memo, i, addr, p, a);
     }
-    if (m->watch) m->watch(m->watch_ctx, addr, size, false);
+    if (m->watch) m->watch(m->watch_ctx, addr, size, false, WS_TELL_NOW);
     return p;
 }
 
 uint8_t *ws_devmem_write_span(ws_devmem *m, uint64_t addr, uint64_t size)
 {
     const ws_alloc *a;
-    return span_of(m, addr, size, true, &a);
+    return span_of(m, m, addr, size, &a);
+}
+
+uint8_t *ws_devmem_write_span_ahead(const ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size)
+{
+    /* the reader's way, on its memo (the same pages, for later), but
+     * without a watcher's note: a write is told of on its own */
+    if (m->track_init) return NULL;
+    uint32_t i = memo_slot(addr);
+    uint64_t lo = memo->lo[i], hi = memo->hi[i];
+    if (size && addr - lo < hi - lo && size <= hi - addr) return memo->host[i] + (addr - lo);
+    const ws_alloc *a;
+    uint8_t *p = span_of(m, NULL, addr, size, &a);
+    if (p) remember_span(memo, i, addr, p, a);
+    return p;
+}
+
+void ws_devmem_tell_ahead(ws_devmem *m, uint64_t addr, uint64_t size, bool write, uint64_t cycle)
+{
+    if (m->watch)
+        m->watch(m->watch_ctx, addr, size, write, cycle);
 }
 
 void ws_devmem_tell(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
 {
     if (m->watch)
-        m->watch(m->watch_ctx, addr, size, write);
+        m->watch(m->watch_ctx, addr, size, write, WS_TELL_NOW);
 }
 
 bool ws_devmem_watched(const ws_devmem *m)
@@ -582,7 +609,7 @@ static bool write_range(ws_devmem *m, uint64_t addr, const uint8_t *src, uint8_t
     if (!alloc_find(m, addr, size, m))
         return false;
     if (m->watch)
-        m->watch(m->watch_ctx, addr, size, true);
+        m->watch(m->watch_ctx, addr, size, true, WS_TELL_NOW);
     if (m->track_init && !init_mark(m, addr, size))
         return false;
     while (size) {

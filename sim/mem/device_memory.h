@@ -66,9 +66,21 @@ uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, ui
 /* A span to write.  A watcher is not told: the caller tells it
  * (ws_devmem_tell) of exactly the bytes it writes, before it writes them. */
 uint8_t *ws_devmem_write_span(ws_devmem *m, uint64_t addr, uint64_t size);
+/* A span for a write made later (a put-off write of a window, whose bytes
+ * are found while the SMs run, on their threads): changes nothing, no
+ * cache and no page, so it may run on several threads at once while
+ * nothing writes; the span stays valid while no allocation is freed.
+ * NULL where ws_devmem_write_span would be, and where its page does not
+ * exist yet (the write then goes through ws_devmem_write, later). */
+uint8_t *ws_devmem_write_span_ahead(const ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size);
 /* Tells the watcher, if one is set, of an access as ws_devmem_read and
  * ws_devmem_write would. */
 void ws_devmem_tell(ws_devmem *m, uint64_t addr, uint64_t size, bool write);
+/* Tells the watcher of an access made later, at the end of a window of
+ * cycles, while nothing writes: on the thread of the SM that issued it, at
+ * cycle (which orders such notes: a note of an earlier cycle saw the bytes
+ * as they were before any later one's write). */
+void ws_devmem_tell_ahead(ws_devmem *m, uint64_t addr, uint64_t size, bool write, uint64_t cycle);
 /* Whether a watcher is set. */
 bool ws_devmem_watched(const ws_devmem *m);
 bool ws_devmem_fill(ws_devmem *m, uint64_t addr, uint8_t byte, uint64_t size);
@@ -84,11 +96,13 @@ bool ws_devmem_mark_init(ws_devmem *m, uint64_t addr, uint64_t size);
 bool ws_devmem_initialized(const ws_devmem *m, uint64_t addr, uint64_t size, uint64_t *first);
 
 /* Watching a launch's accesses (sim/core/launch_reuse.h): while fn is
- * set, every successful ws_devmem_read calls fn(ctx, addr, size, false)
- * and every ws_devmem_write or _fill, before it changes a byte, calls
- * fn(ctx, addr, size, true).  fn NULL turns it off (the default; then it
+ * set, every successful ws_devmem_read calls fn(ctx, addr, size, false,
+ * WS_TELL_NOW) and every ws_devmem_write or _fill, before it changes a
+ * byte, calls fn(ctx, addr, size, true, WS_TELL_NOW); ws_devmem_tell_ahead
+ * passes its cycle instead.  fn NULL turns it off (the default; then it
  * costs one test per call). */
-typedef void (*ws_devmem_watch_fn)(void *ctx, uint64_t addr, uint64_t size, bool write);
+#define WS_TELL_NOW UINT64_MAX
+typedef void (*ws_devmem_watch_fn)(void *ctx, uint64_t addr, uint64_t size, bool write, uint64_t cycle);
 void ws_devmem_watch(ws_devmem *m, ws_devmem_watch_fn fn, void *ctx);
 /* The bytes of [addr, addr+size) as they are, whatever allocations hold
  * them (zero where nothing was written): no checks, not watched. */

@@ -384,6 +384,87 @@ static void test_big_record_on_threads(void **state)
     free(got);
 }
 
+/* Writes a window puts off, told ahead by the threads that captured them
+ * (ws_devmem_tell_ahead) and made later without a note: in[0..4) += 1 in
+ * two windows, told at cycle 10 by one thread and at cycle 20 by another,
+ * whichever of them the recorder made a table for first.  The copy of the
+ * page it keeps as read is the one from cycle 10, before any write, not
+ * the later one. */
+typedef struct ahead_run {
+    fixture *f;
+    pthread_barrier_t *steps;
+    bool first;         /* which of the two threads */
+    bool table_first;   /* its table made first */
+} ahead_run;
+
+static void add_one_untold(fixture *f)
+{
+    uint8_t *h = ws_devmem_write_span(f->mem, f->in, 4);
+    assert_non_null(h);
+    for (int i = 0; i < 4; i++) h[i]++;
+}
+
+static void *tell_in_turn(void *arg)
+{
+    const ahead_run *a = arg;
+    ws_devmem *m = a->f->mem;
+    uint64_t in = a->f->in;
+    if (a->table_first) ws_devmem_tell_ahead(m, in + 500, 1, false, 5);
+    pthread_barrier_wait(a->steps);
+    if (!a->table_first) ws_devmem_tell_ahead(m, in + 600, 1, false, 5);
+    pthread_barrier_wait(a->steps);
+    if (a->first) {                         /* window 1 */
+        ws_devmem_tell_ahead(m, in, 4, false, 10);
+        ws_devmem_tell_ahead(m, in, 4, true, 10);
+    }
+    pthread_barrier_wait(a->steps);
+    pthread_barrier_wait(a->steps);         /* window 1's writes */
+    if (!a->first) {                        /* window 2 */
+        ws_devmem_tell_ahead(m, in, 4, false, 20);
+        ws_devmem_tell_ahead(m, in, 4, true, 20);
+    }
+    pthread_barrier_wait(a->steps);
+    return NULL;
+}
+
+static void test_writes_told_ahead(void **state)
+{
+    (void)state;
+    for (int later_table_first = 0; later_table_first < 2; later_table_first++) {
+        fixture f;
+        setup(&f);
+        char printed[16];
+        pthread_barrier_t steps;
+        pthread_barrier_init(&steps, NULL, 3);
+        ws_reuse_recorder *r = ws_reuse_record_begin(f.cache, f.mem);
+        assert_non_null(r);
+        pthread_t th[2];
+        ahead_run run[2] = {{&f, &steps, true, !later_table_first}, {&f, &steps, false, later_table_first}};
+        for (int i = 0; i < 2; i++) assert_int_equal(pthread_create(&th[i], NULL, tell_in_turn, &run[i]), 0);
+        pthread_barrier_wait(&steps);
+        pthread_barrier_wait(&steps);
+        pthread_barrier_wait(&steps);
+        add_one_untold(&f);                     /* window 1's end */
+        pthread_barrier_wait(&steps);
+        pthread_barrier_wait(&steps);
+        add_one_untold(&f);                     /* window 2's end */
+        for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+        pthread_barrier_destroy(&steps);
+        ws_launch_stats st = {.warp_insts = 43};
+        ws_timing_stats ts = {.cycles = 1235};
+        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 1);
+        /* as the launch left them: not what it read */
+        assert_int_equal(find(&f, printed), 0);
+        /* as before the launch: replayed, and the launch's writes made again */
+        uint8_t before[4];
+        for (int i = 0; i < 4; i++) before[i] = (uint8_t)(i * 3);
+        assert_true(ws_devmem_write(f.mem, f.in, before, 4));
+        assert_int_equal(find(&f, printed), 1);
+        for (int i = 0; i < 4; i++) assert_int_equal(byte_at(&f, f.in + (uint64_t)i), (uint8_t)(i * 3 + 2));
+        teardown(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -395,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_page_limit),
         cmocka_unit_test(test_reads_on_threads),
         cmocka_unit_test(test_big_record_on_threads),
+        cmocka_unit_test(test_writes_told_ahead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
