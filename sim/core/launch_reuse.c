@@ -3,6 +3,7 @@
 #include "launch_reuse.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +153,6 @@ typedef struct wpage {
     uint64_t key;
     uint8_t *rmask, *wmask;
     uint8_t *pre;           /* the page before the launch's first write to it */
-    uint64_t pre_at;        /* when pre was taken: the cycle of a note told ahead, or WS_TELL_NOW */
 } wpage;
 
 /* Pages by number: open addressing, a power of two. */
@@ -165,12 +165,7 @@ typedef struct wtable {
 /* The reads of one thread: a timed launch's SMs read on several threads at
  * once, each into a table of its own (no lock, no shared line written), and
  * the tables are merged when the launch ends; a union of bits, the same
- * whatever thread read what.  So are the writes a window puts off, told
- * ahead (ws_devmem_tell_ahead) by the thread that captured them, with the
- * page as it was then: of several threads' copies of a page, the one taken
- * at the earliest cycle is from before the launch's first write to it
- * (memory does not change while the SMs run, and a window's writes are
- * made after all of its SMs ran). */
+ * whatever thread read what. */
 typedef struct rshard {
     pthread_t owner;
     wtable t;
@@ -179,15 +174,39 @@ typedef struct rshard {
 
 #define MAX_SHARDS 256
 
+/* A page written by the writes a window puts off, told ahead
+ * (ws_devmem_tell_ahead) by the threads that captured them, all of them
+ * into one table: the thread that claims the page (its key) copies it as
+ * it is then, which is before the launch's first write to it (device
+ * memory does not change while a window's SMs run, and its writes are made
+ * after all of them ran), then publishes its mask; the bits are set with
+ * atomic ors.  One copy of a page, however many threads write it. */
+typedef struct apage {
+    _Atomic uint64_t key;           /* page number + 1; 0: free */
+    _Atomic(_Atomic uint8_t *) wmask;   /* NULL until the claimer set the page up */
+    uint8_t *pre;
+} apage;
+
+/* Its slots, fixed (no thread may move them): twice the pages a record
+ * may hold, so that a free slot is always near. */
+#define AHEAD_SLOTS (2 * MAX_PAGES)
+
 struct ws_reuse_recorder {
     ws_reuse_cache *cache;
     ws_devmem *mem;
-    wtable t;               /* the writes, and at the end every read */
+    wtable t;               /* the writes made now, and at the end every note */
     bool failed;            /* out of memory: nothing is filed */
-    pthread_mutex_t mu;     /* for adding a shard, and reads into t when a thread has none */
+    pthread_mutex_t mu;     /* for adding a shard or the ahead table, and reads into t when a thread has none */
     rshard *shards[MAX_SHARDS];
     atomic_int nshards;     /* published after the shard is set up */
+    _Atomic(apage *) ahead; /* made at the first write told ahead */
+    atomic_size_t nahead;   /* its pages claimed */
+    atomic_bool ahead_failed;
 };
+
+/* What a claimer that ran out of memory publishes, for the threads waiting
+ * on its page to give up too. */
+static _Atomic uint8_t no_mask[1];
 
 static size_t slot_of(uint64_t key, size_t nslots)
 {
@@ -237,14 +256,13 @@ static void table_free(wtable *t)
     free(t->slots);
 }
 
-static bool note(ws_reuse_recorder *r, wpage *pg, uint32_t lo, uint32_t hi, bool write, uint64_t cycle)
+static bool note(ws_reuse_recorder *r, wpage *pg, uint32_t lo, uint32_t hi, bool write)
 {
     uint8_t **mask = write ? &pg->wmask : &pg->rmask;
     if (!*mask && !(*mask = calloc(1, RMASK_BYTES))) return false;
     if (write && !pg->pre) {
         if (!(pg->pre = malloc(RPAGE))) return false;
         ws_devmem_peek(r->mem, (pg->key - 1) << RPAGE_SHIFT, pg->pre, RPAGE);
-        pg->pre_at = cycle;
     }
     bits_set(*mask, lo, hi);
     return true;
@@ -252,14 +270,13 @@ static bool note(ws_reuse_recorder *r, wpage *pg, uint32_t lo, uint32_t hi, bool
 
 /* [addr, addr + size) into table t (*failed: out of memory or past
  * MAX_PAGES, and nothing more is noted). */
-static void note_range(ws_reuse_recorder *r, wtable *t, bool *failed, uint64_t addr, uint64_t size, bool write,
-                       uint64_t cycle)
+static void note_range(ws_reuse_recorder *r, wtable *t, bool *failed, uint64_t addr, uint64_t size, bool write)
 {
     while (size && !*failed) {
         uint32_t off = (uint32_t)(addr & (RPAGE - 1));
         uint32_t n = size < RPAGE - off ? (uint32_t)size : RPAGE - off;
         wpage *pg = page_get(t, addr >> RPAGE_SHIFT);
-        *failed = !pg || !note(r, pg, off, off + n, write, cycle);
+        *failed = !pg || !note(r, pg, off, off + n, write);
         addr += n;
         size -= n;
     }
@@ -289,64 +306,143 @@ static rshard *my_shard(ws_reuse_recorder *r)
     return sh;
 }
 
+/* The ahead table, made by the first thread that needs it; NULL when out
+ * of memory. */
+static apage *ahead_table(ws_reuse_recorder *r)
+{
+    apage *t = atomic_load_explicit(&r->ahead, memory_order_acquire);
+    if (t) return t;
+    pthread_mutex_lock(&r->mu);
+    t = atomic_load_explicit(&r->ahead, memory_order_relaxed);
+    if (!t && (t = calloc(AHEAD_SLOTS, sizeof *t))) atomic_store_explicit(&r->ahead, t, memory_order_release);
+    pthread_mutex_unlock(&r->mu);
+    return t;
+}
+
+/* Page number's mask in the ahead table, the page claimed (and copied) if
+ * no thread has yet; NULL when out of memory or past MAX_PAGES. */
+static _Atomic uint8_t *ahead_page(ws_reuse_recorder *r, uint64_t number)
+{
+    apage *t = ahead_table(r);
+    if (!t) return NULL;
+    uint64_t key = number + 1;
+    for (size_t j = slot_of(key, AHEAD_SLOTS);; j = (j + 1) & (AHEAD_SLOTS - 1)) {
+        uint64_t k = atomic_load_explicit(&t[j].key, memory_order_acquire);
+        if (k == 0 && atomic_compare_exchange_strong(&t[j].key, &k, key)) {
+            _Atomic uint8_t *m = NULL;
+            if (atomic_fetch_add(&r->nahead, 1) < MAX_PAGES && (t[j].pre = malloc(RPAGE)) &&
+                (m = calloc(RMASK_BYTES, sizeof *m)))
+                ws_devmem_peek(r->mem, number << RPAGE_SHIFT, t[j].pre, RPAGE);
+            atomic_store_explicit(&t[j].wmask, m ? m : no_mask, memory_order_release);
+            return m;
+        }
+        if (k != key) continue;     /* another page's, or just claimed by another thread for one */
+        _Atomic uint8_t *m;
+        while (!(m = atomic_load_explicit(&t[j].wmask, memory_order_acquire))) sched_yield();
+        return m == no_mask ? NULL : m;
+    }
+}
+
+/* Bits [lo, hi) of m, or-ed in; a byte whose bits are set already is only
+ * read (a page's bytes are mostly written whole, or again). */
+static void bits_set_shared(_Atomic uint8_t *m, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t i = lo; i < hi;) {
+        uint32_t end = ((i >> 3) + 1) << 3 < hi ? ((i >> 3) + 1) << 3 : hi;
+        uint8_t bits = (uint8_t)(((1u << (end - i)) - 1) << (i & 7));
+        if ((atomic_load_explicit(&m[i >> 3], memory_order_relaxed) & bits) != bits)
+            atomic_fetch_or_explicit(&m[i >> 3], bits, memory_order_relaxed);
+        i = end;
+    }
+}
+
+/* A write told ahead, into the ahead table. */
+static void note_ahead(ws_reuse_recorder *r, uint64_t addr, uint64_t size)
+{
+    while (size && !atomic_load_explicit(&r->ahead_failed, memory_order_relaxed)) {
+        uint32_t off = (uint32_t)(addr & (RPAGE - 1));
+        uint32_t n = size < RPAGE - off ? (uint32_t)size : RPAGE - off;
+        _Atomic uint8_t *m = ahead_page(r, addr >> RPAGE_SHIFT);
+        if (!m) {
+            atomic_store(&r->ahead_failed, true);
+            return;
+        }
+        bits_set_shared(m, off, off + n);
+        addr += n;
+        size -= n;
+    }
+}
+
 /* Out of memory or past MAX_PAGES: failed, and nothing more is noted.
  * Writes made now need no lock: device memory is written while nothing
  * else touches it (device_memory.c; a timed launch's writes wait for the
  * end of the cycle or window, on one thread), and only they use r->t
- * before the launch ends.  Writes told ahead go with the reads, to the
- * thread's shard. */
+ * before the launch ends. */
 static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write, uint64_t cycle)
 {
     ws_reuse_recorder *r = ctx;
-    if (write && cycle == WS_TELL_NOW) {
-        note_range(r, &r->t, &r->failed, addr, size, true, cycle);
+    if (write) {
+        if (cycle == WS_TELL_NOW) note_range(r, &r->t, &r->failed, addr, size, true);
+        else note_ahead(r, addr, size);
         return;
     }
     rshard *sh = my_shard(r);
     if (sh) {
-        note_range(r, &sh->t, &sh->failed, addr, size, write, cycle);
+        note_range(r, &sh->t, &sh->failed, addr, size, false);
         return;
     }
     pthread_mutex_lock(&r->mu);
-    note_range(r, &r->t, &r->failed, addr, size, write, cycle);
+    note_range(r, &r->t, &r->failed, addr, size, false);
     pthread_mutex_unlock(&r->mu);
 }
 
-/* A shard's page from into the recorder's table: the union of the bits,
- * and of the copies before the first write the earlier one (note).  False
- * when out of memory. */
-static bool merge_page(ws_reuse_recorder *r, wpage *from)
+/* The ahead table's pages into the recorder's table, and the table freed:
+ * each page's mask or-ed in, its copy from before the first write taken
+ * over (a copy the page has from a write made now came later: the same
+ * write was told ahead when it issued). */
+static void merge_ahead(ws_reuse_recorder *r)
 {
-    wpage *pg = page_get(&r->t, from->key - 1);
-    if (!pg) return false;
-    for (int w = 0; w < 2; w++) {
-        uint8_t **src = w ? &from->wmask : &from->rmask, **dst = w ? &pg->wmask : &pg->rmask;
-        if (!*src) continue;
-        if (!*dst) {                /* the shard's mask itself, taken over */
-            *dst = *src;
-            *src = NULL;
-            continue;
+    apage *t = atomic_load(&r->ahead);
+    if (!t) return;
+    r->failed |= atomic_load(&r->ahead_failed);
+    for (size_t j = 0; j < AHEAD_SLOTS; j++) {
+        _Atomic uint8_t *m = atomic_load_explicit(&t[j].wmask, memory_order_relaxed);
+        if (m && m != no_mask && !r->failed) {
+            wpage *pg = page_get(&r->t, atomic_load_explicit(&t[j].key, memory_order_relaxed) - 1);
+            if (!pg || (!pg->wmask && !(pg->wmask = calloc(1, RMASK_BYTES)))) {
+                r->failed = true;
+            } else {
+                for (uint32_t b = 0; b < RMASK_BYTES; b++)
+                    pg->wmask[b] |= atomic_load_explicit(&m[b], memory_order_relaxed);
+                free(pg->pre);
+                pg->pre = t[j].pre;
+                t[j].pre = NULL;
+            }
         }
-        for (uint32_t b = 0; b < RMASK_BYTES; b++) (*dst)[b] |= (*src)[b];
+        if (m != no_mask) free((void *)m);
+        free(t[j].pre);
     }
-    if (from->pre && (!pg->pre || from->pre_at < pg->pre_at)) {
-        uint8_t *pre = pg->pre;
-        pg->pre = from->pre;
-        pg->pre_at = from->pre_at;
-        from->pre = pre;            /* freed with the shard */
-    }
-    return true;
+    free(t);
+    atomic_store(&r->ahead, NULL);
 }
 
-/* The shards' notes into the recorder's table, and the shards freed. */
+/* The shards' reads into the recorder's table, and the shards freed. */
 static void merge_shards(ws_reuse_recorder *r)
 {
     int n = atomic_load(&r->nshards);
     for (int k = 0; k < n; k++) {
         rshard *sh = r->shards[k];
         r->failed |= sh->failed;
-        for (size_t i = 0; i < sh->t.nslots && !r->failed; i++)
-            if (sh->t.slots[i].key) r->failed = !merge_page(r, &sh->t.slots[i]);
+        for (size_t i = 0; i < sh->t.nslots && !r->failed; i++) {
+            const wpage *from = &sh->t.slots[i];
+            if (!from->key || !from->rmask) continue;
+            wpage *pg = page_get(&r->t, from->key - 1);
+            if (!pg || (!pg->rmask && !(pg->rmask = calloc(1, RMASK_BYTES)))) {
+                r->failed = true;
+                break;
+            }
+            for (uint32_t b = 0; b < RMASK_BYTES; b++) pg->rmask[b] |= from->rmask[b];
+        }
         table_free(&sh->t);
         free(sh);
     }
@@ -365,6 +461,9 @@ ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem)
     }
     pthread_mutex_init(&r->mu, NULL);
     atomic_init(&r->nshards, 0);
+    atomic_init(&r->ahead, NULL);
+    atomic_init(&r->nahead, 0);
+    atomic_init(&r->ahead_failed, false);
     ws_devmem_watch(mem, on_access, r);
     return r;
 }
@@ -521,6 +620,7 @@ void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *ke
     if (!r) return;
     ws_devmem_watch(r->mem, NULL, NULL);
     merge_shards(r);
+    merge_ahead(r);
     if (keep && !r->failed) {
         record *rec = record_make(r, key, launch_no, st, ts, printed, nprinted, nthreads);
         if (rec) cache_add(r->cache, rec);

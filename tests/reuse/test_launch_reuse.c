@@ -387,9 +387,9 @@ static void test_big_record_on_threads(void **state)
 /* Writes a window puts off, told ahead by the threads that captured them
  * (ws_devmem_tell_ahead) and made later without a note: in[0..4) += 1 in
  * two windows, told at cycle 10 by one thread and at cycle 20 by another,
- * whichever of them the recorder made a table for first.  The copy of the
- * page it keeps as read is the one from cycle 10, before any write, not
- * the later one. */
+ * either of them the first to tell the recorder anything.  The copy of
+ * the page it keeps as read is the one from window 1, before any write,
+ * not the later one. */
 typedef struct ahead_run {
     fixture *f;
     pthread_barrier_t *steps;
@@ -465,6 +465,72 @@ static void test_writes_told_ahead(void **state)
     }
 }
 
+/* Eight threads tell ahead at once of reads and writes of one buffer of
+ * 64 pages, each thread every eighth byte, so that they claim its pages
+ * and set bits of one mask byte together; the writes are made after, all
+ * bytes + 1.  The record holds every byte as read (the copies from before
+ * the writes) and as written: replayed, the buffer is the launch's output
+ * byte for byte. */
+#define SHARED_BYTES (64 * 4096)
+
+typedef struct eighth {
+    fixture *f;
+    uint64_t buf;
+    int k;
+} eighth;
+
+static void *tell_eighth(void *arg)
+{
+    const eighth *e = arg;
+    for (uint64_t i = (uint64_t)e->k; i < SHARED_BYTES; i += 8) {
+        ws_devmem_tell_ahead(e->f->mem, e->buf + i, 1, false, 7);
+        ws_devmem_tell_ahead(e->f->mem, e->buf + i, 1, true, 7);
+    }
+    return NULL;
+}
+
+static void test_writes_told_ahead_at_once(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    char printed[16];
+    uint64_t buf = ws_devmem_alloc(f.mem, SHARED_BYTES);
+    uint8_t *host = malloc(SHARED_BYTES);
+    assert_non_null(host);
+    for (uint64_t i = 0; i < SHARED_BYTES; i++) host[i] = (uint8_t)(i * 5 + i / 4096);
+    assert_true(ws_devmem_write(f.mem, buf, host, SHARED_BYTES));
+    ws_reuse_recorder *r = ws_reuse_record_begin(f.cache, f.mem);
+    assert_non_null(r);
+    pthread_t th[8];
+    eighth e[8];
+    for (int k = 0; k < 8; k++) {
+        e[k] = (eighth){&f, buf, k};
+        assert_int_equal(pthread_create(&th[k], NULL, tell_eighth, &e[k]), 0);
+    }
+    for (int k = 0; k < 8; k++) pthread_join(th[k], NULL);
+    for (uint64_t at = 0; at < SHARED_BYTES; at += 256) {     /* the window's end, untold */
+        uint8_t *h = ws_devmem_write_span(f.mem, buf + at, 256);
+        assert_non_null(h);
+        for (int i = 0; i < 256; i++) h[i]++;
+    }
+    ws_launch_stats st = {.warp_insts = 43};
+    ws_timing_stats ts = {.cycles = 1235};
+    ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 4);
+    assert_int_equal(find(&f, printed), 0);
+    assert_true(ws_devmem_write(f.mem, buf, host, SHARED_BYTES));
+    assert_int_equal(find(&f, printed), 1);
+    uint8_t *got = malloc(SHARED_BYTES);
+    assert_non_null(got);
+    assert_true(ws_devmem_read(f.mem, buf, got, SHARED_BYTES));
+    for (uint64_t i = 0; i < SHARED_BYTES; i++)
+        if (got[i] != (uint8_t)(host[i] + 1))
+            fail_msg("byte %llu is %u after the replay, want %u", (unsigned long long)i, got[i], (uint8_t)(host[i] + 1));
+    free(got);
+    free(host);
+    teardown(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -477,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_reads_on_threads),
         cmocka_unit_test(test_big_record_on_threads),
         cmocka_unit_test(test_writes_told_ahead),
+        cmocka_unit_test(test_writes_told_ahead_at_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
