@@ -55,13 +55,14 @@ bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g)
 {
     set_params(m, g);
     m->slices_cleared = false;
-    m->slice = calloc(m->nslices, sizeof *m->slice);
-    m->slice_free = calloc(m->nslices, sizeof *m->slice_free);
-    m->atom_free = calloc(m->nslices, sizeof *m->atom_free);
-    m->chan_free = calloc(m->nchannels, sizeof *m->chan_free);
-    if (!m->slice || !m->slice_free || !m->atom_free || !m->chan_free) return false;
+    /* sizes are multiples of the alignment (the types are aligned) */
+    m->slice = aligned_alloc(_Alignof(ws_l2_slice), sizeof *m->slice * (m->nslices ? m->nslices : 1));
+    m->chan = aligned_alloc(_Alignof(ws_l2_channel), sizeof *m->chan * (m->nchannels ? m->nchannels : 1));
+    if (m->slice) memset(m->slice, 0, sizeof *m->slice * m->nslices);
+    if (m->chan) memset(m->chan, 0, sizeof *m->chan * m->nchannels);
+    if (!m->slice || !m->chan) return false;
     for (uint32_t s = 0; s < m->nslices; s++)
-        if (!ws_scache_init(&m->slice[s], m->slice_bytes, m->ways)) return false;
+        if (!ws_scache_init(&m->slice[s].cache, m->slice_bytes, m->ways)) return false;
     return true;
 }
 
@@ -77,26 +78,23 @@ bool ws_l2_init_again(ws_l2_dram *m, const ws_gpu_config *g)
     set_params(m, g);
     if (!m->slices_cleared) ws_l2_clear_slices(m, 0, 1);
     m->slices_cleared = false;
-    memset(m->slice_free, 0, sizeof *m->slice_free * m->nslices);
-    memset(m->atom_free, 0, sizeof *m->atom_free * m->nslices);
-    memset(m->chan_free, 0, sizeof *m->chan_free * m->nchannels);
+    for (uint32_t s = 0; s < m->nslices; s++) m->slice[s].free_at = m->slice[s].atom_free_at = 0;
+    for (uint32_t c = 0; c < m->nchannels; c++) m->chan[c].free_at = 0;
     return true;
 }
 
 void ws_l2_clear_slices(ws_l2_dram *m, uint32_t part, uint32_t nparts)
 {
-    for (uint32_t s = part; s < m->nslices; s += nparts) ws_scache_reset(&m->slice[s]);
+    for (uint32_t s = part; s < m->nslices; s += nparts) ws_scache_reset(&m->slice[s].cache);
 }
 
 void ws_l2_free(ws_l2_dram *m)
 {
-    for (uint32_t s = 0; m->slice && s < m->nslices; s++) ws_scache_free(&m->slice[s]);
+    for (uint32_t s = 0; m->slice && s < m->nslices; s++) ws_scache_free(&m->slice[s].cache);
     free(m->slice);
-    free(m->slice_free);
-    free(m->atom_free);
-    free(m->chan_free);
+    free(m->chan);
     m->slice = NULL;
-    m->slice_free = m->atom_free = m->chan_free = NULL;
+    m->chan = NULL;
     m->slices_cleared = false;
 }
 
@@ -128,14 +126,14 @@ static uint32_t channel_of(const ws_l2_dram *m, uint64_t sector)
 static uint64_t dram_fill(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t, ws_cache_line *found)
 {
     uint32_t c = channel_of(m, sector);
-    uint64_t start = take(&m->chan_free[c], t, m->chan_cost);
+    uint64_t start = take(&m->chan[c].free_at, t, m->chan_cost);
     uint64_t ready = start + m->lat_dram;
     uint32_t added;
-    m->count.dram_write_sectors += ws_scache_fill_group_found(&m->slice[s], found, sector,
+    m->count.dram_write_sectors += ws_scache_fill_group_found(&m->slice[s].cache, found, sector,
                                                               sector - sector % m->fetch_sectors, m->fetch_sectors,
                                                               ready, &added);
     m->count.dram_read_sectors += 1 + added;
-    m->chan_free[c] += added * m->chan_cost;
+    m->chan[c].free_at += added * m->chan_cost;
     return ready;
 }
 
@@ -147,21 +145,21 @@ static inline void slice_part(ws_l2_dram *m, ws_l2_tally *tally, bool write, boo
                               uint64_t t, uint64_t ticket, ws_l2_part *out)
 {
     uint32_t s = slice_of(m, sector);
-    ws_sector_cache *c = &m->slice[s];
+    ws_sector_cache *c = &m->slice[s].cache;
     bool now = ticket == WS_L2_NO_TICKET;
     *out = (ws_l2_part){.wait = WS_L2_NO_TICKET};
     tally->lookups++;
     if (write) {
         /* the write replaces the sector: no DRAM read, the line is dirty; a
          * sector not dirty before pays its write-back now */
-        uint64_t start = take(&m->slice_free[s], t, m->slice_cost + (first ? m->write_req_extra : 0));
+        uint64_t start = take(&m->slice[s].free_at, t, m->slice_cost + (first ? m->write_req_extra : 0));
         bool hit, was_dirty;
         tally->dram_write_sectors += ws_scache_write(c, sector, start, &hit, &was_dirty);
         tally->hits += hit;
         out->done = start + m->lat_l2;
         if (was_dirty) return;
         if (now) {
-            take(&m->chan_free[channel_of(m, sector)], start, m->chan_cost);
+            take(&m->chan[channel_of(m, sector)].free_at, start, m->chan_cost);
             return;
         }
         out->chan_t = start;
@@ -169,7 +167,7 @@ static inline void slice_part(ws_l2_dram *m, ws_l2_tally *tally, bool write, boo
         out->channel = channel_of(m, sector);
         return;
     }
-    uint64_t start = take(&m->slice_free[s], t, m->slice_cost), arrives;
+    uint64_t start = take(&m->slice[s].free_at, t, m->slice_cost), arrives;
     ws_cache_line *line;
     if (ws_scache_lookup_line(c, sector, &arrives, &line)) {
         tally->hits++;
@@ -203,8 +201,8 @@ uint64_t ws_l2_read(ws_l2_dram *m, uint64_t sector, uint64_t t)
  * write-back takes its channel's time from t. */
 static void write_back(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t)
 {
-    if (ws_scache_is_dirty(&m->slice[s], sector)) return;
-    take(&m->chan_free[channel_of(m, sector)], t, m->chan_cost);
+    if (ws_scache_is_dirty(&m->slice[s].cache, sector)) return;
+    take(&m->chan[channel_of(m, sector)].free_at, t, m->chan_cost);
 }
 
 uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, bool first, uint64_t t)
@@ -227,12 +225,12 @@ void ws_l2_slice_part(ws_l2_dram *m, ws_l2_tally *tally, bool write, bool first,
 
 uint64_t ws_l2_channel_part(ws_l2_dram *m, const ws_l2_part *p)
 {
-    return take(&m->chan_free[p->channel], p->chan_t, p->chan_cost) + m->lat_dram;
+    return take(&m->chan[p->channel].free_at, p->chan_t, p->chan_cost) + m->lat_dram;
 }
 
 void ws_l2_settle(ws_l2_dram *m, uint64_t sector, uint64_t ticket, uint64_t ready)
 {
-    ws_sector_cache *c = &m->slice[slice_of(m, sector)];
+    ws_sector_cache *c = &m->slice[slice_of(m, sector)].cache;
     uint64_t first = sector - sector % m->fetch_sectors;
     for (uint64_t b = first; b < first + m->fetch_sectors; b++) ws_scache_settle(c, b, WS_L2_PENDING + ticket, ready);
 }
@@ -248,10 +246,10 @@ void ws_l2_tally_add(ws_l2_dram *m, const ws_l2_tally *tally)
 uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t t)
 {
     uint32_t s = slice_of(m, sector);
-    uint64_t start = take(&m->slice_free[s], t, m->slice_cost), data;
+    uint64_t start = take(&m->slice[s].free_at, t, m->slice_cost), data;
     ws_cache_line *line;
     m->count.lookups++;
-    if (ws_scache_lookup_line(&m->slice[s], sector, &data, &line)) {
+    if (ws_scache_lookup_line(&m->slice[s].cache, sector, &data, &line)) {
         m->count.hits++;
         data = data > m->lat_l2 ? data - m->lat_l2 : 0;     /* at the slice, not the SM */
     } else {
@@ -259,10 +257,10 @@ uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t 
     }
     /* the atomic unit takes the request when its data is there */
     uint64_t cost = (uint64_t)serial * m->atom_op_cost;
-    uint64_t begin = take(&m->atom_free[s], data > start ? data : start, cost);
+    uint64_t begin = take(&m->slice[s].atom_free_at, data > start ? data : start, cost);
     uint64_t done = begin + (cost + TICKS - 1) / TICKS;
     write_back(m, s, sector, begin);
-    m->count.dram_write_sectors += ws_scache_fill(&m->slice[s], sector, done, true);
+    m->count.dram_write_sectors += ws_scache_fill(&m->slice[s].cache, sector, done, true);
     return done + m->lat_l2;
 }
 
@@ -270,5 +268,5 @@ void ws_l2_flush(ws_l2_dram *m)
 {
     /* the slices keep their counts: no walk over the lines, whose pages a
      * short launch never touched */
-    for (uint32_t s = 0; s < m->nslices; s++) m->count.dram_write_sectors += ws_scache_dirty_sectors(&m->slice[s]);
+    for (uint32_t s = 0; s < m->nslices; s++) m->count.dram_write_sectors += ws_scache_dirty_sectors(&m->slice[s].cache);
 }

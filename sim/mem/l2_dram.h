@@ -38,11 +38,24 @@ typedef struct ws_l2_tally {
     uint64_t lookups, hits, dram_read_sectors, dram_write_sectors;
 } ws_l2_tally;
 
+/* A slice: its cache, and when its queue and its atomic unit are free
+ * (in ticks, 1/1024 cycle); a channel: when it is free.  Each on cache
+ * lines of its own: a launch on several threads gives the slices and the
+ * channels to different threads (sim/core/l2_split.h), and neighbours
+ * sharing a line would make every request a miss on another core's line. */
+typedef struct ws_l2_slice {
+    _Alignas(64) ws_sector_cache cache;
+    uint64_t free_at, atom_free_at;
+} ws_l2_slice;
+
+typedef struct ws_l2_channel {
+    _Alignas(64) uint64_t free_at;
+} ws_l2_channel;
+
 typedef struct ws_l2_dram {
     uint32_t nslices, nchannels;
-    ws_sector_cache *slice;
-    uint64_t *slice_free, *chan_free;           /* in ticks (1/1024 cycle) */
-    uint64_t *atom_free;                        /* each slice's atomic unit, in ticks */
+    ws_l2_slice *slice;
+    ws_l2_channel *chan;
     uint64_t slice_cost, chan_cost;             /* ticks per 32 B sector */
     uint64_t atom_op_cost;                      /* ticks per same-address operation */
     uint64_t write_req_extra;                   /* ticks a write request adds to its first sector */

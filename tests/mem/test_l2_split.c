@@ -201,7 +201,7 @@ static void test_atomics_left_alone(void **state)
     assert_int_equal(l2.count.lookups, 0);
     for (uint64_t s = 0; s < 300 * WS_SECTORS_PER_LINE; s++) {
         uint64_t ready;
-        assert_false(ws_scache_lookup(&l2.slice[ws_l2_slice_of(&l2, s)], s, &ready));
+        assert_false(ws_scache_lookup(&l2.slice[ws_l2_slice_of(&l2, s)].cache, s, &ready));
     }
     free_sms(sms);
     free(sms);
