@@ -10,8 +10,12 @@
 #        (default BUILD_DIR: build; default THREADS: 1 2 4 8 16; the lab
 #         programs are the ones the tests build, BUILD_DIR/tests/cudart/programs)
 #
+# REPEAT=R runs each program R times at each N (default 1), the runs of
+# the Ns taking turns, and reports each N's median wall time (its runs in
+# brackets): a shared machine's load comes and goes within seconds.
 # Peak memory needs GNU time (/usr/bin/time); without it the column says
-# "?".  The first N should be 1: the others are compared with it.
+# "?".  The first N should be 1: the others are compared with it, every
+# run of them.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -33,40 +37,68 @@ spmv:20000
 vector_add:4194304
 transpose:2048 2048"}
 
+repeat=${REPEAT:-1}
+
+# One run of lab at n threads, the r-th: its wall time into $tmp/wall.$n.$r,
+# its peak memory (KiB) into $tmp/kb.$n.$r, its output and JSON beside.
+run_once() {
+    lab=$1 args=$2 n=$3 r=$4
+    start=$(date +%s.%N)
+    if [ -x /usr/bin/time ]; then
+        # shellcheck disable=SC2086
+        /usr/bin/time -f '%M' -o "$tmp/mem" "$ws" exec --gpu h200 --threads "$n" --json \
+            --summary-out "$tmp/json.$n.$r" -- "$progs/$lab" $args >"$tmp/out.$n.$r" 2>"$tmp/err" || return 1
+        tail -n 1 "$tmp/mem" > "$tmp/kb.$n.$r"
+    else
+        # shellcheck disable=SC2086
+        "$ws" exec --gpu h200 --threads "$n" --json --summary-out "$tmp/json.$n.$r" -- "$progs/$lab" $args \
+            >"$tmp/out.$n.$r" 2>"$tmp/err" || return 1
+        echo > "$tmp/kb.$n.$r"
+    fi
+    end=$(date +%s.%N)
+    awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", e - s }' > "$tmp/wall.$n.$r"
+}
+
 echo "| program | threads | wall s | speed-up | warp inst/s | peak MiB | results |"
 echo "|---|---|---|---|---|---|---|"
 echo "$labs" | while IFS=: read -r lab args; do
+    failed=
+    r=1
+    while [ "$r" -le "$repeat" ]; do
+        for n in $threads; do
+            [ -e "$tmp/failed.$n" ] && continue
+            run_once "$lab" "$args" "$n" "$r" || : > "$tmp/failed.$n"
+        done
+        r=$((r + 1))
+    done
     base=
     for n in $threads; do
-        start=$(date +%s.%N)
-        kb=
-        if [ -x /usr/bin/time ]; then
-            # shellcheck disable=SC2086
-            /usr/bin/time -f '%M' -o "$tmp/mem" "$ws" exec --gpu h200 --threads "$n" --json \
-                --summary-out "$tmp/json.$n" -- "$progs/$lab" $args >"$tmp/out.$n" 2>"$tmp/err" ||
-                { echo "| $lab $args | $n | failed |"; continue; }
-            kb=$(tail -n 1 "$tmp/mem")
-        else
-            # shellcheck disable=SC2086
-            "$ws" exec --gpu h200 --threads "$n" --json --summary-out "$tmp/json.$n" -- "$progs/$lab" $args \
-                >"$tmp/out.$n" 2>"$tmp/err" || { echo "| $lab $args | $n | failed |"; continue; }
+        if [ -e "$tmp/failed.$n" ]; then
+            echo "| $lab $args | $n | failed |"
+            rm -f "$tmp/failed.$n"
+            continue
         fi
-        end=$(date +%s.%N)
+        [ -n "$base" ] || base=$n
         same=same
-        if [ -n "$base" ]; then
-            cmp -s "$tmp/json.$base" "$tmp/json.$n" && cmp -s "$tmp/out.$base" "$tmp/out.$n" || same=DIFFERENT
-        else
-            base=$n
-            echo "$start $end" > "$tmp/t1"
-        fi
-        awk -v lab="$lab $args" -v n="$n" -v s="$start" -v e="$end" -v kb="$kb" -v same="$same" \
-            -v t1="$(cat "$tmp/t1")" '
+        r=1
+        while [ "$r" -le "$repeat" ]; do
+            cmp -s "$tmp/json.$base.1" "$tmp/json.$n.$r" && cmp -s "$tmp/out.$base.1" "$tmp/out.$n.$r" || same=DIFFERENT
+            r=$((r + 1))
+        done
+        walls=$(cat "$tmp"/wall."$n".* | sort -n | tr '\n' ' ')
+        [ "$n" = "$base" ] && base_walls=$walls
+        kb=$(cat "$tmp"/kb."$n".* | sort -n | tail -n 1)
+        awk -v lab="$lab $args" -v n="$n" -v walls="$walls" -v base="$base_walls" -v kb="$kb" -v same="$same" \
+            -v repeat="$repeat" '
+            function median(list,   v, k) { k = split(list, v, " "); return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }
             /^\{"kernel"/ && match($0, /"warp_instructions":[0-9]+/) { wi += substr($0, RSTART + 20, RLENGTH - 20) }
             END {
-                t = e - s
-                split(t1, a, " ")
+                t = median(walls)
                 mem = kb == "" ? "?" : sprintf("%.0f", kb / 1024)
-                printf "| %s | %s | %.2f | %.2f | %.2f M | %s | %s |\n", lab, n, t, (a[2] - a[1]) / t, wi / t / 1e6, mem, same
-            }' "$tmp/json.$n"
+                shown = repeat > 1 ? sprintf("%.2f (%s)", t, walls) : sprintf("%.2f", t)
+                sub(/ \)$/, ")", shown)
+                printf "| %s | %s | %s | %.2f | %.2f M | %s | %s |\n", lab, n, shown, median(base) / t, wi / t / 1e6, mem, same
+            }' "$tmp/json.$n.1"
     done
+    rm -f "$tmp"/wall.* "$tmp"/kb.* "$tmp"/json.* "$tmp"/out.*
 done
