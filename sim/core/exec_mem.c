@@ -616,8 +616,8 @@ static void capture_row(ws_exec *x, ws_block *b, ws_warp *w, const ws_opnd *o, u
 static bool plain_width(uint32_t es) { return es == 1 || es == 2 || es == 4 || es == 8; }
 
 /* A captured write's global lanes (mask, size bytes at addrs) told now to
- * the watcher, the reuse recorder, at the cycle it issued, from the SM's
- * thread (ws_devmem_tell_ahead); an atomic's as read, then written.  Lanes
+ * the watcher, the reuse recorder, from the SM's thread
+ * (ws_devmem_tell_ahead); an atomic's as read, then written.  Lanes
  * of a generic address in shared or local memory are not global memory's. */
 static void tell_ahead(ws_exec *x, const ws_insn *in, uint32_t mask, const uint64_t *addrs, uint32_t size,
                        bool atomic)
@@ -627,13 +627,13 @@ static void tell_ahead(ws_exec *x, const ws_insn *in, uint32_t mask, const uint6
     if (in->space != WS_SP_GLOBAL)
         FOR_LANES(mask, lane) if (ws_generic_classify(addrs[lane], &off) != WS_GEN_GLOBAL) mask &= ~(UINT32_C(1) << lane);
     if (!mask) return;
-    if (atomic) FOR_LANES(mask, lane) ws_devmem_tell_ahead(m, addrs[lane], size, false, x->clock);
+    if (atomic) FOR_LANES(mask, lane) ws_devmem_tell_ahead(m, addrs[lane], size, false);
     lanes_span(addrs, mask, &lo, &hi, &bits);
     if (hi - lo < 64 * (uint64_t)size && lanes_cover(lo, hi - lo + size, addrs, mask, size, false, false)) {
-        ws_devmem_tell_ahead(m, lo, hi - lo + size, true, x->clock);
+        ws_devmem_tell_ahead(m, lo, hi - lo + size, true);
         return;
     }
-    FOR_LANES(mask, lane) ws_devmem_tell_ahead(m, addrs[lane], size, true, x->clock);
+    FOR_LANES(mask, lane) ws_devmem_tell_ahead(m, addrs[lane], size, true);
 }
 
 /* Where each lane of a captured global write (mask, size bytes at addrs)

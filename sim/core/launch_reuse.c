@@ -378,12 +378,12 @@ static void note_ahead(ws_reuse_recorder *r, uint64_t addr, uint64_t size)
  * else touches it (device_memory.c; a timed launch's writes wait for the
  * end of the cycle or window, on one thread), and only they use r->t
  * before the launch ends. */
-static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write, uint64_t cycle)
+static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write, bool ahead)
 {
     ws_reuse_recorder *r = ctx;
     if (write) {
-        if (cycle == WS_TELL_NOW) note_range(r, &r->t, &r->failed, addr, size, true);
-        else note_ahead(r, addr, size);
+        if (ahead) note_ahead(r, addr, size);
+        else note_range(r, &r->t, &r->failed, addr, size, true);
         return;
     }
     rshard *sh = my_shard(r);

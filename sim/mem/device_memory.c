@@ -17,8 +17,9 @@
  * cache but do not change it, so reads (the const functions, and spans for
  * reading) may run on several threads at once while nothing writes: a timed
  * launch on several threads reads that way, its writes waiting for the end
- * of the cycle (sim/core/sm_team.h).  A watcher is called from those threads
- * too. */
+ * of the cycle (sim/core/sm_team.h); so may ws_devmem_write_span_ahead,
+ * which finds a write's bytes for later.  A watcher is called from those
+ * threads too. */
 #include "device_memory.h"
 
 #include <stdio.h>
@@ -491,7 +492,7 @@ bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
     if (!alloc_find(m, addr, size, NULL))
         return false;
     if (m->watch)
-        m->watch(m->watch_ctx, addr, size, false, WS_TELL_NOW);
+        m->watch(m->watch_ctx, addr, size, false, false);
     copy_out(m, addr, dst, size);
     return true;
 }
@@ -541,7 +542,7 @@ uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, ui
         if (!(p = span_of(m, NULL, addr, size, &a))) return NULL;
         remember_span(memo, i, addr, p, a);
     }
-    if (m->watch) m->watch(m->watch_ctx, addr, size, false, WS_TELL_NOW);
+    if (m->watch) m->watch(m->watch_ctx, addr, size, false, false);
     return p;
 }
 
@@ -565,16 +566,16 @@ uint8_t *ws_devmem_write_span_ahead(const ws_devmem *m, ws_span_memo *memo, uint
     return p;
 }
 
-void ws_devmem_tell_ahead(ws_devmem *m, uint64_t addr, uint64_t size, bool write, uint64_t cycle)
+void ws_devmem_tell_ahead(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
 {
     if (m->watch)
-        m->watch(m->watch_ctx, addr, size, write, cycle);
+        m->watch(m->watch_ctx, addr, size, write, true);
 }
 
 void ws_devmem_tell(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
 {
     if (m->watch)
-        m->watch(m->watch_ctx, addr, size, write, WS_TELL_NOW);
+        m->watch(m->watch_ctx, addr, size, write, false);
 }
 
 bool ws_devmem_watched(const ws_devmem *m)
@@ -609,7 +610,7 @@ static bool write_range(ws_devmem *m, uint64_t addr, const uint8_t *src, uint8_t
     if (!alloc_find(m, addr, size, m))
         return false;
     if (m->watch)
-        m->watch(m->watch_ctx, addr, size, true, WS_TELL_NOW);
+        m->watch(m->watch_ctx, addr, size, true, false);
     if (m->track_init && !init_mark(m, addr, size))
         return false;
     while (size) {

@@ -77,10 +77,9 @@ uint8_t *ws_devmem_write_span_ahead(const ws_devmem *m, ws_span_memo *memo, uint
  * ws_devmem_write would. */
 void ws_devmem_tell(ws_devmem *m, uint64_t addr, uint64_t size, bool write);
 /* Tells the watcher of an access made later, at the end of a window of
- * cycles, while nothing writes: on the thread of the SM that issued it, at
- * cycle (which orders such notes: a note of an earlier cycle saw the bytes
- * as they were before any later one's write). */
-void ws_devmem_tell_ahead(ws_devmem *m, uint64_t addr, uint64_t size, bool write, uint64_t cycle);
+ * cycles: on the thread of the SM that issued it, while nothing writes
+ * (several threads may tell at once). */
+void ws_devmem_tell_ahead(ws_devmem *m, uint64_t addr, uint64_t size, bool write);
 /* Whether a watcher is set. */
 bool ws_devmem_watched(const ws_devmem *m);
 bool ws_devmem_fill(ws_devmem *m, uint64_t addr, uint8_t byte, uint64_t size);
@@ -97,12 +96,11 @@ bool ws_devmem_initialized(const ws_devmem *m, uint64_t addr, uint64_t size, uin
 
 /* Watching a launch's accesses (sim/core/launch_reuse.h): while fn is
  * set, every successful ws_devmem_read calls fn(ctx, addr, size, false,
- * WS_TELL_NOW) and every ws_devmem_write or _fill, before it changes a
- * byte, calls fn(ctx, addr, size, true, WS_TELL_NOW); ws_devmem_tell_ahead
- * passes its cycle instead.  fn NULL turns it off (the default; then it
- * costs one test per call). */
-#define WS_TELL_NOW UINT64_MAX
-typedef void (*ws_devmem_watch_fn)(void *ctx, uint64_t addr, uint64_t size, bool write, uint64_t cycle);
+ * false) and every ws_devmem_write or _fill, before it changes a byte,
+ * calls fn(ctx, addr, size, true, false); ws_devmem_tell and _tell_ahead
+ * call it with ahead false and true.  fn NULL turns it off (the default;
+ * then it costs one test per call). */
+typedef void (*ws_devmem_watch_fn)(void *ctx, uint64_t addr, uint64_t size, bool write, bool ahead);
 void ws_devmem_watch(ws_devmem *m, ws_devmem_watch_fn fn, void *ctx);
 /* The bytes of [addr, addr+size) as they are, whatever allocations hold
  * them (zero where nothing was written): no checks, not watched. */

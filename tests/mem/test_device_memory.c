@@ -477,10 +477,10 @@ typedef struct told {
     uint64_t reads, bytes;
 } told;
 
-static void count_reads(void *ctx, uint64_t addr, uint64_t size, bool write, uint64_t cycle)
+static void count_reads(void *ctx, uint64_t addr, uint64_t size, bool write, bool ahead)
 {
     (void)addr;
-    (void)cycle;
+    (void)ahead;
     told *t = ctx;
     if (!write) {
         t->reads++;

@@ -386,7 +386,7 @@ static void test_big_record_on_threads(void **state)
 
 /* Writes a window puts off, told ahead by the threads that captured them
  * (ws_devmem_tell_ahead) and made later without a note: in[0..4) += 1 in
- * two windows, told at cycle 10 by one thread and at cycle 20 by another,
+ * two windows, told in window 1 by one thread and in window 2 by another,
  * either of them the first to tell the recorder anything.  The copy of
  * the page it keeps as read is the one from window 1, before any write,
  * not the later one. */
@@ -409,19 +409,19 @@ static void *tell_in_turn(void *arg)
     const ahead_run *a = arg;
     ws_devmem *m = a->f->mem;
     uint64_t in = a->f->in;
-    if (a->table_first) ws_devmem_tell_ahead(m, in + 500, 1, false, 5);
+    if (a->table_first) ws_devmem_tell_ahead(m, in + 500, 1, false);
     pthread_barrier_wait(a->steps);
-    if (!a->table_first) ws_devmem_tell_ahead(m, in + 600, 1, false, 5);
+    if (!a->table_first) ws_devmem_tell_ahead(m, in + 600, 1, false);
     pthread_barrier_wait(a->steps);
     if (a->first) {                         /* window 1 */
-        ws_devmem_tell_ahead(m, in, 4, false, 10);
-        ws_devmem_tell_ahead(m, in, 4, true, 10);
+        ws_devmem_tell_ahead(m, in, 4, false);
+        ws_devmem_tell_ahead(m, in, 4, true);
     }
     pthread_barrier_wait(a->steps);
     pthread_barrier_wait(a->steps);         /* window 1's writes */
     if (!a->first) {                        /* window 2 */
-        ws_devmem_tell_ahead(m, in, 4, false, 20);
-        ws_devmem_tell_ahead(m, in, 4, true, 20);
+        ws_devmem_tell_ahead(m, in, 4, false);
+        ws_devmem_tell_ahead(m, in, 4, true);
     }
     pthread_barrier_wait(a->steps);
     return NULL;
@@ -483,8 +483,8 @@ static void *tell_eighth(void *arg)
 {
     const eighth *e = arg;
     for (uint64_t i = (uint64_t)e->k; i < SHARED_BYTES; i += 8) {
-        ws_devmem_tell_ahead(e->f->mem, e->buf + i, 1, false, 7);
-        ws_devmem_tell_ahead(e->f->mem, e->buf + i, 1, true, 7);
+        ws_devmem_tell_ahead(e->f->mem, e->buf + i, 1, false);
+        ws_devmem_tell_ahead(e->f->mem, e->buf + i, 1, true);
     }
     return NULL;
 }
