@@ -1,5 +1,7 @@
 /* Repeated-launch reuse: the recorder, the records and the replay
  * (launch_reuse.h). */
+/* mmap and MAP_ANONYMOUS */
+#define _DEFAULT_SOURCE
 #include "launch_reuse.h"
 
 #include <pthread.h>
@@ -7,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define RPAGE_SHIFT 12
 #define RPAGE ((uint32_t)1 << RPAGE_SHIFT)
@@ -188,8 +191,15 @@ typedef struct apage {
 } apage;
 
 /* Its slots, fixed (no thread may move them): twice the pages a record
- * may hold, so that a free slot is always near. */
+ * may hold, so that a free slot is always near.  The table is mapped zero
+ * and touched only where a page is looked for, and the slots claimed are
+ * listed: a launch that writes a few pages costs a few pages. */
 #define AHEAD_SLOTS (2 * MAX_PAGES)
+
+typedef struct ahead_table {
+    apage slot[AHEAD_SLOTS];
+    uint32_t claimed[MAX_PAGES];    /* the slots claimed, [0, nahead) */
+} ahead_table;
 
 struct ws_reuse_recorder {
     ws_reuse_cache *cache;
@@ -199,7 +209,7 @@ struct ws_reuse_recorder {
     pthread_mutex_t mu;     /* for adding a shard or the ahead table, and reads into t when a thread has none */
     rshard *shards[MAX_SHARDS];
     atomic_int nshards;     /* published after the shard is set up */
-    _Atomic(apage *) ahead; /* made at the first write told ahead */
+    _Atomic(ahead_table *) ahead;   /* made at the first write told ahead */
     atomic_size_t nahead;   /* its pages claimed */
     atomic_bool ahead_failed;
 };
@@ -306,15 +316,35 @@ static rshard *my_shard(ws_reuse_recorder *r)
     return sh;
 }
 
+/* A zeroed ahead table, its pages made as they are touched. */
+static ahead_table *table_map(void)
+{
+#ifdef MAP_ANONYMOUS
+    void *p = mmap(NULL, sizeof(ahead_table), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+#else
+    return calloc(1, sizeof(ahead_table));
+#endif
+}
+
+static void table_unmap(ahead_table *t)
+{
+#ifdef MAP_ANONYMOUS
+    munmap(t, sizeof *t);
+#else
+    free(t);
+#endif
+}
+
 /* The ahead table, made by the first thread that needs it; NULL when out
  * of memory. */
-static apage *ahead_table(ws_reuse_recorder *r)
+static ahead_table *ahead_of(ws_reuse_recorder *r)
 {
-    apage *t = atomic_load_explicit(&r->ahead, memory_order_acquire);
+    ahead_table *t = atomic_load_explicit(&r->ahead, memory_order_acquire);
     if (t) return t;
     pthread_mutex_lock(&r->mu);
     t = atomic_load_explicit(&r->ahead, memory_order_relaxed);
-    if (!t && (t = calloc(AHEAD_SLOTS, sizeof *t))) atomic_store_explicit(&r->ahead, t, memory_order_release);
+    if (!t && (t = table_map())) atomic_store_explicit(&r->ahead, t, memory_order_release);
     pthread_mutex_unlock(&r->mu);
     return t;
 }
@@ -323,22 +353,26 @@ static apage *ahead_table(ws_reuse_recorder *r)
  * no thread has yet; NULL when out of memory or past MAX_PAGES. */
 static _Atomic uint8_t *ahead_page(ws_reuse_recorder *r, uint64_t number)
 {
-    apage *t = ahead_table(r);
+    ahead_table *t = ahead_of(r);
     if (!t) return NULL;
     uint64_t key = number + 1;
     for (size_t j = slot_of(key, AHEAD_SLOTS);; j = (j + 1) & (AHEAD_SLOTS - 1)) {
-        uint64_t k = atomic_load_explicit(&t[j].key, memory_order_acquire);
-        if (k == 0 && atomic_compare_exchange_strong(&t[j].key, &k, key)) {
+        apage *pg = &t->slot[j];
+        uint64_t k = atomic_load_explicit(&pg->key, memory_order_acquire);
+        if (k == 0 && atomic_compare_exchange_strong(&pg->key, &k, key)) {
             _Atomic uint8_t *m = NULL;
-            if (atomic_fetch_add(&r->nahead, 1) < MAX_PAGES && (t[j].pre = malloc(RPAGE)) &&
-                (m = calloc(RMASK_BYTES, sizeof *m)))
-                ws_devmem_peek(r->mem, number << RPAGE_SHIFT, t[j].pre, RPAGE);
-            atomic_store_explicit(&t[j].wmask, m ? m : no_mask, memory_order_release);
+            size_t nth = atomic_fetch_add(&r->nahead, 1);
+            if (nth < MAX_PAGES) {
+                t->claimed[nth] = (uint32_t)j;
+                if ((pg->pre = malloc(RPAGE)) && (m = calloc(RMASK_BYTES, sizeof *m)))
+                    ws_devmem_peek(r->mem, number << RPAGE_SHIFT, pg->pre, RPAGE);
+            }
+            atomic_store_explicit(&pg->wmask, m ? m : no_mask, memory_order_release);
             return m;
         }
         if (k != key) continue;     /* another page's, or just claimed by another thread for one */
         _Atomic uint8_t *m;
-        while (!(m = atomic_load_explicit(&t[j].wmask, memory_order_acquire))) sched_yield();
+        while (!(m = atomic_load_explicit(&pg->wmask, memory_order_acquire))) sched_yield();
         return m == no_mask ? NULL : m;
     }
 }
@@ -402,27 +436,29 @@ static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write, bool 
  * write was told ahead when it issued). */
 static void merge_ahead(ws_reuse_recorder *r)
 {
-    apage *t = atomic_load(&r->ahead);
+    ahead_table *t = atomic_load(&r->ahead);
     if (!t) return;
     r->failed |= atomic_load(&r->ahead_failed);
-    for (size_t j = 0; j < AHEAD_SLOTS; j++) {
-        _Atomic uint8_t *m = atomic_load_explicit(&t[j].wmask, memory_order_relaxed);
+    size_t n = atomic_load(&r->nahead);
+    for (size_t i = 0; i < n && i < MAX_PAGES; i++) {
+        apage *a = &t->slot[t->claimed[i]];
+        _Atomic uint8_t *m = atomic_load_explicit(&a->wmask, memory_order_relaxed);
         if (m && m != no_mask && !r->failed) {
-            wpage *pg = page_get(&r->t, atomic_load_explicit(&t[j].key, memory_order_relaxed) - 1);
+            wpage *pg = page_get(&r->t, atomic_load_explicit(&a->key, memory_order_relaxed) - 1);
             if (!pg || (!pg->wmask && !(pg->wmask = calloc(1, RMASK_BYTES)))) {
                 r->failed = true;
             } else {
                 for (uint32_t b = 0; b < RMASK_BYTES; b++)
                     pg->wmask[b] |= atomic_load_explicit(&m[b], memory_order_relaxed);
                 free(pg->pre);
-                pg->pre = t[j].pre;
-                t[j].pre = NULL;
+                pg->pre = a->pre;
+                a->pre = NULL;
             }
         }
         if (m != no_mask) free((void *)m);
-        free(t[j].pre);
+        free(a->pre);
     }
-    free(t);
+    table_unmap(t);
     atomic_store(&r->ahead, NULL);
 }
 
