@@ -62,7 +62,6 @@ run_once() {
 echo "| program | threads | wall s | speed-up | warp inst/s | peak MiB | results |"
 echo "|---|---|---|---|---|---|---|"
 echo "$labs" | while IFS=: read -r lab args; do
-    failed=
     r=1
     while [ "$r" -le "$repeat" ]; do
         for n in $threads; do
