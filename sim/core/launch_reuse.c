@@ -165,53 +165,43 @@ typedef struct wtable {
     wpage *last;            /* the page of the last access */
 } wtable;
 
-/* The reads of one thread: a timed launch's SMs read on several threads at
- * once, each into a table of its own (no lock, no shared line written), and
- * the tables are merged when the launch ends; a union of bits, the same
- * whatever thread read what. */
-typedef struct rshard {
-    pthread_t owner;
-    wtable t;
-    bool failed;
-} rshard;
-
-#define MAX_SHARDS 256
-
-/* A page written by the writes a window puts off, told ahead
- * (ws_devmem_tell_ahead) by the threads that captured them, all of them
- * into one table: the thread that claims the page (its key) copies it as
- * it is then, which is before the launch's first write to it (device
- * memory does not change while a window's SMs run, and its writes are made
- * after all of them ran), then publishes its mask; the bits are set with
- * atomic ors.  One copy of a page, however many threads write it. */
+/* The pages the SMs' threads note while a launch runs, all of them in one
+ * table that they share without a lock: the reads (the SMs of a timed
+ * launch read on several threads at once) and the writes a window puts
+ * off, told ahead (ws_devmem_tell_ahead).  A page's slot is claimed by a
+ * compare-and-swap of its key, its masks are set with atomic ors, and the
+ * first thread to tell of a write to it copies the page as it is then,
+ * which is before the launch's first write to it (device memory does not
+ * change while the SMs run, and a window's writes are made after all of
+ * them ran; two threads that copy it at once copy the same bytes, and one
+ * copy is kept).  The table is merged into the recorder's when the launch
+ * ends. */
 typedef struct apage {
     _Atomic uint64_t key;           /* page number + 1; 0: free */
-    _Atomic(_Atomic uint8_t *) wmask;   /* NULL until the claimer set the page up */
-    uint8_t *pre;
+    _Atomic(_Atomic uint8_t *) mask;    /* read bits, then written bits; NULL until the claimer set them up */
+    _Atomic(uint8_t *) pre;
 } apage;
 
 /* Its slots, fixed (no thread may move them): twice the pages a record
  * may hold, so that a free slot is always near.  The table is mapped zero
  * and touched only where a page is looked for, and the slots claimed are
- * listed: a launch that writes a few pages costs a few pages. */
-#define AHEAD_SLOTS (2 * MAX_PAGES)
+ * listed: a launch that touches a few pages costs a few pages. */
+#define SHARED_SLOTS (2 * MAX_PAGES)
 
-typedef struct ahead_table {
-    apage slot[AHEAD_SLOTS];
-    uint32_t claimed[MAX_PAGES];    /* the slots claimed, [0, nahead) */
-} ahead_table;
+typedef struct shared_table {
+    apage slot[SHARED_SLOTS];
+    uint32_t claimed[MAX_PAGES];    /* the slots claimed, [0, nshared) */
+} shared_table;
 
 struct ws_reuse_recorder {
     ws_reuse_cache *cache;
     ws_devmem *mem;
     wtable t;               /* the writes made now, and at the end every note */
     bool failed;            /* out of memory: nothing is filed */
-    pthread_mutex_t mu;     /* for adding a shard or the ahead table, and reads into t when a thread has none */
-    rshard *shards[MAX_SHARDS];
-    atomic_int nshards;     /* published after the shard is set up */
-    _Atomic(ahead_table *) ahead;   /* made at the first write told ahead */
-    atomic_size_t nahead;   /* its pages claimed */
-    atomic_bool ahead_failed;
+    pthread_mutex_t mu;     /* for making the shared table */
+    _Atomic(shared_table *) shared;     /* made at the first note that goes there */
+    atomic_size_t nshared;  /* its pages claimed */
+    atomic_bool shared_failed;
 };
 
 /* What a claimer that ran out of memory publishes, for the threads waiting
@@ -292,42 +282,18 @@ static void note_range(ws_reuse_recorder *r, wtable *t, bool *failed, uint64_t a
     }
 }
 
-/* The calling thread's shard, added if it has none; NULL when none can be. */
-static rshard *my_shard(ws_reuse_recorder *r)
-{
-    pthread_t self = pthread_self();
-    int n = atomic_load_explicit(&r->nshards, memory_order_acquire);
-    for (int i = 0; i < n; i++)
-        if (pthread_equal(r->shards[i]->owner, self)) return r->shards[i];
-    rshard *sh = calloc(1, sizeof *sh);
-    if (!sh) return NULL;
-    sh->owner = self;
-    pthread_mutex_lock(&r->mu);
-    n = atomic_load_explicit(&r->nshards, memory_order_relaxed);
-    if (n < MAX_SHARDS) {
-        r->shards[n] = sh;
-        atomic_store_explicit(&r->nshards, n + 1, memory_order_release);
-    }
-    pthread_mutex_unlock(&r->mu);
-    if (n == MAX_SHARDS) {
-        free(sh);
-        return NULL;
-    }
-    return sh;
-}
-
-/* A zeroed ahead table, its pages made as they are touched. */
-static ahead_table *table_map(void)
+/* A zeroed shared table, its pages made as they are touched. */
+static shared_table *table_map(void)
 {
 #ifdef MAP_ANONYMOUS
-    void *p = mmap(NULL, sizeof(ahead_table), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *p = mmap(NULL, sizeof(shared_table), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return p == MAP_FAILED ? NULL : p;
 #else
-    return calloc(1, sizeof(ahead_table));
+    return calloc(1, sizeof(shared_table));
 #endif
 }
 
-static void table_unmap(ahead_table *t)
+static void table_unmap(shared_table *t)
 {
 #ifdef MAP_ANONYMOUS
     munmap(t, sizeof *t);
@@ -336,49 +302,49 @@ static void table_unmap(ahead_table *t)
 #endif
 }
 
-/* The ahead table, made by the first thread that needs it; NULL when out
+/* The shared table, made by the first thread that needs it; NULL when out
  * of memory. */
-static ahead_table *ahead_of(ws_reuse_recorder *r)
+static shared_table *shared_of(ws_reuse_recorder *r)
 {
-    ahead_table *t = atomic_load_explicit(&r->ahead, memory_order_acquire);
+    shared_table *t = atomic_load_explicit(&r->shared, memory_order_acquire);
     if (t) return t;
     pthread_mutex_lock(&r->mu);
-    t = atomic_load_explicit(&r->ahead, memory_order_relaxed);
-    if (!t && (t = table_map())) atomic_store_explicit(&r->ahead, t, memory_order_release);
+    t = atomic_load_explicit(&r->shared, memory_order_relaxed);
+    if (!t && (t = table_map())) atomic_store_explicit(&r->shared, t, memory_order_release);
     pthread_mutex_unlock(&r->mu);
     return t;
 }
 
-/* Page number's mask in the ahead table, the page claimed (and copied) if
- * no thread has yet; NULL when out of memory or past MAX_PAGES. */
-static _Atomic uint8_t *ahead_page(ws_reuse_recorder *r, uint64_t number)
+/* Page number's slot in the shared table, claimed if no thread has yet;
+ * NULL when out of memory or past MAX_PAGES.  Its mask is set up on
+ * return. */
+static apage *shared_page(ws_reuse_recorder *r, uint64_t number)
 {
-    ahead_table *t = ahead_of(r);
+    shared_table *t = shared_of(r);
     if (!t) return NULL;
     uint64_t key = number + 1;
-    for (size_t j = slot_of(key, AHEAD_SLOTS);; j = (j + 1) & (AHEAD_SLOTS - 1)) {
+    for (size_t j = slot_of(key, SHARED_SLOTS);; j = (j + 1) & (SHARED_SLOTS - 1)) {
         apage *pg = &t->slot[j];
         uint64_t k = atomic_load_explicit(&pg->key, memory_order_acquire);
         if (k == 0 && atomic_compare_exchange_strong(&pg->key, &k, key)) {
             _Atomic uint8_t *m = NULL;
-            size_t nth = atomic_fetch_add(&r->nahead, 1);
+            size_t nth = atomic_fetch_add(&r->nshared, 1);
             if (nth < MAX_PAGES) {
                 t->claimed[nth] = (uint32_t)j;
-                if ((pg->pre = malloc(RPAGE)) && (m = calloc(RMASK_BYTES, sizeof *m)))
-                    ws_devmem_peek(r->mem, number << RPAGE_SHIFT, pg->pre, RPAGE);
+                m = calloc(2 * RMASK_BYTES, sizeof *m);
             }
-            atomic_store_explicit(&pg->wmask, m ? m : no_mask, memory_order_release);
-            return m;
+            atomic_store_explicit(&pg->mask, m ? m : no_mask, memory_order_release);
+            return m ? pg : NULL;
         }
         if (k != key) continue;     /* another page's, or just claimed by another thread for one */
         _Atomic uint8_t *m;
-        while (!(m = atomic_load_explicit(&pg->wmask, memory_order_acquire))) sched_yield();
-        return m == no_mask ? NULL : m;
+        while (!(m = atomic_load_explicit(&pg->mask, memory_order_acquire))) sched_yield();
+        return m == no_mask ? NULL : pg;
     }
 }
 
 /* Bits [lo, hi) of m, or-ed in; a byte whose bits are set already is only
- * read (a page's bytes are mostly written whole, or again). */
+ * read (the same bytes are mostly read again, or written whole). */
 static void bits_set_shared(_Atomic uint8_t *m, uint32_t lo, uint32_t hi)
 {
     for (uint32_t i = lo; i < hi;) {
@@ -390,18 +356,28 @@ static void bits_set_shared(_Atomic uint8_t *m, uint32_t lo, uint32_t hi)
     }
 }
 
-/* A write told ahead, into the ahead table. */
-static void note_ahead(ws_reuse_recorder *r, uint64_t addr, uint64_t size)
+/* A read, or a write told ahead, into the shared table. */
+static void note_shared(ws_reuse_recorder *r, uint64_t addr, uint64_t size, bool write)
 {
-    while (size && !atomic_load_explicit(&r->ahead_failed, memory_order_relaxed)) {
+    while (size && !atomic_load_explicit(&r->shared_failed, memory_order_relaxed)) {
         uint32_t off = (uint32_t)(addr & (RPAGE - 1));
         uint32_t n = size < RPAGE - off ? (uint32_t)size : RPAGE - off;
-        _Atomic uint8_t *m = ahead_page(r, addr >> RPAGE_SHIFT);
-        if (!m) {
-            atomic_store(&r->ahead_failed, true);
+        apage *pg = shared_page(r, addr >> RPAGE_SHIFT);
+        if (!pg) {
+            atomic_store(&r->shared_failed, true);
             return;
         }
-        bits_set_shared(m, off, off + n);
+        _Atomic uint8_t *m = atomic_load_explicit(&pg->mask, memory_order_relaxed);
+        if (write && !atomic_load_explicit(&pg->pre, memory_order_acquire)) {
+            uint8_t *copy = malloc(RPAGE), *none = NULL;
+            if (!copy) {
+                atomic_store(&r->shared_failed, true);
+                return;
+            }
+            ws_devmem_peek(r->mem, addr >> RPAGE_SHIFT << RPAGE_SHIFT, copy, RPAGE);
+            if (!atomic_compare_exchange_strong(&pg->pre, &none, copy)) free(copy);
+        }
+        bits_set_shared(m + (write ? RMASK_BYTES : 0), off, off + n);
         addr += n;
         size -= n;
     }
@@ -415,74 +391,52 @@ static void note_ahead(ws_reuse_recorder *r, uint64_t addr, uint64_t size)
 static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write, bool ahead)
 {
     ws_reuse_recorder *r = ctx;
-    if (write) {
-        if (ahead) note_ahead(r, addr, size);
-        else note_range(r, &r->t, &r->failed, addr, size, true);
-        return;
-    }
-    rshard *sh = my_shard(r);
-    if (sh) {
-        note_range(r, &sh->t, &sh->failed, addr, size, false);
-        return;
-    }
-    pthread_mutex_lock(&r->mu);
-    note_range(r, &r->t, &r->failed, addr, size, false);
-    pthread_mutex_unlock(&r->mu);
+    if (write && !ahead) note_range(r, &r->t, &r->failed, addr, size, true);
+    else note_shared(r, addr, size, write);
 }
 
-/* The ahead table's pages into the recorder's table, and the table freed:
- * each page's mask or-ed in, its copy from before the first write taken
- * over (a copy the page has from a write made now came later: the same
- * write was told ahead when it issued). */
-static void merge_ahead(ws_reuse_recorder *r)
+/* Mask m's bits, if it has any, or-ed into *into (made if NULL); false when
+ * out of memory. */
+static bool mask_merge(uint8_t **into, _Atomic uint8_t *m)
 {
-    ahead_table *t = atomic_load(&r->ahead);
+    uint8_t bits[RMASK_BYTES], any = 0;
+    for (uint32_t b = 0; b < RMASK_BYTES; b++) any |= bits[b] = atomic_load_explicit(&m[b], memory_order_relaxed);
+    if (!any) return true;
+    if (!*into && !(*into = calloc(1, RMASK_BYTES))) return false;
+    for (uint32_t b = 0; b < RMASK_BYTES; b++) (*into)[b] |= bits[b];
+    return true;
+}
+
+/* The shared table's pages into the recorder's table, and the table
+ * freed: each page's masks or-ed in, its copy from before the first write
+ * taken over (a copy the page has from a write made now came later: a
+ * window's write to a page not made yet is told ahead when it issues and
+ * again when the page is made). */
+static void merge_shared(ws_reuse_recorder *r)
+{
+    shared_table *t = atomic_load(&r->shared);
     if (!t) return;
-    r->failed |= atomic_load(&r->ahead_failed);
-    size_t n = atomic_load(&r->nahead);
+    r->failed |= atomic_load(&r->shared_failed);
+    size_t n = atomic_load(&r->nshared);
     for (size_t i = 0; i < n && i < MAX_PAGES; i++) {
         apage *a = &t->slot[t->claimed[i]];
-        _Atomic uint8_t *m = atomic_load_explicit(&a->wmask, memory_order_relaxed);
+        _Atomic uint8_t *m = atomic_load_explicit(&a->mask, memory_order_relaxed);
+        uint8_t *pre = atomic_load_explicit(&a->pre, memory_order_relaxed);
         if (m && m != no_mask && !r->failed) {
             wpage *pg = page_get(&r->t, atomic_load_explicit(&a->key, memory_order_relaxed) - 1);
-            if (!pg || (!pg->wmask && !(pg->wmask = calloc(1, RMASK_BYTES)))) {
+            if (!pg || !mask_merge(&pg->rmask, m) || !mask_merge(&pg->wmask, m + RMASK_BYTES)) {
                 r->failed = true;
-            } else {
-                for (uint32_t b = 0; b < RMASK_BYTES; b++)
-                    pg->wmask[b] |= atomic_load_explicit(&m[b], memory_order_relaxed);
+            } else if (pre) {
                 free(pg->pre);
-                pg->pre = a->pre;
-                a->pre = NULL;
+                pg->pre = pre;
+                pre = NULL;
             }
         }
         if (m != no_mask) free((void *)m);
-        free(a->pre);
+        free(pre);
     }
     table_unmap(t);
-    atomic_store(&r->ahead, NULL);
-}
-
-/* The shards' reads into the recorder's table, and the shards freed. */
-static void merge_shards(ws_reuse_recorder *r)
-{
-    int n = atomic_load(&r->nshards);
-    for (int k = 0; k < n; k++) {
-        rshard *sh = r->shards[k];
-        r->failed |= sh->failed;
-        for (size_t i = 0; i < sh->t.nslots && !r->failed; i++) {
-            const wpage *from = &sh->t.slots[i];
-            if (!from->key || !from->rmask) continue;
-            wpage *pg = page_get(&r->t, from->key - 1);
-            if (!pg || (!pg->rmask && !(pg->rmask = calloc(1, RMASK_BYTES)))) {
-                r->failed = true;
-                break;
-            }
-            for (uint32_t b = 0; b < RMASK_BYTES; b++) pg->rmask[b] |= from->rmask[b];
-        }
-        table_free(&sh->t);
-        free(sh);
-    }
-    atomic_store(&r->nshards, 0);
+    atomic_store(&r->shared, NULL);
 }
 
 ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem)
@@ -496,10 +450,9 @@ ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem)
         return NULL;
     }
     pthread_mutex_init(&r->mu, NULL);
-    atomic_init(&r->nshards, 0);
-    atomic_init(&r->ahead, NULL);
-    atomic_init(&r->nahead, 0);
-    atomic_init(&r->ahead_failed, false);
+    atomic_init(&r->shared, NULL);
+    atomic_init(&r->nshared, 0);
+    atomic_init(&r->shared_failed, false);
     ws_devmem_watch(mem, on_access, r);
     return r;
 }
@@ -655,8 +608,7 @@ void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *ke
 {
     if (!r) return;
     ws_devmem_watch(r->mem, NULL, NULL);
-    merge_shards(r);
-    merge_ahead(r);
+    merge_shared(r);
     if (keep && !r->failed) {
         record *rec = record_make(r, key, launch_no, st, ts, printed, nprinted, nthreads);
         if (rec) cache_add(r->cache, rec);
