@@ -178,7 +178,7 @@ typedef struct wtable {
  * ends. */
 typedef struct apage {
     _Atomic uint64_t key;           /* page number + 1; 0: free */
-    _Atomic(_Atomic uint8_t *) mask;    /* read bits, then written bits; NULL until the claimer set them up */
+    _Atomic(_Atomic uint64_t *) mask;   /* read bits, then written bits (MASK_WORDS each); NULL until set up */
     _Atomic(uint8_t *) pre;
 } apage;
 
@@ -187,6 +187,9 @@ typedef struct apage {
  * and touched only where a page is looked for, and the slots claimed are
  * listed: a launch that touches a few pages costs a few pages. */
 #define SHARED_SLOTS (2 * MAX_PAGES)
+
+/* A page's bits in words: bit i of a page in word i / 64, at i % 64. */
+#define MASK_WORDS (RPAGE / 64)
 
 typedef struct shared_table {
     apage slot[SHARED_SLOTS];
@@ -206,7 +209,7 @@ struct ws_reuse_recorder {
 
 /* What a claimer that ran out of memory publishes, for the threads waiting
  * on its page to give up too. */
-static _Atomic uint8_t no_mask[1];
+static _Atomic uint64_t no_mask[1];
 
 static size_t slot_of(uint64_t key, size_t nslots)
 {
@@ -327,32 +330,32 @@ static apage *shared_page(ws_reuse_recorder *r, uint64_t number)
         apage *pg = &t->slot[j];
         uint64_t k = atomic_load_explicit(&pg->key, memory_order_acquire);
         if (k == 0 && atomic_compare_exchange_strong(&pg->key, &k, key)) {
-            _Atomic uint8_t *m = NULL;
+            _Atomic uint64_t *m = NULL;
             size_t nth = atomic_fetch_add(&r->nshared, 1);
             if (nth < MAX_PAGES) {
                 t->claimed[nth] = (uint32_t)j;
-                m = calloc(2 * RMASK_BYTES, sizeof *m);
+                m = calloc(2 * MASK_WORDS, sizeof *m);
             }
             atomic_store_explicit(&pg->mask, m ? m : no_mask, memory_order_release);
             return m ? pg : NULL;
         }
         if (k != key) continue;     /* another page's, or just claimed by another thread for one */
-        _Atomic uint8_t *m;
+        _Atomic uint64_t *m;
         while (!(m = atomic_load_explicit(&pg->mask, memory_order_acquire))) sched_yield();
         return m == no_mask ? NULL : pg;
     }
 }
 
-/* Bits [lo, hi) of m, or-ed in; a byte whose bits are set already is only
+/* Bits [lo, hi) of m, or-ed in; a word whose bits are set already is only
  * read (the same bytes are mostly read again, or written whole). */
-static void bits_set_shared(_Atomic uint8_t *m, uint32_t lo, uint32_t hi)
+static void bits_set_shared(_Atomic uint64_t *m, uint32_t lo, uint32_t hi)
 {
-    for (uint32_t i = lo; i < hi;) {
-        uint32_t end = ((i >> 3) + 1) << 3 < hi ? ((i >> 3) + 1) << 3 : hi;
-        uint8_t bits = (uint8_t)(((1u << (end - i)) - 1) << (i & 7));
-        if ((atomic_load_explicit(&m[i >> 3], memory_order_relaxed) & bits) != bits)
-            atomic_fetch_or_explicit(&m[i >> 3], bits, memory_order_relaxed);
-        i = end;
+    while (lo < hi) {
+        uint32_t w = lo / 64, end = (w + 1) * 64 < hi ? (w + 1) * 64 : hi;
+        uint64_t bits = (end - lo == 64 ? ~UINT64_C(0) : (UINT64_C(1) << (end - lo)) - 1) << (lo % 64);
+        if ((atomic_load_explicit(&m[w], memory_order_relaxed) & bits) != bits)
+            atomic_fetch_or_explicit(&m[w], bits, memory_order_relaxed);
+        lo = end;
     }
 }
 
@@ -367,7 +370,7 @@ static void note_shared(ws_reuse_recorder *r, uint64_t addr, uint64_t size, bool
             atomic_store(&r->shared_failed, true);
             return;
         }
-        _Atomic uint8_t *m = atomic_load_explicit(&pg->mask, memory_order_relaxed);
+        _Atomic uint64_t *m = atomic_load_explicit(&pg->mask, memory_order_relaxed);
         if (write && !atomic_load_explicit(&pg->pre, memory_order_acquire)) {
             uint8_t *copy = malloc(RPAGE), *none = NULL;
             if (!copy) {
@@ -377,7 +380,7 @@ static void note_shared(ws_reuse_recorder *r, uint64_t addr, uint64_t size, bool
             ws_devmem_peek(r->mem, addr >> RPAGE_SHIFT << RPAGE_SHIFT, copy, RPAGE);
             if (!atomic_compare_exchange_strong(&pg->pre, &none, copy)) free(copy);
         }
-        bits_set_shared(m + (write ? RMASK_BYTES : 0), off, off + n);
+        bits_set_shared(m + (write ? MASK_WORDS : 0), off, off + n);
         addr += n;
         size -= n;
     }
@@ -395,15 +398,16 @@ static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write, bool 
     else note_shared(r, addr, size, write);
 }
 
-/* Mask m's bits, if it has any, or-ed into *into (made if NULL); false when
- * out of memory. */
-static bool mask_merge(uint8_t **into, _Atomic uint8_t *m)
+/* Mask m's bits (words), if it has any, or-ed into the byte mask *into
+ * (made if NULL); false when out of memory. */
+static bool mask_merge(uint8_t **into, _Atomic uint64_t *m)
 {
-    uint8_t bits[RMASK_BYTES], any = 0;
-    for (uint32_t b = 0; b < RMASK_BYTES; b++) any |= bits[b] = atomic_load_explicit(&m[b], memory_order_relaxed);
+    uint64_t words[MASK_WORDS], any = 0;
+    for (uint32_t w = 0; w < MASK_WORDS; w++) any |= words[w] = atomic_load_explicit(&m[w], memory_order_relaxed);
     if (!any) return true;
     if (!*into && !(*into = calloc(1, RMASK_BYTES))) return false;
-    for (uint32_t b = 0; b < RMASK_BYTES; b++) (*into)[b] |= bits[b];
+    for (uint32_t w = 0; w < MASK_WORDS; w++)
+        for (uint32_t k = 0; words[w] && k < 8; k++) (*into)[w * 8 + k] |= (uint8_t)(words[w] >> (8 * k));
     return true;
 }
 
@@ -420,11 +424,11 @@ static void merge_shared(ws_reuse_recorder *r)
     size_t n = atomic_load(&r->nshared);
     for (size_t i = 0; i < n && i < MAX_PAGES; i++) {
         apage *a = &t->slot[t->claimed[i]];
-        _Atomic uint8_t *m = atomic_load_explicit(&a->mask, memory_order_relaxed);
+        _Atomic uint64_t *m = atomic_load_explicit(&a->mask, memory_order_relaxed);
         uint8_t *pre = atomic_load_explicit(&a->pre, memory_order_relaxed);
         if (m && m != no_mask && !r->failed) {
             wpage *pg = page_get(&r->t, atomic_load_explicit(&a->key, memory_order_relaxed) - 1);
-            if (!pg || !mask_merge(&pg->rmask, m) || !mask_merge(&pg->wmask, m + RMASK_BYTES)) {
+            if (!pg || !mask_merge(&pg->rmask, m) || !mask_merge(&pg->wmask, m + MASK_WORDS)) {
                 r->failed = true;
             } else if (pre) {
                 free(pg->pre);
