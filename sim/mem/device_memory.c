@@ -530,19 +530,23 @@ static void remember_span(ws_span_memo *memo, uint32_t i, uint64_t addr, uint8_t
     memo->host[i] = page + (memo->lo[i] - pbase);
 }
 
-uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size)
+/* The span of [addr, addr + size) from memo when it holds the range, else
+ * from the page table (and then kept in memo); the watcher not told. */
+static uint8_t *memo_span(const ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size)
 {
     uint32_t i = memo_slot(addr);
     uint64_t lo = memo->lo[i], hi = memo->hi[i];
-    uint8_t *p;
-    if (size && addr - lo < hi - lo && size <= hi - addr) {
-        p = memo->host[i] + (addr - lo);
-    } else {
-        const ws_alloc *a;
-        if (!(p = span_of(m, NULL, addr, size, &a))) return NULL;
-        remember_span(memo, i, addr, p, a);
-    }
-    if (m->watch) m->watch(m->watch_ctx, addr, size, false, false);
+    if (size && addr - lo < hi - lo && size <= hi - addr) return memo->host[i] + (addr - lo);
+    const ws_alloc *a;
+    uint8_t *p = span_of(m, NULL, addr, size, &a);
+    if (p) remember_span(memo, i, addr, p, a);
+    return p;
+}
+
+uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size)
+{
+    uint8_t *p = memo_span(m, memo, addr, size);
+    if (p && m->watch) m->watch(m->watch_ctx, addr, size, false, false);
     return p;
 }
 
@@ -556,14 +560,7 @@ uint8_t *ws_devmem_write_span_ahead(const ws_devmem *m, ws_span_memo *memo, uint
 {
     /* the reader's way, on its memo (the same pages, for later), but
      * without a watcher's note: a write is told of on its own */
-    if (m->track_init) return NULL;
-    uint32_t i = memo_slot(addr);
-    uint64_t lo = memo->lo[i], hi = memo->hi[i];
-    if (size && addr - lo < hi - lo && size <= hi - addr) return memo->host[i] + (addr - lo);
-    const ws_alloc *a;
-    uint8_t *p = span_of(m, NULL, addr, size, &a);
-    if (p) remember_span(memo, i, addr, p, a);
-    return p;
+    return m->track_init ? NULL : memo_span(m, memo, addr, size);
 }
 
 void ws_devmem_tell_ahead(ws_devmem *m, uint64_t addr, uint64_t size, bool write)
