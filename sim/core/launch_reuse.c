@@ -1,7 +1,5 @@
 /* Repeated-launch reuse: the recorder, the records and the replay
  * (launch_reuse.h). */
-/* mmap and MAP_ANONYMOUS */
-#define _DEFAULT_SOURCE
 #include "launch_reuse.h"
 
 #include <pthread.h>
@@ -9,7 +7,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+
+#include "../base/zeroed.h"
 
 #define RPAGE_SHIFT 12
 #define RPAGE ((uint32_t)1 << RPAGE_SHIFT)
@@ -285,26 +284,6 @@ static void note_range(ws_reuse_recorder *r, wtable *t, bool *failed, uint64_t a
     }
 }
 
-/* A zeroed shared table, its pages made as they are touched. */
-static shared_table *table_map(void)
-{
-#ifdef MAP_ANONYMOUS
-    void *p = mmap(NULL, sizeof(shared_table), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
-#else
-    return calloc(1, sizeof(shared_table));
-#endif
-}
-
-static void table_unmap(shared_table *t)
-{
-#ifdef MAP_ANONYMOUS
-    munmap(t, sizeof *t);
-#else
-    free(t);
-#endif
-}
-
 /* The shared table, made by the first thread that needs it; NULL when out
  * of memory. */
 static shared_table *shared_of(ws_reuse_recorder *r)
@@ -313,7 +292,7 @@ static shared_table *shared_of(ws_reuse_recorder *r)
     if (t) return t;
     pthread_mutex_lock(&r->mu);
     t = atomic_load_explicit(&r->shared, memory_order_relaxed);
-    if (!t && (t = table_map())) atomic_store_explicit(&r->shared, t, memory_order_release);
+    if (!t && (t = ws_zeroed(1, sizeof *t))) atomic_store_explicit(&r->shared, t, memory_order_release);
     pthread_mutex_unlock(&r->mu);
     return t;
 }
@@ -439,7 +418,7 @@ static void merge_shared(ws_reuse_recorder *r)
         if (m != no_mask) free((void *)m);
         free(pre);
     }
-    table_unmap(t);
+    ws_zeroed_free(t, 1, sizeof *t);
     atomic_store(&r->shared, NULL);
 }
 

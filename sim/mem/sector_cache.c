@@ -1,44 +1,17 @@
 /* Sectored set-associative LRU tag array. */
-/* mmap and MAP_ANONYMOUS */
-#define _DEFAULT_SOURCE
 #include "sector_cache.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+
+#include "../base/zeroed.h"
 
 #define LINE_BYTES (32u * WS_SECTORS_PER_LINE)
 
-/* Arrays this big come straight from the system, whose pages are zero
- * until first touched: a launch pays only for the sets it uses, not for
- * clearing an L2's megabytes of tags, stamps and lines (every timed launch
- * builds its caches anew). */
-#define MAPPED_BYTES (64u * 1024)
-
-static void *zeroed(size_t n, size_t size)
-{
-    size_t bytes = n * size;
-#ifdef MAP_ANONYMOUS
-    if (bytes >= MAPPED_BYTES) {
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        return p == MAP_FAILED ? NULL : p;
-    }
-#endif
-    return calloc(n, size);
-}
-
-static void unzeroed(void *p, size_t n, size_t size)
-{
-    if (!p) return;
-#ifdef MAP_ANONYMOUS
-    if (n * size >= MAPPED_BYTES) {
-        munmap(p, n * size);
-        return;
-    }
-#endif
-    free(p);
-}
+/* A cache's arrays are zeroed.h's: a launch pays only for the sets it
+ * uses, not for clearing an L2's megabytes of tags, stamps and lines
+ * (every timed launch builds its caches anew). */
 
 /* The words of c's touched bits: a bit per run of chunk_ways ways. */
 static size_t touched_words(const ws_sector_cache *c)
@@ -54,9 +27,9 @@ bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
     c->stamp = 1;       /* uses stamp 2, 3, ...: 1 is older than any (evict-first) */
     c->ndirty = 0;
     size_t n = (size_t)c->nsets * c->ways;
-    c->tag = zeroed(n, sizeof *c->tag);
-    c->last_use = zeroed(n, sizeof *c->last_use);
-    c->lines = zeroed(n, sizeof *c->lines);
+    c->tag = ws_zeroed(n, sizeof *c->tag);
+    c->last_use = ws_zeroed(n, sizeof *c->last_use);
+    c->lines = ws_zeroed(n, sizeof *c->lines);
     uint32_t sets_per_chunk = 512 / c->ways ? 512 / c->ways : 1;
     c->chunk_ways = sets_per_chunk * c->ways;
     c->touched = calloc(touched_words(c), sizeof *c->touched);
@@ -85,9 +58,9 @@ void ws_scache_reset(ws_sector_cache *c)
 void ws_scache_free(ws_sector_cache *c)
 {
     size_t n = (size_t)c->nsets * c->ways;
-    unzeroed(c->tag, n, sizeof *c->tag);
-    unzeroed(c->last_use, n, sizeof *c->last_use);
-    unzeroed(c->lines, n, sizeof *c->lines);
+    ws_zeroed_free(c->tag, n, sizeof *c->tag);
+    ws_zeroed_free(c->last_use, n, sizeof *c->last_use);
+    ws_zeroed_free(c->lines, n, sizeof *c->lines);
     free(c->touched);
     c->tag = c->last_use = c->touched = NULL;
     c->lines = NULL;
