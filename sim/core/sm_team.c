@@ -38,8 +38,10 @@ typedef struct ws_team_share {
 
 /* What the other threads do when t->gen moves on: run their share of the
  * cycle's (window's) SMs; (the second thread) a window's put-off writes
- * while the calling thread answers its L2 requests; or (all of them) a
- * window's L2 requests while the calling thread does its writes. */
+ * while the calling thread answers its L2 requests; (all of them) a
+ * window's L2 requests while the calling thread does its writes; or (all
+ * of them, with the calling thread) clear their part of a kept L2 at the
+ * launch's end. */
 enum { JOB_SMS, JOB_WRITES, JOB_L2, JOB_CLEAR_L2 };
 
 static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes, ws_sm_entry *heap, uint32_t *k);
