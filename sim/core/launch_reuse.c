@@ -25,11 +25,21 @@
  * simulated as usual and not kept. */
 #define MAX_PAGES ((size_t)1 << 16)
 
+/* A copy of a page's bytes, which records share: a program's launches
+ * mostly read the same inputs and write the same outputs (the variants of
+ * a kernel a lab program compares), so a record takes the newest record's
+ * copy of a page when its bytes are the same (compared whole) instead of
+ * making one more.  Records are made and freed on the calling thread. */
+typedef struct pbuf {
+    uint32_t refs;
+    uint8_t bytes[RPAGE];
+} pbuf;
+
 /* A page of a record: which bytes (one bit each) and their values. */
 typedef struct rpage {
     uint64_t base;
     uint8_t mask[RMASK_BYTES];
-    uint8_t bytes[RPAGE];
+    pbuf *buf;
 } rpage;
 
 /* The identity of a launch, copied out of its ws_reuse_key. */
@@ -63,6 +73,7 @@ struct ws_reuse_cache {
     record *recs[MAX_RECORDS];  /* oldest first */
     int n;
     uint64_t bytes;
+    atomic_size_t copies;       /* page copies its records hold (shared ones once) */
 };
 
 /* ---- keys -------------------------------------------------------------- */
@@ -442,12 +453,23 @@ ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem)
 
 /* ---- records ------------------------------------------------------------- */
 
-static void record_free(record *rec)
+static void pages_free(ws_reuse_cache *c, rpage *pages, size_t n)
+{
+    for (size_t i = 0; pages && i < n; i++) {
+        if (pages[i].buf && --pages[i].buf->refs == 0) {
+            free(pages[i].buf);
+            atomic_fetch_sub(&c->copies, 1);
+        }
+    }
+    free(pages);
+}
+
+static void record_free(ws_reuse_cache *c, record *rec)
 {
     if (!rec) return;
     free(rec->key.params);
-    free(rec->reads);
-    free(rec->writes);
+    pages_free(c, rec->reads, rec->nreads);
+    pages_free(c, rec->writes, rec->nwrites);
     free(rec->printed);
     free(rec);
 }
@@ -458,23 +480,64 @@ static void record_free(record *rec)
 #define MAX_FILL_THREADS 64
 
 /* A share of a record's copying: the recorder's slots [from, to), whose
- * reads and writes go to rec's arrays from index nr and nw on. */
+ * reads and writes go to rec's arrays from index nr and nw on; like, the
+ * newest record (NULL: none), whose copies it may share. */
 typedef struct fill_share {
+    ws_reuse_cache *cache;
     record *rec;
+    const record *like;
     const ws_reuse_recorder *r;
     size_t from, to, nr, nw;
+    bool failed;            /* out of memory */
 } fill_share;
+
+/* The page at base in pages (n of them, by base), or NULL. */
+static const rpage *page_find(const rpage *pages, size_t n, uint64_t base)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (pages[mid].base == base) return &pages[mid];
+        if (pages[mid].base < base) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+/* A copy of bytes (a page) for d: like's copy of d's page, its values
+ * after (writes) or before (reads) like's launch, when its bytes are
+ * these; else a new one.  False when out of memory. */
+static bool copy_for(ws_reuse_cache *c, rpage *d, const record *like, const uint8_t *bytes)
+{
+    const rpage *same[2] = {like ? page_find(like->writes, like->nwrites, d->base) : NULL,
+                            like ? page_find(like->reads, like->nreads, d->base) : NULL};
+    for (int k = 0; k < 2; k++) {
+        if (same[k] && memcmp(same[k]->buf->bytes, bytes, RPAGE) == 0) {
+            d->buf = same[k]->buf;
+            d->buf->refs++;     /* one page's records: this share's thread alone */
+            return true;
+        }
+    }
+    if (!(d->buf = malloc(sizeof *d->buf))) return false;
+    atomic_fetch_add(&c->copies, 1);
+    d->buf->refs = 1;
+    memcpy(d->buf->bytes, bytes, RPAGE);
+    return true;
+}
 
 /* Copies a share's pages: reads with the bytes before the launch, writes
  * with those after it.  The shares copy at once on several threads: each
- * writes its own entries of the arrays and reads the recorder's table and
- * device memory, which nothing changes meanwhile. */
+ * writes its own entries of the arrays and reads the recorder's table,
+ * device memory and the newest record, which nothing changes meanwhile
+ * (a copy shared with that record is one page's, and of one page's
+ * entries only one share's thread changes its count). */
 static void *fill_share_pages(void *arg)
 {
-    const fill_share *f = arg;
+    fill_share *f = arg;
     const ws_reuse_recorder *r = f->r;
     size_t nr = f->nr, nw = f->nw;
-    for (size_t i = f->from; i < f->to; i++) {
+    uint8_t now[RPAGE];
+    for (size_t i = f->from; i < f->to && !f->failed; i++) {
         const wpage *pg = &r->t.slots[i];
         if (!pg->key) continue;
         uint64_t base = (pg->key - 1) << RPAGE_SHIFT;
@@ -482,17 +545,24 @@ static void *fill_share_pages(void *arg)
             rpage *d = &f->rec->reads[nr++];
             d->base = base;
             memcpy(d->mask, pg->rmask, RMASK_BYTES);
-            if (pg->pre) memcpy(d->bytes, pg->pre, RPAGE);
-            else ws_devmem_peek(r->mem, base, d->bytes, RPAGE);     /* unwritten: as at the start */
+            if (!pg->pre) ws_devmem_peek(r->mem, base, now, RPAGE);     /* unwritten: as at the start */
+            f->failed = !copy_for(f->cache, d, f->like, pg->pre ? pg->pre : now);
         }
-        if (pg->wmask) {
+        if (pg->wmask && !f->failed) {
             rpage *d = &f->rec->writes[nw++];
             d->base = base;
             memcpy(d->mask, pg->wmask, RMASK_BYTES);
-            ws_devmem_peek(r->mem, base, d->bytes, RPAGE);
+            ws_devmem_peek(r->mem, base, now, RPAGE);
+            f->failed = !copy_for(f->cache, d, f->like, now);
         }
     }
     return NULL;
+}
+
+static int by_base(const void *a, const void *b)
+{
+    uint64_t x = ((const rpage *)a)->base, y = ((const rpage *)b)->base;
+    return (x > y) - (x < y);
 }
 
 /* Adds the reads and writes among the recorder's slots [from, to) to *nr
@@ -510,12 +580,15 @@ static void count_pages(const ws_reuse_recorder *r, size_t from, size_t to, size
 
 /* The record's pages, copied on up to nthreads threads (this one among
  * them) when there are enough: a launch of large arrays records tens of
- * MiB (vector_add 4194304: 48 MiB a launch). */
-static bool fill_pages(record *rec, const ws_reuse_recorder *r, int32_t nthreads)
+ * MiB (vector_add 4194304: 48 MiB a launch), sharing the copies of like
+ * (the newest record, or NULL) whose bytes are the same; then sorted by
+ * base. */
+static bool fill_pages(ws_reuse_cache *c, record *rec, const record *like, const ws_reuse_recorder *r,
+                       int32_t nthreads)
 {
     count_pages(r, 0, r->t.nslots, &rec->nreads, &rec->nwrites);
-    rec->reads = malloc((rec->nreads ? rec->nreads : 1) * sizeof *rec->reads);
-    rec->writes = malloc((rec->nwrites ? rec->nwrites : 1) * sizeof *rec->writes);
+    rec->reads = calloc(rec->nreads ? rec->nreads : 1, sizeof *rec->reads);
+    rec->writes = calloc(rec->nwrites ? rec->nwrites : 1, sizeof *rec->writes);
     if (!rec->reads || !rec->writes) return false;
     size_t pages = rec->nreads + rec->nwrites, n = pages / PAGES_FOR_A_THREAD;
     if (n > (size_t)nthreads) n = nthreads > 1 ? (size_t)nthreads : 1;
@@ -526,24 +599,31 @@ static bool fill_pages(record *rec, const ws_reuse_recorder *r, int32_t nthreads
     bool started[MAX_FILL_THREADS] = {false};
     size_t nr = 0, nw = 0;
     for (size_t k = 0; k < n; k++) {    /* each share's slots, and where its pages go */
-        share[k] = (fill_share){.rec = rec, .r = r, .from = r->t.nslots * k / n,
+        share[k] = (fill_share){.cache = c, .rec = rec, .like = like, .r = r, .from = r->t.nslots * k / n,
                                 .to = r->t.nslots * (k + 1) / n, .nr = nr, .nw = nw};
         count_pages(r, share[k].from, share[k].to, &nr, &nw);
     }
     for (size_t k = 1; k < n; k++) started[k] = pthread_create(&tid[k], NULL, fill_share_pages, &share[k]) == 0;
     fill_share_pages(&share[0]);
+    bool failed = share[0].failed;
     for (size_t k = 1; k < n; k++) {
         if (started[k]) pthread_join(tid[k], NULL);
         else fill_share_pages(&share[k]);      /* no thread: copied here */
+        failed |= share[k].failed;
     }
-    rec->bytes = (uint64_t)pages * sizeof(rpage) + rec->key.params_size + rec->nprinted;
+    if (failed) return false;   /* (the pages not reached have no copy: record_free skips them) */
+    qsort(rec->reads, rec->nreads, sizeof *rec->reads, by_base);
+    qsort(rec->writes, rec->nwrites, sizeof *rec->writes, by_base);
+    /* what the record holds counted as if it shared nothing: the oldest
+     * record, dropped first, may share pages with the newest */
+    rec->bytes = (uint64_t)pages * (sizeof(rpage) + sizeof(pbuf)) + rec->key.params_size + rec->nprinted;
     return true;
 }
 
 static void cache_drop_oldest(ws_reuse_cache *c)
 {
     c->bytes -= c->recs[0]->bytes;
-    record_free(c->recs[0]);
+    record_free(c, c->recs[0]);
     memmove(c->recs, c->recs + 1, (size_t)(c->n - 1) * sizeof *c->recs);
     c->n--;
 }
@@ -551,7 +631,7 @@ static void cache_drop_oldest(ws_reuse_cache *c)
 static void cache_add(ws_reuse_cache *c, record *rec)
 {
     if (rec->bytes > MAX_BYTES) {
-        record_free(rec);
+        record_free(c, rec);
         return;
     }
     while (c->n > 0 && (c->n == MAX_RECORDS || c->bytes + rec->bytes > MAX_BYTES)) cache_drop_oldest(c);
@@ -559,8 +639,8 @@ static void cache_add(ws_reuse_cache *c, record *rec)
     c->bytes += rec->bytes;
 }
 
-static record *record_make(const ws_reuse_recorder *r, const ws_reuse_key *key, uint64_t launch_no,
-                           const ws_launch_stats *st, const ws_timing_stats *ts,
+static record *record_make(ws_reuse_cache *cache, const ws_reuse_recorder *r, const ws_reuse_key *key,
+                           uint64_t launch_no, const ws_launch_stats *st, const ws_timing_stats *ts,
                            const char *printed, size_t nprinted, int32_t nthreads)
 {
     record *rec = calloc(1, sizeof *rec);
@@ -576,10 +656,10 @@ static record *record_make(const ws_reuse_recorder *r, const ws_reuse_key *key, 
     if (ok) {
         if (rec->key.params_size) memcpy(rec->key.params, key->l->params, rec->key.params_size);
         if (nprinted) memcpy(rec->printed, printed, nprinted);
-        ok = fill_pages(rec, r, nthreads);
+        ok = fill_pages(cache, rec, cache->n ? cache->recs[cache->n - 1] : NULL, r, nthreads);
     }
     if (!ok) {
-        record_free(rec);
+        record_free(cache, rec);
         return NULL;
     }
     return rec;
@@ -593,7 +673,7 @@ void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *ke
     ws_devmem_watch(r->mem, NULL, NULL);
     merge_shared(r);
     if (keep && !r->failed) {
-        record *rec = record_make(r, key, launch_no, st, ts, printed, nprinted, nthreads);
+        record *rec = record_make(r->cache, r, key, launch_no, st, ts, printed, nprinted, nthreads);
         if (rec) cache_add(r->cache, rec);
     }
     table_free(&r->t);
@@ -611,7 +691,7 @@ static bool reads_match(const record *rec, const ws_devmem *mem)
         const rpage *pg = &rec->reads[i];
         uint32_t pos = 0, lo, hi;
         while (next_run(pg->mask, &pos, &lo, &hi))
-            if (!ws_devmem_read(mem, pg->base + lo, now, hi - lo) || memcmp(now, pg->bytes + lo, hi - lo) != 0)
+            if (!ws_devmem_read(mem, pg->base + lo, now, hi - lo) || memcmp(now, pg->buf->bytes + lo, hi - lo) != 0)
                 return false;
     }
     return true;
@@ -635,7 +715,7 @@ static bool replay_writes(const record *rec, ws_devmem *mem)
         const rpage *pg = &rec->writes[i];
         uint32_t pos = 0, lo, hi;
         while (next_run(pg->mask, &pos, &lo, &hi))
-            if (!ws_devmem_write(mem, pg->base + lo, pg->bytes + lo, hi - lo)) return false;
+            if (!ws_devmem_write(mem, pg->base + lo, pg->buf->bytes + lo, hi - lo)) return false;
     }
     return true;
 }
@@ -678,4 +758,9 @@ void ws_reuse_destroy(ws_reuse_cache *c)
 {
     ws_reuse_clear(c);
     free(c);
+}
+
+size_t ws_reuse_page_copies(const ws_reuse_cache *c)
+{
+    return atomic_load(&c->copies);
 }

@@ -62,6 +62,10 @@ const char *ws_reuse_refusal(const ws_launch *l, const ws_timing_options *t);
 uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *key, FILE *out,
                        ws_launch_stats *st, ws_timing_stats *ts, bool *oom);
 
+/* The 4 KiB page copies c's records hold, a copy that records share
+ * counted once. */
+size_t ws_reuse_page_copies(const ws_reuse_cache *c);
+
 /* Recording a launch: from begin on, mem's accesses are watched, until
  * end, which stops watching and, when keep (the launch succeeded), files
  * the record under key and launch_no with the launch's statistics and

@@ -531,6 +531,60 @@ static void test_writes_told_ahead_at_once(void **state)
     teardown(&f);
 }
 
+/* Records share the copies of pages whose bytes are the same: a second
+ * launch (another key) that reads the same input and writes the same
+ * output makes no copy; one that read another byte makes its own.  Each
+ * record replays its own bytes, and the copies outlive the older records
+ * that shared them (dropped when the cache is full) until the last goes. */
+static void test_copies_shared(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    char printed[16];
+    uint8_t z[N] = {0};
+    record(&f, 1, f.in, f.out);
+    size_t one = ws_reuse_page_copies(f.cache);
+    assert_true(one >= 1);
+    f.params[7] ^= 1;       /* another key: the same bytes read and written */
+    record(&f, 2, f.in, f.out);
+    assert_int_equal(ws_reuse_page_copies(f.cache), one);
+    assert_true(ws_devmem_write(f.mem, f.out, z, N));
+    assert_int_equal(find(&f, printed), 2);
+    assert_int_equal(byte_at(&f, f.out + 10), 31);
+    f.params[7] ^= 1;
+    assert_int_equal(find(&f, printed), 1);
+    /* a third key reading one other byte: copies of its own, and its
+     * replay writes its output, not the others' */
+    uint8_t v = 200;
+    assert_true(ws_devmem_write(f.mem, f.in + 999, &v, 1));
+    f.params[6] ^= 1;
+    record(&f, 3, f.in, f.out);
+    assert_true(ws_reuse_page_copies(f.cache) > one);
+    assert_true(ws_devmem_write(f.mem, f.out, z, N));
+    assert_int_equal(find(&f, printed), 3);
+    assert_int_equal(byte_at(&f, f.out + 999), 201);
+    assert_int_equal(byte_at(&f, f.out + 10), 31);
+    f.params[6] ^= 1;
+    assert_int_equal(find(&f, printed), 0);    /* key 1 read 999 * 3 there */
+    /* more records of the same bytes push the first ones out */
+    f.params[6] ^= 1;
+    for (uint32_t k = 0; k < 16; k++) {
+        f.l.grid.x = 10 + k;
+        record(&f, 10 + k, f.in, f.out);
+    }
+    f.l.grid.x = 4;
+    assert_true(ws_devmem_write(f.mem, f.out, z, N));
+    assert_int_equal(find(&f, printed), 0);    /* key 3's record was dropped */
+    f.l.grid.x = 25;
+    assert_int_equal(find(&f, printed), 25);
+    assert_int_equal(byte_at(&f, f.out + 999), 201);
+    assert_int_equal(byte_at(&f, f.out + 10), 31);
+    ws_reuse_clear(f.cache);
+    assert_int_equal(ws_reuse_page_copies(f.cache), 0);
+    teardown(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -544,6 +598,7 @@ int main(void)
         cmocka_unit_test(test_big_record_on_threads),
         cmocka_unit_test(test_writes_told_ahead),
         cmocka_unit_test(test_writes_told_ahead_at_once),
+        cmocka_unit_test(test_copies_shared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
