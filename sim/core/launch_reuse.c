@@ -29,7 +29,10 @@
  * mostly read the same inputs and write the same outputs (the variants of
  * a kernel a lab program compares), so a record takes the newest record's
  * copy of a page when its bytes are the same (compared whole) instead of
- * making one more.  Records are made and freed on the calling thread. */
+ * making one more.  refs (the records' pages holding it) changes on the
+ * calling thread, which makes and frees records, and while a record's
+ * pages are copied on several threads, on the one thread that copies
+ * this page (fill_share_pages): no two threads at once. */
 typedef struct pbuf {
     uint32_t refs;
     uint8_t bytes[RPAGE];
