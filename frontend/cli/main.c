@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "commands.h"
+#include "sim/base/host_malloc.h"
 
 typedef struct subcommand {
     const char *name;
@@ -28,6 +29,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    ws_host_malloc_tune();
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -20,6 +20,7 @@
 #include "sim/core/kernel_regs.h"
 #include "sim/core/launch_reuse.h"
 #include "sim/core/progress_line.h"
+#include "sim/base/host_malloc.h"
 #include "sim/mem/l2_dram.h"
 #include "frontend/ptx/ptxas_info.h"
 #include "frontend/sass/sass_listing.h"
@@ -41,6 +42,7 @@ static const char *env(const char *name)
 
 static cr_context *context_create(void)
 {
+    ws_host_malloc_tune();
     cr_context *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     const char *gpu = env(WS_ENV_GPU);
