@@ -126,7 +126,6 @@ typedef struct ws_timing_stats {
     uint64_t loop_iterations;       /* times the main loop advanced to a new cycle */
     uint64_t sm_steps;              /* SM-cycles simulated (<= cycles * SMs) */
     uint64_t l2_split_windows;      /* windows whose L2 requests the threads answered together */
-    uint64_t shared_write_windows;  /* windows whose writes the threads shared out by address */
 } ws_timing_stats;
 
 /* to += from for the counters the SMs gather (instructions, pipes, stalls,

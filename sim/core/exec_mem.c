@@ -1197,10 +1197,8 @@ static void store_hosted(const ws_deferred_list *l, const ws_deferred *d)
 }
 
 /* A captured atomic whose old values go nowhere, its lanes' host bytes
- * found when it issued: as atom_lanes, lane by lane in order.  A lane that
- * changes memory moves *progress_at to d's count (the watchdog's sign of
- * progress). */
-static void atom_hosted(const ws_deferred_list *l, const ws_deferred *d, uint64_t *progress_at)
+ * found when it issued: as atom_lanes, lane by lane in order. */
+static void atom_hosted(ws_exec *x, const ws_deferred_list *l, const ws_deferred *d)
 {
     const uint64_t *host = l->rows + (size_t)d->rows * WS_WARP_SIZE;
     const uint64_t *bv = host + WS_WARP_SIZE, *cv = host + 2 * WS_WARP_SIZE;
@@ -1210,28 +1208,8 @@ static void atom_hosted(const ws_deferred_list *l, const ws_deferred *d, uint64_
         uint64_t old = load_le(p, size);
         uint64_t nv = ws_atom_apply(&d->in->m, old, bv[lane], cv[lane]);
         store_le(p, nv, size);
-        if (nv != old && d->steps > *progress_at) *progress_at = d->steps;
+        if (nv != old && x->steps > x->progress_at) x->progress_at = x->steps;
     }
-}
-
-/* The part of host memory a byte lies in: its 256 B block's number modulo
- * nparts.  A hosted lane's bytes are aligned to their size (16 at most,
- * host_lanes) and device memory's pages lie 64-aligned in the host's
- * (device_memory.c), so they never straddle a block, and two lanes that
- * touch one byte fall in one part.  (Blocks of whole cache lines: the
- * parts' threads never write one line.) */
-#define PART_SHIFT 8
-
-void ws_exec_apply_hosted_part(const ws_deferred_list *l, const ws_deferred *d, uint32_t part, uint32_t nparts,
-                               uint64_t *progress_at)
-{
-    const uint64_t *host = l->rows + (size_t)d->rows * WS_WARP_SIZE;
-    ws_deferred mine = *d;
-    mine.mask = 0;
-    FOR_LANES(d->mask, lane) if ((host[lane] >> PART_SHIFT) % nparts == part) mine.mask |= 1u << lane;
-    if (!mine.mask) return;
-    if (d->in->cls == WS_I_ST) store_hosted(l, &mine);
-    else atom_hosted(l, &mine, progress_at);
 }
 
 bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_deferred *d)
@@ -1259,7 +1237,7 @@ bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_defe
         if (d->rows == UINT32_MAX) {
             ok = ws_exec_atom(x, d->b, d->w, d->in, d->pc, d->mask, NULL);
         } else if (d->hosted) {
-            atom_hosted(l, d, &x->progress_at);
+            atom_hosted(x, l, d);
             ok = true;
         } else {        /* captured: no register read or written now */
             const uint64_t *addrs = l->rows + (size_t)d->rows * WS_WARP_SIZE;

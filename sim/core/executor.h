@@ -172,16 +172,6 @@ typedef struct ws_apart {
 /* Does a put-off access's data movement (exec_mem.c).  False on a fault. */
 bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_deferred *d);
 
-/* Of a hosted put-off store or atomic (d->hosted), the lanes whose bytes
- * lie in part `part` of host memory's nparts (exec_mem.c): what
- * ws_exec_apply_deferred does to those bytes, and nothing else, so that
- * nparts threads, each applying a window's writes in order to its own
- * part, leave memory as one thread applying them all does.  An atomic's
- * lane that changes memory moves *progress_at to d->steps if that is
- * later. */
-void ws_exec_apply_hosted_part(const ws_deferred_list *l, const ws_deferred *d, uint32_t part, uint32_t nparts,
-                               uint64_t *progress_at);
-
 /* Sets up the watchdog of a launch (exec.c). */
 void ws_watchdog_start(ws_exec *x);
 

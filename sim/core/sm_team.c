@@ -23,9 +23,6 @@ struct ws_sm_worker {
     int32_t failed_sm;          /* the SM whose cycle failed; -1: none */
     uint64_t failed_at;         /* the cycle it failed in */
     ws_error sm_err;            /* in a window: an SM's fault, before it is compared */
-    struct ws_sm_entry *heap;   /* per due SM: its part of a window's shared-out writes (share_writes) */
-    uint32_t *cursor;
-    uint64_t part_progress;     /* ... the latest sign of progress its atomics made */
     uint64_t progress_at;       /* the latest sign of progress of its SMs */
     uint64_t busy_ns;           /* its CPU time in the windows' jobs (not the caller's) */
     pthread_t thread;
@@ -42,20 +39,12 @@ typedef struct ws_team_share {
 /* What the other threads do when t->gen moves on: run their share of the
  * cycle's (window's) SMs; (the second thread) a window's put-off writes
  * while the calling thread answers its L2 requests; (all of them) a
- * window's L2 requests while the calling thread does its writes; (all of
- * them) a part each of a window's writes, after the L2 requests when
- * t->split_too; or (all of them, with the calling thread) clear their part
- * of a kept L2 at the launch's end. */
-enum { JOB_SMS, JOB_WRITES, JOB_L2, JOB_WRITE_PARTS, JOB_CLEAR_L2 };
+ * window's L2 requests while the calling thread does its writes; or (all
+ * of them, with the calling thread) clear their part of a kept L2 at the
+ * launch's end. */
+enum { JOB_SMS, JOB_WRITES, JOB_L2, JOB_CLEAR_L2 };
 
-/* A window's writes to one part of host memory (ws_exec_apply_hosted_part). */
-typedef struct write_part {
-    uint32_t part, nparts;
-    uint64_t *progress_at;
-} write_part;
-
-static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes, ws_sm_entry *heap, uint32_t *k,
-                         const write_part *wp);
+static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes, ws_sm_entry *heap, uint32_t *k);
 static void team_go(ws_sm_team *t, int job);
 static void team_wait(ws_sm_team *t);
 
@@ -230,16 +219,6 @@ static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
     }
 }
 
-/* A thread's part of a window's shared-out writes (end_window_shared),
- * after its part of the L2 requests when they are split. */
-static void write_part_job(ws_sm_team *t, ws_sm_worker *w)
-{
-    if (t->split_too) ws_l2_split_run(t->split, w->index - 1);
-    write_part wp = {.part = (uint32_t)(t->caller_part ? w->index : w->index - 1), .nparts = t->nparts,
-                     .progress_at = &w->part_progress};
-    merge_window(t, NULL, true, w->heap, w->cursor, &wp);
-}
-
 static void *worker_main(void *arg)
 {
     ws_sm_worker *w = arg;
@@ -263,9 +242,8 @@ static void *worker_main(void *arg)
         uint64_t cpu = t->window_end ? thread_cpu_ns() : 0;
         if (t->job == JOB_SMS) run_share(t, w, false);
         else if (t->job == JOB_L2) ws_l2_split_run(t->split, w->index - 1);
-        else if (t->job == JOB_WRITE_PARTS) write_part_job(t, w);
         else if (t->job == JOB_CLEAR_L2) ws_l2_clear_slices(t->s->l2, (uint32_t)w->index, (uint32_t)t->nthreads);
-        else if (w->index == 1) t->writes_ok = merge_window(t, t->failed_w, true, t->events_w, t->cursor, NULL);
+        else if (w->index == 1) t->writes_ok = merge_window(t, t->failed_w, true, t->events_w, t->cursor);
         if (t->window_end) w->busy_ns += thread_cpu_ns() - cpu;
         if (atomic_fetch_add(&t->done, 1) == t->nthreads - 2 && atomic_load(&t->caller_asleep)) {
             pthread_mutex_lock(&t->mu);
@@ -289,10 +267,6 @@ static bool start_threads(ws_sm_team *t)
         if (pthread_create(&t->w[k].thread, NULL, worker_main, &t->w[k]) != 0) {
             /* run on the threads that started: the results are the same */
             for (int32_t i = 0; i < t->s->g->multiProcessorCount; i++) t->owner[i] %= k;
-            for (int32_t j = k; j < t->nthreads; j++) {
-                free(t->w[j].heap);
-                free(t->w[j].cursor);
-            }
             t->nthreads = k;
             break;
         }
@@ -301,25 +275,6 @@ static bool start_threads(ws_sm_team *t)
      * as the writes, on one) */
     if (t->nthreads > 2) t->split = ws_l2_split_create(t->nthreads - 1);
     return t->nthreads > 1;
-}
-
-/* The team's arrays, and each thread's (t->w zeroed when made). */
-static void team_free_arrays(ws_sm_team *t)
-{
-    for (int32_t k = 0; t->w && k < t->nthreads; k++) {
-        free(t->w[k].heap);
-        free(t->w[k].cursor);
-    }
-    free(t->w);
-    free(t->owner);
-    free(t->brief);
-    free(t->cursor);
-    free(t->back);
-    free(t->resident);
-    free(t->sort_tmp);
-    free(t->shares);
-    free(t->events);
-    free(t->events_w);
 }
 
 bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, uint64_t nblocks, bool every_cycle)
@@ -342,23 +297,23 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     t->events = malloc(sizeof *t->events * (size_t)nsm);
     t->events_w = malloc(sizeof *t->events_w * (size_t)nsm);
     t->brief = aligned_alloc(64, (sizeof *t->brief * (size_t)nsm + 63) / 64 * 64);
-    if (t->w) memset(t->w, 0, sizeof *t->w * (size_t)nthreads);
     if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->sort_tmp || !t->shares ||
         !t->events || !t->events_w) {
-        team_free_arrays(t);
+        free(t->w);
+        free(t->owner);
+        free(t->brief);
+        free(t->cursor);
+        free(t->back);
+        free(t->resident);
+        free(t->sort_tmp);
+        free(t->shares);
+        free(t->events);
+        free(t->events_w);
         return false;
     }
     for (int32_t i = 0; i < nsm; i++)
         t->brief[i] = (ws_sm_brief){.next = sms[i].next, .finished = sms[i].finished, .pending = 0};
     memset(t->w, 0, sizeof *t->w * (size_t)nthreads);
-    for (int32_t k = 1; k < nthreads; k++) {
-        t->w[k].heap = malloc(sizeof *t->w[k].heap * (size_t)nsm);
-        t->w[k].cursor = malloc(sizeof *t->w[k].cursor * (size_t)nsm);
-        if (!t->w[k].heap || !t->w[k].cursor) {
-            team_free_arrays(t);
-            return false;
-        }
-    }
     /* Each thread a run of neighbouring SMs, among those the grid keeps
      * busy (the first wave deals blocks to SMs 0, 1, ... in order): their
      * state stays in one core's caches. */
@@ -479,8 +434,7 @@ static bool after_fault(const ws_sm_worker *failed, uint64_t c, int32_t i)
  * memory's data and the requests the L2 and DRAM model's state, which do
  * not meet: the two merges may run at once, on two threads.  False when a
  * write fails (x's error set). */
-static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes, ws_sm_entry *heap, uint32_t *k,
-                         const write_part *wp)
+static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes, ws_sm_entry *heap, uint32_t *k)
 {
     ws_exec *x = &t->s->x;
     uint64_t (*next)(const ws_sm_team *, int32_t, const uint32_t *) = writes ? next_write : next_request;
@@ -498,10 +452,8 @@ static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes,
         ws_sm *sm = &t->sms[i];
         if (writes) {
             const ws_deferred_list *dl = &sm->data;
-            for (; k[j] < dl->n && dl->a[k[j]].cycle == c; k[j]++) {
-                if (wp) ws_exec_apply_hosted_part(dl, &dl->a[k[j]], wp->part, wp->nparts, wp->progress_at);
-                else if (!ws_exec_apply_deferred(x, dl, &dl->a[k[j]])) return false;
-            }
+            for (; k[j] < dl->n && dl->a[k[j]].cycle == c; k[j]++)
+                if (!ws_exec_apply_deferred(x, dl, &dl->a[k[j]])) return false;
         } else {
             ws_sm_answer(t->s, sm, &k[j], c);
         }
@@ -538,85 +490,6 @@ static bool split_requests(const ws_sm_team *t, const ws_sm_worker *failed)
     return nreq >= REQUESTS_FOR_THE_THREADS && natomic == 0;
 }
 
-/* Put-off writes in a window from which the threads share them out by
- * address (share_writes). */
-#define WRITES_TO_SHARE 64
-
-/* Whether the window's writes go on the threads, a part of host memory
- * each (ws_exec_apply_hosted_part, in the window's order each): three
- * threads or more, enough writes, every one of them hosted (its bytes
- * found when it issued, so that doing it moves bytes and nothing else: no
- * page to make, nothing to tell the recorder, no fault), and no fault
- * cuts the window short. */
-static bool share_writes(const ws_sm_team *t, const ws_sm_worker *failed, uint32_t nwrites)
-{
-    if (t->nthreads < 3 || failed || nwrites < WRITES_TO_SHARE) return false;
-    for (int32_t j = 0; j < t->ndue; j++) {
-        const ws_deferred_list *dl = &t->sms[t->due[j]].data;
-        for (uint32_t k = 0; k < dl->n; k++)
-            if (!dl->a[k].hosted) return false;
-    }
-    return true;
-}
-
-/* The watchdog's count of the window's last write in the window's order:
- * what doing them one by one leaves in the launch's x->steps. */
-static uint64_t last_write_steps(const ws_sm_team *t)
-{
-    uint64_t steps = t->s->x.steps, cycle = 0;
-    for (int32_t j = 0; j < t->ndue; j++) {     /* by SM index: of one cycle, the last SM's comes last */
-        const ws_deferred_list *dl = &t->sms[t->due[j]].data;
-        if (dl->n && dl->a[dl->n - 1].cycle >= cycle) {
-            cycle = dl->a[dl->n - 1].cycle;
-            steps = dl->a[dl->n - 1].steps;
-        }
-    }
-    return steps;
-}
-
-/* After the other threads' answers to a window's L2 requests: their
- * counts added, or, where they did not take the requests, the requests one
- * by one here.  False when out of memory (the launch's error set). */
-static bool split_done(ws_sm_team *t)
-{
-    ws_l2_split_result r = ws_l2_split_end(t->split);
-    if (r == WS_L2_SPLIT_NO_MEMORY) {
-        ws_error_set(t->s->x.err, WS_ERR_NO_MEMORY, "out of memory");
-        return false;
-    }
-    if (r == WS_L2_SPLIT_NOT_SPLIT && !merge_window(t, NULL, false, t->events, t->cursor + t->ndue, NULL))
-        return false;
-    t->split_windows += r == WS_L2_SPLIT_ANSWERED;
-    return true;
-}
-
-/* The window's writes shared out by address (share_writes): the other
- * threads take a part each, after answering the L2 requests when split;
- * this thread takes part 0 then, or else answers the requests one by one
- * meanwhile.  The atomics' signs of progress are the latest of the
- * parts', and x->steps is left as one thread leaves it. */
-static bool end_window_shared(ws_sm_team *t, bool split)
-{
-    ws_exec *x = &t->s->x;
-    if (split) ws_l2_split_begin(t->split, t->sms, t->due, t->ndue, t->now, t->window_end, t->s->l2);
-    t->split_too = split;
-    t->caller_part = split;
-    t->nparts = (uint32_t)(split ? t->nthreads : t->nthreads - 1);
-    uint64_t progress = 0;
-    for (int32_t k = 1; k < t->nthreads; k++) t->w[k].part_progress = 0;
-    t->shared_windows++;
-    team_go(t, JOB_WRITE_PARTS);
-    write_part mine = {.part = 0, .nparts = t->nparts, .progress_at = &progress};
-    bool ok = split ? merge_window(t, NULL, true, t->events, t->cursor, &mine)
-                    : merge_window(t, NULL, false, t->events, t->cursor + t->ndue, NULL);
-    team_wait(t);
-    for (int32_t k = 1; k < t->nthreads; k++)
-        if (t->w[k].part_progress > progress) progress = t->w[k].part_progress;
-    if (progress > x->progress_at) x->progress_at = progress;
-    x->steps = last_write_steps(t);
-    return ok && (!split || split_done(t));
-}
-
 /* The end of a window, on the calling thread: the SMs' put-off global
  * writes and L2 requests (merge_window); when the threads ran the window,
  * the requests on the other threads (split_requests), or else the writes
@@ -631,23 +504,28 @@ static bool end_window(ws_sm_team *t, bool threads)
     ws_exec *x = &t->s->x;
     uint32_t nwrites = 0;
     for (int32_t j = 0; threads && j < t->ndue; j++) nwrites += t->sms[t->due[j]].data.n;
-    bool split = threads && split_requests(t, failed);
-    if (threads && share_writes(t, failed, nwrites)) {
-        if (!end_window_shared(t, split)) return false;
-    } else if (split) {
+    if (threads && split_requests(t, failed)) {
         ws_l2_split_begin(t->split, t->sms, t->due, t->ndue, t->now, t->window_end, t->s->l2);
         team_go(t, JOB_L2);
-        bool ok = merge_window(t, failed, true, t->events, t->cursor, NULL);
+        bool ok = merge_window(t, failed, true, t->events, t->cursor);
         team_wait(t);
-        if (!ok || !split_done(t)) return false;
+        if (!ok) return false;
+        ws_l2_split_result r = ws_l2_split_end(t->split);
+        if (r == WS_L2_SPLIT_NO_MEMORY) {
+            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+            return false;
+        }
+        if (r == WS_L2_SPLIT_NOT_SPLIT && !merge_window(t, failed, false, t->events, t->cursor + t->ndue))
+            return false;
+        t->split_windows += r == WS_L2_SPLIT_ANSWERED;
     } else if (threads && nwrites >= WRITES_FOR_A_THREAD) {
         t->failed_w = failed;
         team_go(t, JOB_WRITES);
-        bool ok = merge_window(t, failed, false, t->events, t->cursor + t->ndue, NULL);
+        bool ok = merge_window(t, failed, false, t->events, t->cursor + t->ndue);
         team_wait(t);
         if (!ok || !t->writes_ok) return false;
-    } else if (!merge_window(t, failed, true, t->events, t->cursor, NULL) ||
-               !merge_window(t, failed, false, t->events, t->cursor + t->ndue, NULL)) {
+    } else if (!merge_window(t, failed, true, t->events, t->cursor) ||
+               !merge_window(t, failed, false, t->events, t->cursor + t->ndue)) {
         return false;
     }
     if (failed) {
@@ -863,7 +741,6 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
         for (int32_t k = 1; k < t->nthreads; k++) pthread_join(t->w[k].thread, NULL);
     }
     ts->l2_split_windows += t->split_windows;
-    ts->shared_write_windows += t->shared_windows;
     for (int32_t k = 0; k < t->nthreads; k++) {
         ws_launch_stats_add(st, &t->w[k].st);
         ws_timing_stats_add_sm_counts(ts, &t->w[k].ts);
@@ -872,5 +749,14 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     pthread_cond_destroy(&t->cv);
     pthread_cond_destroy(&t->cv_done);
     ws_l2_split_free(t->split);
-    team_free_arrays(t);
+    free(t->w);
+    free(t->owner);
+    free(t->brief);
+    free(t->cursor);
+    free(t->back);
+    free(t->resident);
+    free(t->sort_tmp);
+    free(t->shares);
+    free(t->events);
+    free(t->events_w);
 }

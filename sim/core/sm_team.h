@@ -54,15 +54,8 @@ typedef struct ws_sm_team {
     int job;                    /* what the other threads do next (sm_team.c) */
     const ws_sm_worker *failed_w;   /* a window's end: the worker whose fault ends the launch, or NULL */
     bool writes_ok;             /* a window's end: the writes on another thread went through */
-    /* A window's end whose writes the threads share out by address
-     * (share_writes): in how many parts, whether the calling thread takes
-     * part 0 (else the other threads parts 0, 1, ... in order), and whether
-     * the other threads answer the L2 requests first. */
-    uint32_t nparts;
-    bool caller_part, split_too;
     struct ws_l2_split *split;  /* with three threads or more: a window's L2 requests on the others */
     uint64_t split_windows;     /* windows whose requests went on them */
-    uint64_t shared_windows;    /* windows whose writes they shared out */
     /* the watchdog's: warp instructions before this cycle, and at the last
      * sign of progress */
     uint64_t steps, progress_at;

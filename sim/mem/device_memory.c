@@ -195,18 +195,12 @@ static uint8_t *page_lookup(const ws_devmem *m, uint64_t key)
     return s ? s->data : NULL;
 }
 
-/* A new page of key, zeroed unless whole: its caller writes every byte.
- * Its bytes lie on the host as aligned as on the device up to a cache
- * line, so that an aligned access never straddles a host block the
- * device's would not (the shared-out writes of a window, exec_mem.c). */
-#define PAGE_HOST_ALIGN 64
+/* A new page of key, zeroed unless whole: its caller writes every byte. */
 static uint8_t *page_create(ws_devmem *m, uint64_t key, bool whole)
 {
-    uint8_t *data = aligned_alloc(PAGE_HOST_ALIGN, WS_PAGE_SIZE);
+    uint8_t *data = whole ? malloc(WS_PAGE_SIZE) : calloc(1, WS_PAGE_SIZE);
     if (!data)
         return NULL;
-    if (!whole)
-        memset(data, 0, WS_PAGE_SIZE);
     if (!table_insert(&m->pages, key, data)) {
         free(data);
         return NULL;

@@ -164,11 +164,8 @@ static void launch_128(tctx *t, const ws_gpu_config *g, const char *name, uint32
 }
 
 /* smooth on n elements in blocks of 128 (the out buffer holds out_n) on
- * the h200 config, window cycles per window (0: warpsim's), on threads;
- * with written, the out buffer is written (-1s: pages of zeros need not be
- * made) before the launch, so that its pages are made and the stores'
- * bytes are found as they issue (exec_mem.c, host_lanes). */
-static void run_smooth_into(uint32_t n, uint32_t out_n, uint32_t window, int32_t threads, bool written, outcome *o)
+ * the h200 config, window cycles per window (0: warpsim's), on threads. */
+static void run_smooth(uint32_t n, uint32_t out_n, uint32_t window, int32_t threads, outcome *o)
 {
     tctx t;
     ws_gpu_config g;
@@ -177,11 +174,7 @@ static void run_smooth_into(uint32_t n, uint32_t out_n, uint32_t window, int32_t
     assert_non_null(a);
     for (uint32_t i = 0; i < n; i++) a[i] = (float)(i % 17) * 0.25f;
     t_p64(&t, t_alloc(&t, a, sizeof *a * n));
-    float *before = written ? malloc(sizeof *before * out_n) : NULL;
-    assert_true(before || !written);
-    for (uint32_t i = 0; before && i < out_n; i++) before[i] = -1.0f;
-    uint64_t out = t_alloc(&t, before, sizeof(float) * out_n);
-    free(before);
+    uint64_t out = t_alloc(&t, NULL, sizeof(float) * out_n);
     t_p64(&t, out);
     free(a);
     launch_128(&t, &g, "smooth", n / 128, window, threads, NULL, NULL, o);
@@ -189,11 +182,6 @@ static void run_smooth_into(uint32_t n, uint32_t out_n, uint32_t window, int32_t
     assert_non_null(o->out);
     assert_true(ws_devmem_read(t.mem, out, o->out, sizeof(float) * out_n));
     t_free(&t);
-}
-
-static void run_smooth(uint32_t n, uint32_t out_n, uint32_t window, int32_t threads, outcome *o)
-{
-    run_smooth_into(n, out_n, window, threads, false, o);
 }
 
 static void check_cpu(const float *out, uint32_t n)
@@ -296,28 +284,6 @@ static void test_waves_on_any_threads(void **state)
     }
     free(one.out);
     free(w1.out);
-}
-
-/* Stores whose pages are made, on 3 and 8 threads: the threads share a
- * window's writes out by address (sm_team.c, share_writes), with the
- * results of one thread. */
-static void test_shared_writes(void **state)
-{
-    (void)state;
-    enum { N = 2500 * 128 };
-    outcome one;
-    run_smooth_into(N, N, 0, 1, true, &one);
-    check_cpu(one.out, N);
-    assert_int_equal(one.ts.shared_write_windows, 0);
-    static const int32_t threads[] = {3, 8};
-    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
-        outcome o;
-        run_smooth_into(N, N, 0, threads[i], true, &o);
-        same_results(&o, &one, N);
-        assert_true(o.ts.shared_write_windows > 0);
-        free(o.out);
-    }
-    free(one.out);
 }
 
 static void test_store_fault_as_cycle_by_cycle(void **state)
@@ -496,8 +462,7 @@ static void test_pointers_apart(void **state)
 /* hist on 64 blocks of 128 (one wave on h200), window cycles per window
  * (0: warpsim's), on threads: the 8 counts and the sum into counts[0..8)
  * and *sum. */
-static void run_hist(uint32_t window, int32_t threads, bool written, uint32_t *win, outcome *o, uint32_t *counts,
-                     float *sum)
+static void run_hist(uint32_t window, int32_t threads, uint32_t *win, outcome *o, uint32_t *counts, float *sum)
 {
     enum { N = 64 * 128 };
     tctx t;
@@ -506,9 +471,8 @@ static void run_hist(uint32_t window, int32_t threads, bool written, uint32_t *w
     uint32_t *a = malloc(sizeof *a * N);
     assert_non_null(a);
     for (uint32_t i = 0; i < N; i++) a[i] = (i * 2654435761u) >> 20;
-    static const uint32_t zeros[8];
-    uint64_t pa = t_alloc(&t, a, sizeof *a * N), ph = t_alloc(&t, written ? zeros : NULL, sizeof zeros),
-             ps = t_alloc(&t, written ? zeros : NULL, sizeof(float));
+    uint64_t pa = t_alloc(&t, a, sizeof *a * N), ph = t_alloc(&t, NULL, 8 * sizeof(uint32_t)),
+             ps = t_alloc(&t, NULL, sizeof(float));
     free(a);
     t_p64(&t, pa);
     t_p64(&t, ph);
@@ -532,10 +496,10 @@ static void test_unread_atomics(void **state)
     float cs, ws, w3s;
     outcome c, w, w3;
     for (uint32_t i = 0; i < 64 * 128; i++) cpu[((i * 2654435761u) >> 20) % 8]++;
-    run_hist(1, 1, false, &win, &c, cc, &cs);
+    run_hist(1, 1, &win, &c, cc, &cs);
     assert_true(c.ok);
     assert_memory_equal(cc, cpu, sizeof cpu);
-    run_hist(0, 1, false, &win, &w, wc, &ws);
+    run_hist(0, 1, &win, &w, wc, &ws);
     assert_true(win > 1);
     assert_true(w.ok);
     assert_memory_equal(wc, cpu, sizeof cpu);
@@ -543,24 +507,11 @@ static void test_unread_atomics(void **state)
     assert_int_equal(w.ts.cycles, c.ts.cycles);
     assert_int_equal(w.ts.l2_sectors, c.ts.l2_sectors);
     assert_true(w.ts.loop_iterations < w.ts.cycles / 4);     /* in windows */
-    run_hist(0, 3, false, &win, &w3, w3c, &w3s);
+    run_hist(0, 3, &win, &w3, w3c, &w3s);
     assert_true(w3.ok);
     assert_memory_equal(w3c, cpu, sizeof cpu);
     assert_memory_equal(&w3s, &cs, sizeof cs);
     assert_int_equal(w3.ts.cycles, c.ts.cycles);
-    /* counts whose page is made (written zeros; the small allocations
-     * share a page with a's, which its data made): on 3 and 8 threads the
-     * threads share the atomics out by address, with the same counts and
-     * sum */
-    static const int32_t threads[] = {3, 8};
-    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
-        run_hist(0, threads[i], true, &win, &w3, w3c, &w3s);
-        assert_true(w3.ok);
-        assert_memory_equal(w3c, cpu, sizeof cpu);
-        assert_memory_equal(&w3s, &cs, sizeof cs);
-        assert_int_equal(w3.ts.cycles, c.ts.cycles);
-        assert_true(w3.ts.shared_write_windows > 0);
-    }
     tctx t;
     if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
     assert_true(ws_window_code_ok(t.p, ws_program_kernel(t.p, "hist")));
@@ -573,7 +524,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_wave_times_as_cycle_by_cycle),
         cmocka_unit_test(test_waves_on_any_threads),
-        cmocka_unit_test(test_shared_writes),
         cmocka_unit_test(test_store_fault_as_cycle_by_cycle),
         cmocka_unit_test(test_which_kernels),
         cmocka_unit_test(test_read_back_runs_cycle_by_cycle),
