@@ -1203,6 +1203,27 @@ static void atom_hosted(ws_exec *x, const ws_deferred_list *l, const ws_deferred
     const uint64_t *host = l->rows + (size_t)d->rows * WS_WARP_SIZE;
     const uint64_t *bv = host + WS_WARP_SIZE, *cv = host + 2 * WS_WARP_SIZE;
     uint32_t size = ptx_type_size(d->in->m.types[0]);
+    if (d->in->m.subop == PTX_SUB_ATOM_ADD && !ptx_type_is_float(d->in->m.types[0]) && (size == 4 || size == 8)) {
+        /* an integer add (a histogram's bins), without ws_atom_apply's
+         * dispatch for each lane: old + b wraps as it does there, and
+         * changes the value wherever b is not 0 */
+        uint64_t any = 0;
+        if (size == 4) {
+            FOR_LANES(d->mask, lane) {
+                uint8_t *p = (uint8_t *)(uintptr_t)host[lane];
+                store_le(p, (uint32_t)(load_le(p, 4) + bv[lane]), 4);
+                any |= (uint32_t)bv[lane];
+            }
+        } else {
+            FOR_LANES(d->mask, lane) {
+                uint8_t *p = (uint8_t *)(uintptr_t)host[lane];
+                store_le(p, load_le(p, 8) + bv[lane], 8);
+                any |= bv[lane];
+            }
+        }
+        if (any && x->steps > x->progress_at) x->progress_at = x->steps;
+        return;
+    }
     FOR_LANES(d->mask, lane) {
         uint8_t *p = (uint8_t *)(uintptr_t)host[lane];
         uint64_t old = load_le(p, size);

@@ -111,6 +111,25 @@ static const char *const src = PTX_HEAD
     " red.global.add.f32 [%rd3], %f1;\n"
     " ret;\n"
     "}\n"
+    /* integer adds that wrap, on bytes that exist before the launch (their
+     * writes find them as they issue): w64[a[i] % 4] += a[i] * 2654435761
+     * and w32[a[i] % 8] += a[i] * 2246822519, modulo 2^64 and 2^32 */
+    ".visible .entry wrap(.param .u64 pa, .param .u64 pw)\n"
+    "{\n"
+    " .reg .b32 %r<12>;\n .reg .b64 %rd<12>;\n"
+    " ld.param.u64 %rd1, [pa];\n ld.param.u64 %rd2, [pw];\n"
+    " cvta.to.global.u64 %rd1, %rd1;\n cvta.to.global.u64 %rd2, %rd2;\n"
+    " mov.u32 %r1, %ctaid.x;\n mov.u32 %r2, %ntid.x;\n mov.u32 %r3, %tid.x;\n"
+    " mad.lo.u32 %r4, %r1, %r2, %r3;\n mul.wide.u32 %rd4, %r4, 4;\n add.u64 %rd5, %rd1, %rd4;\n"
+    " ld.global.u32 %r5, [%rd5];\n"
+    " and.b32 %r6, %r5, 3;\n mul.wide.u32 %rd6, %r6, 8;\n add.u64 %rd7, %rd2, %rd6;\n"
+    " mov.u32 %r10, 2654435761;\n mul.wide.u32 %rd8, %r5, %r10;\n"
+    " red.global.add.u64 [%rd7], %rd8;\n"
+    " mov.u32 %r11, 2246822519;\n mul.lo.u32 %r7, %r5, %r11;\n"
+    " and.b32 %r8, %r5, 7;\n mul.wide.u32 %rd9, %r8, 4;\n add.u64 %rd10, %rd2, 32;\n add.u64 %rd10, %rd10, %rd9;\n"
+    " atom.global.add.u32 %r9, [%rd10], %r7;\n"
+    " ret;\n"
+    "}\n"
     /* the same count, its old value stored: cycle by cycle */
     ".visible .entry histlive(.param .u64 pa, .param .u64 ph)\n"
     "{\n"
@@ -484,6 +503,65 @@ static void run_hist(uint32_t window, int32_t threads, uint32_t *win, outcome *o
     t_free(&t);
 }
 
+/* wrap on 64 blocks of 128, window cycles per window (0: warpsim's), on
+ * threads: its 4 + 8 counters, which start near their tops, into w64 and
+ * w32. */
+static void run_wrap(uint32_t window, int32_t threads, outcome *o, uint64_t *w64, uint32_t *w32)
+{
+    enum { N = 64 * 128 };
+    tctx t;
+    ws_gpu_config g;
+    load_h200(&t, &g);
+    uint32_t *a = malloc(sizeof *a * N);
+    assert_non_null(a);
+    for (uint32_t i = 0; i < N; i++) a[i] = (i * 2654435761u) >> 12;
+    uint8_t init[64];
+    for (uint32_t k = 0; k < 4; k++) w64[k] = UINT64_MAX - 1000 * k;
+    for (uint32_t k = 0; k < 8; k++) w32[k] = UINT32_MAX - 7 * k;
+    memcpy(init, w64, 32);
+    memcpy(init + 32, w32, 32);
+    uint64_t pa = t_alloc(&t, a, sizeof *a * N), pw = t_alloc(&t, init, sizeof init);
+    free(a);
+    t_p64(&t, pa);
+    t_p64(&t, pw);
+    launch_128(&t, &g, "wrap", 64, window, threads, NULL, NULL, o);
+    assert_true(ws_devmem_read(t.mem, pw, init, sizeof init));
+    memcpy(w64, init, 32);
+    memcpy(w32, init + 32, 32);
+    t_free(&t);
+}
+
+/* Integer adds whose old values nothing reads, on bytes the window's end
+ * finds ready (atom_hosted): the sums modulo 2^64 and 2^32 a CPU makes, in
+ * windows on 1 and 3 threads as cycle by cycle, in the same cycles. */
+static void test_unread_integer_adds_wrap(void **state)
+{
+    (void)state;
+    uint64_t c64[4], w64[4], w3_64[4], cpu64[4];
+    uint32_t c32[8], w32[8], w3_32[8], cpu32[8];
+    for (uint32_t k = 0; k < 4; k++) cpu64[k] = UINT64_MAX - 1000 * k;
+    for (uint32_t k = 0; k < 8; k++) cpu32[k] = UINT32_MAX - 7 * k;
+    for (uint32_t i = 0; i < 64 * 128; i++) {
+        uint32_t a = (i * 2654435761u) >> 12;
+        cpu64[a % 4] += (uint64_t)a * 2654435761u;
+        cpu32[a % 8] += a * 2246822519u;
+    }
+    outcome c, w, w3;
+    run_wrap(1, 1, &c, c64, c32);
+    run_wrap(0, 1, &w, w64, w32);
+    run_wrap(0, 3, &w3, w3_64, w3_32);
+    assert_true(c.ok && w.ok && w3.ok);
+    assert_memory_equal(c64, cpu64, sizeof cpu64);
+    assert_memory_equal(c32, cpu32, sizeof cpu32);
+    assert_memory_equal(w64, cpu64, sizeof cpu64);
+    assert_memory_equal(w32, cpu32, sizeof cpu32);
+    assert_memory_equal(w3_64, cpu64, sizeof cpu64);
+    assert_memory_equal(w3_32, cpu32, sizeof cpu32);
+    assert_int_equal(w.ts.cycles, c.ts.cycles);
+    assert_int_equal(w3.ts.cycles, c.ts.cycles);
+    assert_true(w.ts.loop_iterations < w.ts.cycles / 4);     /* in windows */
+}
+
 /* Global atomics whose old values nothing reads run in windows, done at
  * the window's end in the order of a run cycle by cycle: the same counts,
  * the same float sum bit for bit (its rounding depends on the order), the
@@ -529,6 +607,7 @@ int main(void)
         cmocka_unit_test(test_read_back_runs_cycle_by_cycle),
         cmocka_unit_test(test_pointers_apart),
         cmocka_unit_test(test_unread_atomics),
+        cmocka_unit_test(test_unread_integer_adds_wrap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
