@@ -183,8 +183,13 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
         ok = ws_sm_l1_ready(&w->s, sm) && ws_sm_cycle(&w->s, sm, t->now);
     }
     if (x->progress_at > w->progress_at) w->progress_at = x->progress_at;
+    const ws_deferred_list *dl = &sm->data;
+    const ws_lsu_queue *q = &sm->lsu_q;
     t->brief[i] = (ws_sm_brief){.next = sm->next, .finished = sm->finished,
-                                .pending = sm->data.n || sm->lsu_q.n || sm->ntrace_ev};
+                                .pending = dl->n || q->n || sm->ntrace_ev,
+                                .first_write = dl->n ? dl->a[0].cycle : WS_NEVER,
+                                .first_request = q->n ? q->a[0].cycle : WS_NEVER,
+                                .nwrites = dl->n, .nrequests = q->nreq, .natomics = q->natomic};
     return ok;
 }
 
@@ -312,7 +317,8 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
         return false;
     }
     for (int32_t i = 0; i < nsm; i++)
-        t->brief[i] = (ws_sm_brief){.next = sms[i].next, .finished = sms[i].finished, .pending = 0};
+        t->brief[i] = (ws_sm_brief){.next = sms[i].next, .finished = sms[i].finished, .pending = 0,
+                                    .first_write = WS_NEVER, .first_request = WS_NEVER};
     memset(t->w, 0, sizeof *t->w * (size_t)nthreads);
     /* Each thread a run of neighbouring SMs, among those the grid keeps
      * busy (the first wave deals blocks to SMs 0, 1, ... in order): their
@@ -441,7 +447,10 @@ static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes,
     ws_sm_queue q = {.heap = heap, .n = 0};
     memset(k, 0, sizeof *k * (size_t)t->ndue);
     for (int32_t j = 0; j < t->ndue; j++) {     /* by their place in due, which is by SM index */
-        uint64_t c = next(t, j, k);
+        /* next(t, j, k) as the SM's thread left it: an SM's own lists are
+         * on its thread's core, most of them empty */
+        const ws_sm_brief *b = &t->brief[t->due[j]];
+        uint64_t c = writes ? b->first_write : b->first_request;
         if (c < t->window_end) ws_sm_queue_push(&q, (ws_sm_entry){.next = c, .id = j});
     }
     while (q.n) {
@@ -484,8 +493,8 @@ static bool split_requests(const ws_sm_team *t, const ws_sm_worker *failed)
         return false;
     uint32_t nreq = 0, natomic = 0;
     for (int32_t j = 0; j < t->ndue; j++) {
-        nreq += t->sms[t->due[j]].lsu_q.nreq;
-        natomic += t->sms[t->due[j]].lsu_q.natomic;
+        nreq += t->brief[t->due[j]].nrequests;
+        natomic += t->brief[t->due[j]].natomics;
     }
     return nreq >= REQUESTS_FOR_THE_THREADS && natomic == 0;
 }
@@ -503,7 +512,7 @@ static bool end_window(ws_sm_team *t, bool threads)
     ws_sm_worker *failed = gather(t);
     ws_exec *x = &t->s->x;
     uint32_t nwrites = 0;
-    for (int32_t j = 0; threads && j < t->ndue; j++) nwrites += t->sms[t->due[j]].data.n;
+    for (int32_t j = 0; threads && j < t->ndue; j++) nwrites += t->brief[t->due[j]].nwrites;
     if (threads && split_requests(t, failed)) {
         ws_l2_split_begin(t->split, t->sms, t->due, t->ndue, t->now, t->window_end, t->s->l2);
         team_go(t, JOB_L2);
@@ -556,7 +565,8 @@ static bool end_window(ws_sm_team *t, bool threads)
          * window, which may move its next cycle earlier */
         uint64_t next = sm->next;
         if (sm->lsu_q.n && next > t->window_end) next = t->window_end;
-        t->brief[i] = (ws_sm_brief){.next = next, .finished = sm->finished, .pending = 0};
+        t->brief[i] = (ws_sm_brief){.next = next, .finished = sm->finished, .pending = 0,
+                                    .first_write = WS_NEVER, .first_request = WS_NEVER};
     }
     count_steps(t);
     return true;

@@ -29,6 +29,12 @@ typedef struct ws_sm_brief {
     uint64_t next;              /* ws_sm.next */
     uint32_t finished;          /* ws_sm.finished: warps to retire (ws_sm_retire) */
     uint32_t pending;           /* work put off to the end of the cycle */
+    /* after a window: the cycle of its first put-off write and of its
+     * first L2 request (WS_NEVER: none), and how many of each (the
+     * requests' atomics apart), for the window's end to pass over the SMs
+     * with none without reading their lists */
+    uint64_t first_write, first_request;
+    uint32_t nwrites, nrequests, natomics;
 } ws_sm_brief;
 
 /* A resident block, by when it started: blocks of one kernel take about
