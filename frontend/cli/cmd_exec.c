@@ -22,6 +22,7 @@
 #include "frontend/sass/sass_listing.h"
 #include "sim/trace/trace.h"
 #include "sim/base/gpu_config.h"
+#include "sim/base/host_malloc.h"
 
 #define CUDART_SONAME "libcudart.so.13"
 
@@ -236,6 +237,16 @@ static bool set_runtime_env(const runarg_options *o, const char *gpu, const char
     snprintf(ldpath, len, "%s%s%s", libdir, old && *old ? ":" : "", old && *old ? old : "");
     bool ok = setenv("LD_LIBRARY_PATH", ldpath, 1) == 0 && setenv(WS_ENV_GPU, gpu, 1) == 0;
     free(ldpath);
+    /* the program simulates in its own process: malloc's settings for it
+     * (sim/base/host_malloc.h), huge pages among them, unless the caller
+     * set malloc's own */
+    const char *user_tunables = getenv("GLIBC_TUNABLES");
+    size_t tlen = (user_tunables ? strlen(user_tunables) : 0) + 256;
+    char *tunables = malloc(tlen);
+    if (!tunables) return false;
+    if (ok && ws_host_malloc_tunables_for(user_tunables, tunables, tlen))
+        ok = setenv("GLIBC_TUNABLES", tunables, 1) == 0;
+    free(tunables);
     for (size_t k = 0; ok && k < sizeof handed / sizeof handed[0]; k++) {
         const char *v = o->given[handed[k].opt];
         ok = (v ? setenv(handed[k].var, v, 1) : unsetenv(handed[k].var)) == 0;

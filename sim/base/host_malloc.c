@@ -1,6 +1,7 @@
 /* The host allocator's settings for a process that simulates (host_malloc.h). */
 #include "host_malloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __GLIBC__
@@ -10,6 +11,17 @@
 #define TRIM_THRESHOLD_BYTES (1 << 30)
 #define TOP_PAD_BYTES (64 << 20)
 #define MMAP_THRESHOLD_BYTES (32 << 20)
+
+bool ws_host_malloc_tunables_for(const char *user, char *out, size_t size)
+{
+    if (user && strstr(user, "glibc.malloc.")) return false;
+    int n = snprintf(out, size,
+                     "%s%sglibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=%d:glibc.malloc.top_pad=%d:"
+                     "glibc.malloc.mmap_threshold=%d",
+                     user ? user : "", user && *user ? ":" : "", TRIM_THRESHOLD_BYTES, TOP_PAD_BYTES,
+                     MMAP_THRESHOLD_BYTES);
+    return n > 0 && (size_t)n < size;
+}
 
 bool ws_host_malloc_tune(void)
 {

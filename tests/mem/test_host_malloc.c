@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,11 +62,32 @@ static void test_freed_top_stays(void **state)
 #endif
 }
 
+/* The settings for a program still to start (warpsim exec): the same
+ * numbers as GLIBC_TUNABLES, with huge pages, after the caller's own; none
+ * when the caller sets malloc's own. */
+static void test_tunables_for_a_program(void **state)
+{
+    (void)state;
+    const char *ours = "glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=1073741824:"
+                       "glibc.malloc.top_pad=67108864:glibc.malloc.mmap_threshold=33554432";
+    char out[512], want[512];
+    assert_true(ws_host_malloc_tunables_for(NULL, out, sizeof out));
+    assert_string_equal(out, ours);
+    assert_true(ws_host_malloc_tunables_for("", out, sizeof out));
+    assert_string_equal(out, ours);
+    assert_true(ws_host_malloc_tunables_for("glibc.cpu.x86_ibt=off", out, sizeof out));
+    snprintf(want, sizeof want, "glibc.cpu.x86_ibt=off:%s", ours);
+    assert_string_equal(out, want);
+    assert_false(ws_host_malloc_tunables_for("glibc.cpu.x86_ibt=off:glibc.malloc.arena_max=2", out, sizeof out));
+    assert_false(ws_host_malloc_tunables_for(NULL, out, 40));        /* too small */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_user_tunables_win),
         cmocka_unit_test(test_freed_top_stays),
+        cmocka_unit_test(test_tunables_for_a_program),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
