@@ -12,9 +12,15 @@
 #define TOP_PAD_BYTES (64 << 20)
 #define MMAP_THRESHOLD_BYTES (32 << 20)
 
+/* Whether a GLIBC_TUNABLES value (NULL: unset) sets any of malloc's. */
+static bool sets_malloc(const char *tunables)
+{
+    return tunables && strstr(tunables, "glibc.malloc.");
+}
+
 bool ws_host_malloc_tunables_for(const char *user, char *out, size_t size)
 {
-    if (user && strstr(user, "glibc.malloc.")) return false;
+    if (sets_malloc(user)) return false;
     int n = snprintf(out, size,
                      "%s%sglibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=%d:glibc.malloc.top_pad=%d:"
                      "glibc.malloc.mmap_threshold=%d",
@@ -26,8 +32,7 @@ bool ws_host_malloc_tunables_for(const char *user, char *out, size_t size)
 bool ws_host_malloc_tune(void)
 {
 #ifdef __GLIBC__
-    const char *tunables = getenv("GLIBC_TUNABLES");
-    if (tunables && strstr(tunables, "glibc.malloc.")) return false;
+    if (sets_malloc(getenv("GLIBC_TUNABLES"))) return false;
     return mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD_BYTES) == 1 && mallopt(M_TOP_PAD, TOP_PAD_BYTES) == 1 &&
            mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) == 1;
 #else
