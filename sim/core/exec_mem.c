@@ -1207,19 +1207,11 @@ static void atom_hosted(ws_exec *x, const ws_deferred_list *l, const ws_deferred
         /* an integer add (a histogram's bins), without ws_atom_apply's
          * dispatch for each lane: old + b wraps as it does there, and
          * changes the value wherever b is not 0 */
-        uint64_t any = 0;
-        if (size == 4) {
-            FOR_LANES(d->mask, lane) {
-                uint8_t *p = (uint8_t *)(uintptr_t)host[lane];
-                store_le(p, (uint32_t)(load_le(p, 4) + bv[lane]), 4);
-                any |= (uint32_t)bv[lane];
-            }
-        } else {
-            FOR_LANES(d->mask, lane) {
-                uint8_t *p = (uint8_t *)(uintptr_t)host[lane];
-                store_le(p, load_le(p, 8) + bv[lane], 8);
-                any |= bv[lane];
-            }
+        uint64_t any = 0, wm = size == 8 ? ~UINT64_C(0) : UINT32_MAX;
+        FOR_LANES(d->mask, lane) {
+            uint8_t *p = (uint8_t *)(uintptr_t)host[lane];
+            store_le(p, load_le(p, size) + bv[lane], size);     /* store_le keeps size bytes */
+            any |= bv[lane] & wm;
         }
         if (any && x->steps > x->progress_at) x->progress_at = x->steps;
         return;
