@@ -478,21 +478,36 @@ static void test_pointers_apart(void **state)
     free(w.out);
 }
 
+/* The atomics kernels' input: one word a thread of 64 blocks of 128, word
+ * i a hash of i, its bits from shift up. */
+enum { HASHED_N = 64 * 128 };
+
+static uint32_t hashed(uint32_t i, uint32_t shift)
+{
+    return (i * 2654435761u) >> shift;
+}
+
+/* The input into t's device memory: its address. */
+static uint64_t alloc_hashed(tctx *t, uint32_t shift)
+{
+    uint32_t *a = malloc(sizeof *a * HASHED_N);
+    assert_non_null(a);
+    for (uint32_t i = 0; i < HASHED_N; i++) a[i] = hashed(i, shift);
+    uint64_t pa = t_alloc(t, a, sizeof *a * HASHED_N);
+    free(a);
+    return pa;
+}
+
 /* hist on 64 blocks of 128 (one wave on h200), window cycles per window
  * (0: warpsim's), on threads: the 8 counts and the sum into counts[0..8)
  * and *sum. */
 static void run_hist(uint32_t window, int32_t threads, uint32_t *win, outcome *o, uint32_t *counts, float *sum)
 {
-    enum { N = 64 * 128 };
     tctx t;
     ws_gpu_config g;
     load_h200(&t, &g);
-    uint32_t *a = malloc(sizeof *a * N);
-    assert_non_null(a);
-    for (uint32_t i = 0; i < N; i++) a[i] = (i * 2654435761u) >> 20;
-    uint64_t pa = t_alloc(&t, a, sizeof *a * N), ph = t_alloc(&t, NULL, 8 * sizeof(uint32_t)),
+    uint64_t pa = alloc_hashed(&t, 20), ph = t_alloc(&t, NULL, 8 * sizeof(uint32_t)),
              ps = t_alloc(&t, NULL, sizeof(float));
-    free(a);
     t_p64(&t, pa);
     t_p64(&t, ph);
     t_p64(&t, ps);
@@ -508,20 +523,15 @@ static void run_hist(uint32_t window, int32_t threads, uint32_t *win, outcome *o
  * w32. */
 static void run_wrap(uint32_t window, int32_t threads, outcome *o, uint64_t *w64, uint32_t *w32)
 {
-    enum { N = 64 * 128 };
     tctx t;
     ws_gpu_config g;
     load_h200(&t, &g);
-    uint32_t *a = malloc(sizeof *a * N);
-    assert_non_null(a);
-    for (uint32_t i = 0; i < N; i++) a[i] = (i * 2654435761u) >> 12;
     uint8_t init[64];
     for (uint32_t k = 0; k < 4; k++) w64[k] = UINT64_MAX - 1000 * k;
     for (uint32_t k = 0; k < 8; k++) w32[k] = UINT32_MAX - 7 * k;
     memcpy(init, w64, 32);
     memcpy(init + 32, w32, 32);
-    uint64_t pa = t_alloc(&t, a, sizeof *a * N), pw = t_alloc(&t, init, sizeof init);
-    free(a);
+    uint64_t pa = alloc_hashed(&t, 12), pw = t_alloc(&t, init, sizeof init);
     t_p64(&t, pa);
     t_p64(&t, pw);
     launch_128(&t, &g, "wrap", 64, window, threads, NULL, NULL, o);
@@ -541,8 +551,8 @@ static void test_unread_integer_adds_wrap(void **state)
     uint32_t c32[8], w32[8], w3_32[8], cpu32[8];
     for (uint32_t k = 0; k < 4; k++) cpu64[k] = UINT64_MAX - 1000 * k;
     for (uint32_t k = 0; k < 8; k++) cpu32[k] = UINT32_MAX - 7 * k;
-    for (uint32_t i = 0; i < 64 * 128; i++) {
-        uint32_t a = (i * 2654435761u) >> 12;
+    for (uint32_t i = 0; i < HASHED_N; i++) {
+        uint32_t a = hashed(i, 12);
         cpu64[a % 4] += (uint64_t)a * 2654435761u;
         cpu32[a % 8] += a * 2246822519u;
     }
@@ -573,7 +583,7 @@ static void test_unread_atomics(void **state)
     uint32_t win, cc[8], wc[8], w3c[8], cpu[8] = {0};
     float cs, ws, w3s;
     outcome c, w, w3;
-    for (uint32_t i = 0; i < 64 * 128; i++) cpu[((i * 2654435761u) >> 20) % 8]++;
+    for (uint32_t i = 0; i < HASHED_N; i++) cpu[hashed(i, 20) % 8]++;
     run_hist(1, 1, &win, &c, cc, &cs);
     assert_true(c.ok);
     assert_memory_equal(cc, cpu, sizeof cpu);
