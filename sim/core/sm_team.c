@@ -160,6 +160,13 @@ static void note_fault(ws_sm_worker *w, int32_t i, uint64_t at)
     w->failed_at = at;
 }
 
+/* An SM's brief between cycles (windows): nothing put off, no lists. */
+static ws_sm_brief brief_between(uint64_t next, uint32_t finished)
+{
+    return (ws_sm_brief){.next = next, .finished = finished, .pending = 0,
+                         .first_write = WS_NEVER, .first_request = WS_NEVER};
+}
+
 /* One SM's cycle (window) on worker w's state. */
 static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
 {
@@ -317,8 +324,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
         return false;
     }
     for (int32_t i = 0; i < nsm; i++)
-        t->brief[i] = (ws_sm_brief){.next = sms[i].next, .finished = sms[i].finished, .pending = 0,
-                                    .first_write = WS_NEVER, .first_request = WS_NEVER};
+        t->brief[i] = brief_between(sms[i].next, sms[i].finished);
     memset(t->w, 0, sizeof *t->w * (size_t)nthreads);
     /* Each thread a run of neighbouring SMs, among those the grid keeps
      * busy (the first wave deals blocks to SMs 0, 1, ... in order): their
@@ -565,8 +571,7 @@ static bool end_window(ws_sm_team *t, bool threads)
          * window, which may move its next cycle earlier */
         uint64_t next = sm->next;
         if (sm->lsu_q.n && next > t->window_end) next = t->window_end;
-        t->brief[i] = (ws_sm_brief){.next = next, .finished = sm->finished, .pending = 0,
-                                    .first_write = WS_NEVER, .first_request = WS_NEVER};
+        t->brief[i] = brief_between(next, sm->finished);
     }
     count_steps(t);
     return true;
