@@ -235,6 +235,20 @@ static bool push_wait(wait_items *w, uint64_t key, uint64_t ticket)
     return true;
 }
 
+/* How far ahead of the one it answers a loop over keys asks the host for
+ * a request's record (in its SM's list, another core's), and for the L2
+ * set the request will look up (ws_l2_prefetch; its sector read from the
+ * record asked for before): either would otherwise miss the host's caches
+ * on nearly every request of a big window. */
+#define AHEAD_RECORD 16
+#define AHEAD_SET 8
+
+static void prefetch_ahead(const ws_l2_split *sp, const uint64_t *key, uint32_t i, uint32_t n)
+{
+    if (i + AHEAD_RECORD < n) __builtin_prefetch(request_of(sp, key[i + AHEAD_RECORD]));
+    if (i + AHEAD_SET < n) ws_l2_prefetch(sp->l2, request_of(sp, key[i + AHEAD_SET])->sector);
+}
+
 /* Step 1 for the slices this thread owns, their requests in the window's
  * order. */
 static void slices(ws_l2_split *sp, int32_t index)
@@ -261,6 +275,7 @@ static void slices(ws_l2_split *sp, int32_t index)
     ws_sort_keys_from(mine->a, th->tmp.a, mine->n, KEY_CYCLE_SHIFT);
     uint32_t n = (uint32_t)sp->nthreads;
     for (uint32_t i = 0; i < mine->n; i++) {
+        prefetch_ahead(sp, mine->a, i, mine->n);
         uint64_t key = mine->a[i];
         ws_l2_request *r = request_of(sp, key);
         ws_l2_part p;
@@ -307,6 +322,7 @@ static void settle(ws_l2_split *sp, int32_t index)
         if (fill > r->done) r->done = fill;
     }
     for (uint32_t i = 0; i < th->fills.n; i++) {
+        prefetch_ahead(sp, th->fills.a, i, th->fills.n);
         uint64_t key = th->fills.a[i];
         const ws_l2_request *r = request_of(sp, key);
         ws_l2_settle(sp->l2, r->sector, key, r->done);

@@ -211,9 +211,11 @@ static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
     w->progress_at = t->progress_at;
     if (t->window_end && !all) {
         /* a window's SMs differ in work: each thread takes its own run of
-         * them first (the same SMs window after window, whose state stays
-         * in its core's caches), then whatever the others have not started
-         * (an SM's results do not depend on the thread) */
+         * them first (the same SMs window after window while the same SMs
+         * are due, their state then staying in its core's caches; runs by
+         * SM index, kept whatever is due, measured no faster), then
+         * whatever the others have not started (an SM's results do not
+         * depend on the thread) */
         for (int32_t d = 0; d < t->nthreads; d++) {
             ws_team_share *sh = &t->shares[(w->index + d) % t->nthreads];
             for (int32_t j; (j = atomic_fetch_add(&sh->next, 1)) < sh->end;) run_sm(t, w, t->due[j]);

@@ -33,7 +33,7 @@ void ws_l1_fill(ws_l1_cache *l1, uint64_t sector, uint64_t ready, ws_l1_policy p
 
 void ws_l1_settle(ws_l1_cache *l1, uint64_t sector, uint64_t pending, uint64_t ready)
 {
-    ws_scache_settle(&l1->tags, sector, pending, ready);
+    ws_scache_settle(&l1->tags, sector, 1, pending, ready);
 }
 
 void ws_l1_store(ws_l1_cache *l1, uint64_t sector, uint64_t t)

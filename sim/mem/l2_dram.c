@@ -232,7 +232,12 @@ void ws_l2_settle(ws_l2_dram *m, uint64_t sector, uint64_t ticket, uint64_t read
 {
     ws_sector_cache *c = &m->slice[slice_of(m, sector)].cache;
     uint64_t first = sector - sector % m->fetch_sectors;
-    for (uint64_t b = first; b < first + m->fetch_sectors; b++) ws_scache_settle(c, b, WS_L2_PENDING + ticket, ready);
+    ws_scache_settle(c, first, m->fetch_sectors, WS_L2_PENDING + ticket, ready);
+}
+
+void ws_l2_prefetch(const ws_l2_dram *m, uint64_t sector)
+{
+    ws_scache_prefetch(&m->slice[slice_of(m, sector)].cache, sector);
 }
 
 void ws_l2_tally_add(ws_l2_dram *m, const ws_l2_tally *tally)

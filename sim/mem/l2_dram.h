@@ -147,6 +147,10 @@ uint64_t ws_l2_channel_part(ws_l2_dram *m, const ws_l2_part *p);
  * ticket) have their data at ready, unless something came over them. */
 void ws_l2_settle(ws_l2_dram *m, uint64_t sector, uint64_t ticket, uint64_t ready);
 
+/* Asks the host for what a lookup of sector will read (ws_scache_prefetch),
+ * some requests ahead of it. */
+void ws_l2_prefetch(const ws_l2_dram *m, uint64_t sector);
+
 /* A step-1 thread's counts into m's (m->count). */
 void ws_l2_tally_add(ws_l2_dram *m, const ws_l2_tally *tally);
 

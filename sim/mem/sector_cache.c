@@ -194,11 +194,29 @@ uint32_t ws_scache_fill_evict_first(ws_sector_cache *c, uint64_t sector, uint64_
     return fill(c, sector, ready, false, true);
 }
 
-void ws_scache_settle(ws_sector_cache *c, uint64_t sector, uint64_t pending, uint64_t ready)
+void ws_scache_settle(ws_sector_cache *c, uint64_t first, uint32_t n, uint64_t pending, uint64_t ready)
 {
-    ws_cache_line *l = line_at(c, find(c, sector / WS_SECTORS_PER_LINE));
-    uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE);
-    if (l && (l->valid >> s & 1) && l->ready[s] == pending) l->ready[s] = ready;
+    ws_cache_line *l = NULL;
+    uint64_t found = UINT64_MAX;    /* the line l is of: one lookup a line */
+    for (uint64_t b = first; b < first + n; b++) {
+        uint64_t line = b / WS_SECTORS_PER_LINE;
+        if (line != found) l = line_at(c, find(c, found = line));
+        uint32_t s = (uint32_t)(b % WS_SECTORS_PER_LINE);
+        if (l && (l->valid >> s & 1) && l->ready[s] == pending) l->ready[s] = ready;
+    }
+}
+
+void ws_scache_prefetch(const ws_sector_cache *c, uint64_t sector)
+{
+    size_t set = set_of(c, sector / WS_SECTORS_PER_LINE);
+    /* a set's tags and stamps: 8 B a way, a line of the host's per 8 ways
+     * (and the last way's, the arrays not being aligned to sets) */
+    for (uint32_t w = 0; w < c->ways; w += 8) {
+        __builtin_prefetch(&c->tag[set + w]);
+        __builtin_prefetch(&c->last_use[set + w]);
+    }
+    __builtin_prefetch(&c->tag[set + c->ways - 1]);
+    __builtin_prefetch(&c->last_use[set + c->ways - 1]);
 }
 
 bool ws_scache_is_dirty(const ws_sector_cache *c, uint64_t sector)

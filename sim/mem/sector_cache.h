@@ -87,9 +87,14 @@ uint32_t ws_scache_fill_evict_first(ws_sector_cache *c, uint64_t sector, uint64_
 /* True when sector is present and dirty (not a use for LRU). */
 bool ws_scache_is_dirty(const ws_sector_cache *c, uint64_t sector);
 
-/* Where sector is valid with data at pending, makes it ready (no use for
- * LRU): the arrival of a fill whose time was not known when it was made. */
-void ws_scache_settle(ws_sector_cache *c, uint64_t sector, uint64_t pending, uint64_t ready);
+/* Where a sector of [first, first + n) is valid with data at pending,
+ * makes it ready (no use for LRU): the arrival of a fill whose time was
+ * not known when it was made. */
+void ws_scache_settle(ws_sector_cache *c, uint64_t first, uint32_t n, uint64_t pending, uint64_t ready);
+
+/* Asks the host for the tags and stamps of sector's set, ahead of a
+ * lookup: a big cache's sets lie mostly outside the host's caches. */
+void ws_scache_prefetch(const ws_sector_cache *c, uint64_t sector);
 
 /* Drops sector if present. */
 void ws_scache_invalidate(ws_sector_cache *c, uint64_t sector);

@@ -201,6 +201,33 @@ static void test_fill_group(void **state)
     ws_scache_free(&c);
 }
 
+/* A fill's arrival (ws_scache_settle) over a run of sectors that crosses
+ * from one line into the next: each sector still waiting on that fill
+ * gets its time, in either line; one waiting on another fill, one with a
+ * time of its own and one not there are left as they are. */
+static void test_settle(void **state)
+{
+    (void)state;
+    ws_sector_cache c;
+    uint64_t r, pending = UINT64_C(1) << 62, other = pending + 1;
+    assert_true(ws_scache_init(&c, 256, 2));            /* lines 4 and 5 in the one set */
+    ws_scache_fill(&c, sec(4, 2), 9, false);
+    ws_scache_fill(&c, sec(4, 3), pending, false);
+    ws_scache_fill(&c, sec(5, 0), pending, false);
+    ws_scache_fill(&c, sec(5, 1), other, false);
+    ws_scache_settle(&c, sec(4, 2), 5, pending, 100);   /* 4.2 4.3 5.0 5.1 5.2 */
+    assert_true(ws_scache_lookup(&c, sec(4, 2), &r));
+    assert_int_equal(r, 9);
+    assert_true(ws_scache_lookup(&c, sec(4, 3), &r));
+    assert_int_equal(r, 100);
+    assert_true(ws_scache_lookup(&c, sec(5, 0), &r));
+    assert_int_equal(r, 100);
+    assert_true(ws_scache_lookup(&c, sec(5, 1), &r));
+    assert_int_equal(r, other);
+    assert_false(hit(&c, sec(5, 2)));
+    ws_scache_free(&c);
+}
+
 /* A write into the write-back L2 (ws_scache_write): valid and dirty
  * after it, its time the later of the write's and a fill still on its
  * way; it says whether the sector was there and already dirty; an
@@ -338,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_lru_order),
         cmocka_unit_test(test_dirty_eviction),
         cmocka_unit_test(test_fill_group),
+        cmocka_unit_test(test_settle),
         cmocka_unit_test(test_write),
         cmocka_unit_test(test_evict_first_present_line),
         cmocka_unit_test(test_invalidate),
