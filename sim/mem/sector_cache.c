@@ -9,6 +9,24 @@
 
 #define LINE_BYTES (32u * WS_SECTORS_PER_LINE)
 
+/* A way's use word: its LRU stamp below STAMP_BITS, then a valid bit per
+ * sector, then a dirty bit per sector.  Stamps count uses, far below
+ * 2^56. */
+#define STAMP_BITS 56
+#define STAMP_MASK ((UINT64_C(1) << STAMP_BITS) - 1)
+#define VALID_SHIFT STAMP_BITS
+#define DIRTY_SHIFT (STAMP_BITS + WS_SECTORS_PER_LINE)
+_Static_assert(DIRTY_SHIFT + WS_SECTORS_PER_LINE <= 64, "a way's use word holds its stamp and sector bits");
+
+static uint64_t stamp_of(uint64_t use) { return use & STAMP_MASK; }
+static bool valid_in(uint64_t use, uint32_t s) { return use >> (VALID_SHIFT + s) & 1; }
+static bool dirty_in(uint64_t use, uint32_t s) { return use >> (DIRTY_SHIFT + s) & 1; }
+static uint32_t dirty_count(uint64_t use) { return (uint32_t)__builtin_popcountll(use >> DIRTY_SHIFT); }
+static uint64_t valid_bit(uint32_t s) { return UINT64_C(1) << (VALID_SHIFT + s); }
+static uint64_t dirty_bit(uint32_t s) { return UINT64_C(1) << (DIRTY_SHIFT + s); }
+/* use with its stamp replaced, its bits kept */
+static uint64_t restamp(uint64_t use, uint64_t stamp) { return (use & ~STAMP_MASK) | stamp; }
+
 /* A cache's arrays are zeroed.h's: a launch pays only for the sets it
  * uses, not for clearing an L2's megabytes of tags, stamps and lines
  * (every timed launch builds its caches anew). */
@@ -28,12 +46,12 @@ bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
     c->ndirty = 0;
     size_t n = (size_t)c->nsets * c->ways;
     c->tag = ws_zeroed(n, sizeof *c->tag);
-    c->last_use = ws_zeroed(n, sizeof *c->last_use);
+    c->use = ws_zeroed(n, sizeof *c->use);
     c->lines = ws_zeroed(n, sizeof *c->lines);
     uint32_t sets_per_chunk = 512 / c->ways ? 512 / c->ways : 1;
     c->chunk_ways = sets_per_chunk * c->ways;
     c->touched = calloc(touched_words(c), sizeof *c->touched);
-    if (c->tag && c->last_use && c->lines && c->touched) return true;
+    if (c->tag && c->use && c->lines && c->touched) return true;
     ws_scache_free(c);
     return false;
 }
@@ -46,7 +64,7 @@ void ws_scache_reset(ws_sector_cache *c)
             size_t from = (k * 64 + (size_t)__builtin_ctzll(m)) * c->chunk_ways;
             size_t len = n - from < c->chunk_ways ? n - from : c->chunk_ways;
             memset(&c->tag[from], 0, sizeof *c->tag * len);
-            memset(&c->last_use[from], 0, sizeof *c->last_use * len);
+            memset(&c->use[from], 0, sizeof *c->use * len);
             memset(&c->lines[from], 0, sizeof *c->lines * len);
         }
         c->touched[k] = 0;
@@ -59,10 +77,10 @@ void ws_scache_free(ws_sector_cache *c)
 {
     size_t n = (size_t)c->nsets * c->ways;
     ws_zeroed_free(c->tag, n, sizeof *c->tag);
-    ws_zeroed_free(c->last_use, n, sizeof *c->last_use);
+    ws_zeroed_free(c->use, n, sizeof *c->use);
     ws_zeroed_free(c->lines, n, sizeof *c->lines);
     free(c->touched);
-    c->tag = c->last_use = c->touched = NULL;
+    c->tag = c->use = c->touched = NULL;
     c->lines = NULL;
 }
 
@@ -98,8 +116,8 @@ bool ws_scache_lookup_line(ws_sector_cache *c, uint64_t sector, uint64_t *ready,
     ptrdiff_t i = find(c, sector / WS_SECTORS_PER_LINE);
     ws_cache_line *l = *line = line_at(c, i);
     uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE);
-    if (!l || !(l->valid >> s & 1)) return false;
-    c->last_use[i] = ++c->stamp;
+    if (!l || !valid_in(c->use[i], s)) return false;
+    c->use[i] = restamp(c->use[i], ++c->stamp);
     *ready = l->ready[s];
     return true;
 }
@@ -112,14 +130,13 @@ static ptrdiff_t allocate(ws_sector_cache *c, uint64_t sector, uint32_t *evicted
     uint64_t line = sector / WS_SECTORS_PER_LINE;
     size_t set = set_of(c, line), v = set;
     for (size_t w = set + 1; w < set + c->ways; w++)
-        if (c->last_use[w] < c->last_use[v]) v = w;
+        if (stamp_of(c->use[w]) < stamp_of(c->use[v])) v = w;
     size_t chunk = set / c->chunk_ways;
     c->touched[chunk / 64] |= UINT64_C(1) << (chunk % 64);
-    ws_cache_line *l = &c->lines[v];
-    *evicted = (uint32_t)__builtin_popcount(l->dirty);
+    *evicted = dirty_count(c->use[v]);
     c->ndirty -= *evicted;
     c->tag[v] = line + 1;
-    l->valid = l->dirty = 0;
+    c->use[v] = 0;      /* no sector valid; its caller stamps it */
     return (ptrdiff_t)v;
 }
 
@@ -137,14 +154,13 @@ static uint32_t fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool d
     uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE), evicted;
     bool allocated;
     ptrdiff_t i = line_for(c, sector, &allocated, &evicted);
-    ws_cache_line *l = &c->lines[i];
-    c->last_use[i] = first && allocated ? 1 : ++c->stamp;
-    l->valid |= (uint8_t)(1u << s);
-    if (dirty && !(l->dirty >> s & 1)) {
-        l->dirty |= (uint8_t)(1u << s);
+    uint64_t use = restamp(c->use[i], first && allocated ? 1 : ++c->stamp) | valid_bit(s);
+    if (dirty && !dirty_in(use, s)) {
+        use |= dirty_bit(s);
         c->ndirty++;
     }
-    l->ready[s] = ready;
+    c->use[i] = use;
+    c->lines[i].ready[s] = ready;
     return evicted;
 }
 
@@ -159,15 +175,12 @@ uint32_t ws_scache_write(ws_sector_cache *c, uint64_t sector, uint64_t t, bool *
     bool allocated;
     ptrdiff_t i = line_for(c, sector, &allocated, &evicted);
     ws_cache_line *l = &c->lines[i];
-    *hit = l->valid >> s & 1;
-    *was_dirty = l->dirty >> s & 1;
-    c->last_use[i] = ++c->stamp;
+    uint64_t use = c->use[i];
+    *hit = valid_in(use, s);
+    *was_dirty = dirty_in(use, s);
     l->ready[s] = *hit && l->ready[s] > t ? l->ready[s] : t;
-    l->valid |= (uint8_t)(1u << s);
-    if (!*was_dirty) {
-        l->dirty |= (uint8_t)(1u << s);
-        c->ndirty++;
-    }
+    c->use[i] = restamp(use, ++c->stamp) | valid_bit(s) | dirty_bit(s);
+    c->ndirty += !*was_dirty;
     return evicted;
 }
 
@@ -177,15 +190,16 @@ uint32_t ws_scache_fill_group_found(ws_sector_cache *c, ws_cache_line *found, ui
     uint32_t evicted = 0;
     ptrdiff_t i = found ? found - c->lines : allocate(c, sector, &evicted);
     ws_cache_line *l = &c->lines[i];
-    c->last_use[i] = ++c->stamp;
+    uint64_t use = restamp(c->use[i], ++c->stamp);
     *added = 0;
     for (uint64_t b = first; b < first + n; b++) {
         uint32_t s = (uint32_t)(b % WS_SECTORS_PER_LINE);
-        if (b != sector && (l->valid >> s & 1)) continue;
+        if (b != sector && valid_in(use, s)) continue;
         *added += b != sector;
-        l->valid |= (uint8_t)(1u << s);
+        use |= valid_bit(s);
         l->ready[s] = ready;
     }
+    c->use[i] = use;
     return evicted;
 }
 
@@ -196,39 +210,39 @@ uint32_t ws_scache_fill_evict_first(ws_sector_cache *c, uint64_t sector, uint64_
 
 void ws_scache_settle(ws_sector_cache *c, uint64_t first, uint32_t n, uint64_t pending, uint64_t ready)
 {
-    ws_cache_line *l = NULL;
-    uint64_t found = UINT64_MAX;    /* the line l is of: one lookup a line */
+    ptrdiff_t i = -1;
+    uint64_t found = UINT64_MAX;    /* the line i is of: one lookup a line */
     for (uint64_t b = first; b < first + n; b++) {
         uint64_t line = b / WS_SECTORS_PER_LINE;
-        if (line != found) l = line_at(c, find(c, found = line));
+        if (line != found) i = find(c, found = line);
         uint32_t s = (uint32_t)(b % WS_SECTORS_PER_LINE);
-        if (l && (l->valid >> s & 1) && l->ready[s] == pending) l->ready[s] = ready;
+        if (i >= 0 && valid_in(c->use[i], s) && c->lines[i].ready[s] == pending) c->lines[i].ready[s] = ready;
     }
 }
 
 void ws_scache_prefetch(const ws_sector_cache *c, uint64_t sector)
 {
     size_t set = set_of(c, sector / WS_SECTORS_PER_LINE);
-    /* a set's tags and stamps: 8 B a way, a line of the host's per 8 ways
-     * (and the last way's, the arrays not being aligned to sets) */
+    /* a set's tags and use words: 8 B a way, a line of the host's per 8
+     * ways (and the last way's, the arrays not being aligned to sets) */
     for (uint32_t w = 0; w < c->ways; w += 8) {
         __builtin_prefetch(&c->tag[set + w]);
-        __builtin_prefetch(&c->last_use[set + w]);
+        __builtin_prefetch(&c->use[set + w]);
     }
     __builtin_prefetch(&c->tag[set + c->ways - 1]);
-    __builtin_prefetch(&c->last_use[set + c->ways - 1]);
+    __builtin_prefetch(&c->use[set + c->ways - 1]);
 }
 
 bool ws_scache_is_dirty(const ws_sector_cache *c, uint64_t sector)
 {
-    const ws_cache_line *l = line_at(c, find(c, sector / WS_SECTORS_PER_LINE));
-    return l && (l->dirty >> (sector % WS_SECTORS_PER_LINE) & 1);
+    ptrdiff_t i = find(c, sector / WS_SECTORS_PER_LINE);
+    return i >= 0 && dirty_in(c->use[i], (uint32_t)(sector % WS_SECTORS_PER_LINE));
 }
 
 void ws_scache_invalidate(ws_sector_cache *c, uint64_t sector)
 {
-    ws_cache_line *l = line_at(c, find(c, sector / WS_SECTORS_PER_LINE));
-    if (l) l->valid &= (uint8_t)~(1u << (sector % WS_SECTORS_PER_LINE));
+    ptrdiff_t i = find(c, sector / WS_SECTORS_PER_LINE);
+    if (i >= 0) c->use[i] &= ~valid_bit((uint32_t)(sector % WS_SECTORS_PER_LINE));
 }
 
 uint64_t ws_scache_dirty_sectors(const ws_sector_cache *c)

@@ -14,15 +14,17 @@
 
 typedef struct ws_cache_line {
     uint64_t ready[WS_SECTORS_PER_LINE];    /* cycle each valid sector's data arrives */
-    uint8_t valid, dirty;                   /* bit per sector */
 } ws_cache_line;
 
-/* A way's tag and LRU stamp lie in arrays of their own, a set's ways side
- * by side: a lookup reads its set's tags from one or two host cache lines
- * and touches a line's sector state only when the tag matches.  An L2's
- * tags (8 B a line) then fit the host's caches where whole line records
- * (56 B) did not: a first touch of a set, which every new line makes,
- * stops missing them. */
+/* A way's tag and its use word lie in arrays of their own, a set's ways
+ * side by side: a lookup reads its set's tags from one or two host cache
+ * lines and touches a line's record (its sectors' times) only when the
+ * tag matches.  An L2's tags (8 B a line) then fit the host's caches
+ * where whole line records did not: a first touch of a set, which every
+ * new line makes, stops missing them.  The use word holds the way's LRU
+ * stamp and its sectors' valid and dirty bits (sector_cache.c), so that
+ * the scan of a set for the line to evict finds what the eviction throws
+ * out without reading the line's record, which a miss then only writes. */
 typedef struct ws_sector_cache {
     uint32_t nsets, ways;
     /* The runs of chunk_ways ways (whole sets, about 4 KiB of tags) in
@@ -31,7 +33,8 @@ typedef struct ws_sector_cache {
     uint64_t *touched;
     uint32_t chunk_ways;
     uint64_t *tag;                          /* nsets * ways: line number + 1 (byte address / 128 + 1), 0: way never used */
-    uint64_t *last_use;                     /* nsets * ways: LRU stamp; 0 = way never used, 1 = evict first */
+    uint64_t *use;                          /* nsets * ways: LRU stamp (0 = way never used, 1 = evict first),
+                                             * valid and dirty bits per sector */
     ws_cache_line *lines;                   /* nsets * ways */
     uint64_t stamp;
     uint64_t ndirty;                        /* dirty sectors, kept as they change */

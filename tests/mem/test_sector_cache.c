@@ -345,7 +345,7 @@ static void test_reset_is_new(void **state)
         ws_scache_reset(&used);
         size_t n = (size_t)fresh.nsets * fresh.ways;
         assert_memory_equal(used.tag, fresh.tag, sizeof *fresh.tag * n);
-        assert_memory_equal(used.last_use, fresh.last_use, sizeof *fresh.last_use * n);
+        assert_memory_equal(used.use, fresh.use, sizeof *fresh.use * n);
         assert_memory_equal(used.lines, fresh.lines, sizeof *fresh.lines * n);
         assert_int_equal(used.stamp, fresh.stamp);
         assert_int_equal(used.ndirty, 0);
