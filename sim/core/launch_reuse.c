@@ -500,7 +500,7 @@ typedef struct fill_share {
     ws_reuse_cache *cache;
     record *rec;
     const record *like;
-    const ws_reuse_recorder *r;
+    ws_reuse_recorder *r;
     size_t from, to, nr, nw;
     bool failed;            /* out of memory */
 } fill_share;
@@ -540,19 +540,21 @@ static bool copy_for(ws_reuse_cache *c, rpage *d, const record *like, const uint
 }
 
 /* Copies a share's pages: reads with the bytes before the launch, writes
- * with those after it.  The shares copy at once on several threads: each
- * writes its own entries of the arrays and reads the recorder's table,
- * device memory and the newest record, which nothing changes meanwhile
- * (a copy shared with that record is one page's, and of one page's
- * entries only one share's thread changes its count). */
+ * with those after it, and frees what the recorder's table held of each
+ * page once copied (the frees of a big launch's pages then on the threads
+ * too).  The shares copy at once on several threads: each writes its own
+ * entries of the arrays and of the recorder's table and reads device
+ * memory and the newest record, which nothing changes meanwhile (a copy
+ * shared with that record is one page's, and of one page's entries only
+ * one share's thread changes its count). */
 static void *fill_share_pages(void *arg)
 {
     fill_share *f = arg;
-    const ws_reuse_recorder *r = f->r;
+    ws_reuse_recorder *r = f->r;
     size_t nr = f->nr, nw = f->nw;
     uint8_t now[RPAGE];
     for (size_t i = f->from; i < f->to && !f->failed; i++) {
-        const wpage *pg = &r->t.slots[i];
+        wpage *pg = &r->t.slots[i];
         if (!pg->key) continue;
         uint64_t base = (pg->key - 1) << RPAGE_SHIFT;
         if (pg->rmask) {
@@ -569,6 +571,11 @@ static void *fill_share_pages(void *arg)
             ws_devmem_peek(r->mem, base, now, RPAGE);
             f->failed = !copy_for(f->cache, d, f->like, now);
         }
+        if (f->failed) break;   /* (what it holds stays for table_free) */
+        free(pg->rmask);
+        free(pg->wmask);
+        free(pg->pre);
+        pg->rmask = pg->wmask = pg->pre = NULL;
     }
     return NULL;
 }
@@ -597,7 +604,7 @@ static void count_pages(const ws_reuse_recorder *r, size_t from, size_t to, size
  * MiB (vector_add 4194304: 48 MiB a launch), sharing the copies of like
  * (the newest record, or NULL) whose bytes are the same; then sorted by
  * base. */
-static bool fill_pages(ws_reuse_cache *c, record *rec, const record *like, const ws_reuse_recorder *r,
+static bool fill_pages(ws_reuse_cache *c, record *rec, const record *like, ws_reuse_recorder *r,
                        int32_t nthreads)
 {
     count_pages(r, 0, r->t.nslots, &rec->nreads, &rec->nwrites);
@@ -653,7 +660,7 @@ static void cache_add(ws_reuse_cache *c, record *rec)
     c->bytes += rec->bytes;
 }
 
-static record *record_make(ws_reuse_cache *cache, const ws_reuse_recorder *r, const ws_reuse_key *key,
+static record *record_make(ws_reuse_cache *cache, ws_reuse_recorder *r, const ws_reuse_key *key,
                            uint64_t launch_no, const ws_launch_stats *st, const ws_timing_stats *ts,
                            const char *printed, size_t nprinted, int32_t nthreads)
 {
