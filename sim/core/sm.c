@@ -35,7 +35,9 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
      * made room for */
     sm->reserved = malloc(sizeof *sm->reserved * sm->nblocks);
     sm->freed_at = malloc(sizeof *sm->freed_at * 2 * sm->nblocks);
-    if (!sm->slots || !sm->blocks || !sm->sp || !sm->reserved || !sm->freed_at || !ws_lsu_queue_init(&sm->lsu_q, sm->nsp))
+    sm->placed = malloc(sizeof *sm->placed * sm->nblocks);
+    if (!sm->slots || !sm->blocks || !sm->sp || !sm->reserved || !sm->freed_at || !sm->placed ||
+        !ws_lsu_queue_init(&sm->lsu_q, sm->nsp))
         return false;
     for (uint32_t i = 0; i < sm->nsp; i++) {
         ws_sched_init(&sm->sp[i].sched, s->policy, (sm->nslots + sm->nsp - 1 - i) / sm->nsp,
@@ -65,7 +67,7 @@ void ws_sm_free(ws_sm *sm)
         free(b->ready); free(b->kind);
     }
     if (sm->l1_made) ws_l1_free(&sm->l1);
-    free(sm->slots); free(sm->blocks); free(sm->sp); free(sm->reserved); free(sm->freed_at);
+    free(sm->slots); free(sm->blocks); free(sm->sp); free(sm->reserved); free(sm->freed_at); free(sm->placed);
     ws_lsu_queue_free(&sm->lsu_q);
     free(sm->data.a);
     free(sm->data.rows);
@@ -159,20 +161,32 @@ static void unblock(ws_subpart *sp, uint64_t now)
     sp->blocked_min = t;
 }
 
-bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
+bool ws_sm_place_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
 {
     if (!sm->ready_to_run && !ws_sm_init(s, sm, sm->id)) return false;
     uint32_t bs = 0;
     while (bs < sm->nblocks && sm->blocks[bs].used) bs++;
     if (bs == sm->nblocks) return false;
     ws_sm_block *b = &sm->blocks[bs];
-    if (!b->b.warps && !block_storage(s, b)) return false;
-    const ws_kernel *k = s->x.k;
-    size_t rows = (size_t)ws_kernel_reg_rows(k), nr = rows * s->nwarps;
     b->used = true;
     b->running = s->nwarps;
     b->started = now;
+    b->linear = block;
     s->x.blocks_started++;
+    sm->placed[sm->nplaced++] = bs;
+    if (sm->next > now) sm->next = now;
+    return true;
+}
+
+/* Block slot bs's block, placed, gets its storage and its warps their
+ * slots, from the cycle it started. */
+static bool begin_block(ws_tsim *s, ws_sm *sm, uint32_t bs)
+{
+    ws_sm_block *b = &sm->blocks[bs];
+    if (!b->b.warps && !block_storage(s, b)) return false;
+    const ws_kernel *k = s->x.k;
+    size_t rows = (size_t)ws_kernel_reg_rows(k), nr = rows * s->nwarps;
+    uint64_t now = b->started, block = b->linear;
     /* its warps' %warpid: their slots on the SM */
     if (!ws_block_begin(&s->x, &b->b, block, (uint32_t)sm->id, bs * s->nwarps)) return false;
     memset(b->ready, 0, sizeof *b->ready * nr);
@@ -199,8 +213,23 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     sm->live += s->nwarps;
     s->x.stats->blocks++;
     s->x.stats->warps += s->nwarps;
-    if (sm->next > now) sm->next = now;
     return true;
+}
+
+bool ws_sm_begin_placed(ws_tsim *s, ws_sm *sm)
+{
+    for (uint32_t k = 0; k < sm->nplaced; k++)
+        if (!begin_block(s, sm, sm->placed[k])) {
+            ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
+            return false;
+        }
+    sm->nplaced = 0;
+    return true;
+}
+
+bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
+{
+    return ws_sm_place_block(s, sm, block, now) && ws_sm_begin_placed(s, sm);
 }
 
 /* Warp sw leaves its slot: out of every set and count. */
@@ -236,7 +265,7 @@ void ws_sm_block_done(ws_tsim *s, ws_sm *sm, uint64_t at)
 bool ws_sm_fill(ws_tsim *s, ws_sm *sm, uint64_t start)
 {
     for (int64_t blk; (blk = ws_dispatcher_place(&s->disp, sm->id)) >= 0;)
-        if (!ws_sm_start_block(s, sm, (uint64_t)blk, start)) {
+        if (!ws_sm_place_block(s, sm, (uint64_t)blk, start)) {
             ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
             return false;
         }
@@ -273,7 +302,7 @@ bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
     if (!freed) return true;
     if (!sm->window_end) {
         for (uint32_t k = 0; k < freed; k++) ws_sm_block_done(s, sm, now);
-        return ws_sm_fill(s, sm, now);
+        return ws_sm_fill(s, sm, now) && ws_sm_begin_placed(s, sm);
     }
     for (uint32_t k = 0; k < freed; k++) {
         sm->freed_at[sm->nfreed++] = now;

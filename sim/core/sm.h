@@ -83,6 +83,7 @@ typedef struct ws_sm_block {
     ws_block b;                         /* functional state; b.warps has nwarps */
     uint32_t running;                   /* warps not yet finished */
     uint64_t started;                   /* the cycle it started */
+    uint64_t linear;                    /* its linear index in the grid */
     uint64_t *ready;
     uint8_t *kind;
 } ws_sm_block;
@@ -227,6 +228,11 @@ typedef struct ws_sm {
     uint32_t nreserved, nstarted;
     uint64_t *freed_at;
     uint32_t nfreed;
+    /* Block slots placed (ws_sm_place_block) whose warps are not set up
+     * yet: in a window of cycles the calling thread places blocks and the
+     * thread that runs the SM next sets them up (ws_sm_begin_placed). */
+    uint32_t *placed;
+    uint32_t nplaced;
     ws_lsu_queue lsu_q;                 /* this cycle's (window's) requests for L2 */
     ws_deferred_list data;              /* this cycle's (window's) global data movement */
     /* With an issue trace: this cycle's events, written at its end, when
@@ -244,7 +250,18 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id);
 bool ws_sm_l1_ready(ws_tsim *s, ws_sm *sm);
 void ws_sm_free(ws_sm *sm);
 
-/* Starts block (linear index) on sm at cycle now.  False on out of memory. */
+/* Places block (linear index) on sm from cycle now: it takes sm's first
+ * free slot at once, as the dispatcher and the blocks set aside for a
+ * window see it, and sm's next cycle is now at the latest; its warps and
+ * their registers are set up by ws_sm_begin_placed, which must come before
+ * sm's next cycle.  False on out of memory. */
+bool ws_sm_place_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now);
+
+/* Sets up the blocks placed on sm, in the order they were placed (their
+ * storage, registers, warps).  False on out of memory (s->x.err filled). */
+bool ws_sm_begin_placed(ws_tsim *s, ws_sm *sm);
+
+/* Places block on sm at cycle now and sets it up.  False on out of memory. */
 bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now);
 
 /* The start of cycle now of sm: retires warps that are done and drained,
@@ -257,7 +274,7 @@ bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now);
 void ws_sm_block_done(ws_tsim *s, ws_sm *sm, uint64_t at);
 
 /* The dispatcher fills sm's free slots with blocks that start at cycle
- * start.  False on out of memory. */
+ * start, placed (ws_sm_place_block).  False on out of memory. */
 bool ws_sm_fill(ws_tsim *s, ws_sm *sm, uint64_t start);
 
 /* False, with s->x.err filled, when sm has warps but no next cycle: a

@@ -127,7 +127,8 @@ static bool keep_awake(int spins, uint64_t *wait_start)
  * on a fault, at cycle *at. */
 static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
 {
-    /* the last window's answers, first */
+    /* the blocks placed since its last window, then that window's answers */
+    if (!ws_sm_begin_placed(s, sm)) return false;
     if (sm->lsu_q.n) ws_sm_window_finish(s, sm);
     *at = sm->next;
     if (!ws_sm_l1_ready(s, sm) || !ws_sm_waits_for_something(s, sm)) return false;

@@ -222,14 +222,15 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         sms[i].next = WS_NEVER;
     }
 
-    /* first wave: deal blocks round-robin over the SMs */
+    /* first wave: deal blocks round-robin over the SMs (placed: in windows
+     * the thread that runs an SM first sets its blocks up) */
     for (bool placed = ok; ok && placed;) {
         placed = false;
         for (int32_t i = 0; ok && i < nsm; i++) {
             int64_t b = ws_dispatcher_place(&s.disp, i);
             if (b < 0) continue;
             placed = true;
-            ok = ws_sm_start_block(&s, &sms[i], (uint64_t)b, 0);
+            ok = ws_sm_place_block(&s, &sms[i], (uint64_t)b, 0);
             if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         }
     }
@@ -245,6 +246,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     ws_apart apart = {.n = 0};
     uint32_t window = ok ? ws_window_cycles(p, k, l, &opt, cfg, &apart) : 1;
     s.x.apart = ok && apart.n ? &apart : NULL;
+    for (int32_t i = 0; ok && window == 1 && i < nsm; i++) ok = ws_sm_begin_placed(&s, &sms[i]);
     ws_sm_team team;
     bool have_team = ok && ws_sm_team_init(&team, &s, sms, nthreads, nblocks, opt.threads_every_cycle);
     if (ok && (!q.heap || !due || !have_team)) {
