@@ -350,6 +350,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     /* the first two stretches, short, try the threads, then this thread alone */
     t->parallel = nthreads > 1;
     t->trying = true;
+    t->warming = true;
     t->every_cycle = every_cycle;
     t->try_gap = FIRST_TRY_GAP;
     t->until_try = FIRST_TRY_GAP;
@@ -593,15 +594,44 @@ static uint64_t team_cpu_ns(const ws_sm_team *t)
  * CPU time, for one thread alone to go untried. */
 #define ALONE_UNTRIED_MARGIN 2.0
 
-/* At the end of each stretch of cycles: its time per unit of work becomes
- * its mode's figure; the next stretch takes the faster mode, or tries the
- * other one when its turn has come.  A stretch of windows on the threads
- * also estimates one thread's figure: the CPU time the threads spent on
- * the stretch, which one thread alone would spend on its own (a machine
- * whose cores are busy makes the threads' wall time longer, not their CPU
- * time).  While the threads are clearly faster than that, one thread is
- * not tried: a try lasts at least a window, and a window of a big grid on
- * one thread takes tens of milliseconds. */
+/* At the end of a stretch of cycles that took ns for work units (alone:
+ * its CPU time per unit): its time per unit of work becomes its mode's
+ * figure; the next stretch takes the faster mode, or tries the other one
+ * when its turn has come.  A stretch of windows on the threads also
+ * estimates one thread's figure: the CPU time the threads spent on the
+ * stretch, which one thread alone would spend on its own (a machine whose
+ * cores are busy makes the threads' wall time longer, not their CPU time).
+ * While the threads are clearly faster than that, one thread is not tried:
+ * a try lasts at least a window, and a window of a big grid on one thread
+ * takes tens of milliseconds. */
+static void judge_stretch(ws_sm_team *t, uint64_t ns, uint64_t work, double alone)
+{
+    t->ns_per_work[t->parallel] = (double)(ns ? ns : 1) / (double)(work ? work : 1);
+    if (t->parallel && t->window_end && alone > ALONE_UNTRIED_MARGIN * t->ns_per_work[1]) {
+        t->ns_per_work[0] = alone;
+        t->trying = false;
+    } else if (t->ns_per_work[!t->parallel] == 0) {      /* the other mode not measured yet */
+        t->parallel = !t->parallel;
+        t->trying = true;
+    } else {
+        bool faster = t->ns_per_work[1] < t->ns_per_work[0];
+        if (t->trying) {        /* the tried mode lost: try it less often; won: it is the mode now */
+            t->try_gap = faster == t->parallel ? FIRST_TRY_GAP
+                       : t->try_gap < MAX_TRY_GAP ? 2 * (t->try_gap ? t->try_gap : 1) : MAX_TRY_GAP;
+            t->until_try = t->try_gap;
+        }
+        t->trying = t->until_try-- == 0;
+        t->parallel = t->trying ? !faster : faster;
+    }
+}
+
+/* Before each cycle (window): whether the stretch goes on, or ends and is
+ * judged.  The launch's first stretch is not judged: in windows it is
+ * often the first window alone, which starts the threads, first touches
+ * the SMs' state and sets up the first wave's blocks, so its time says
+ * little of either mode (judged by it, histogram 4194304 on 16 threads
+ * sometimes ran most of its first launch on one thread alone: 1.8-2.2 s
+ * for the program instead of 0.5). */
 static void choose_mode(ws_sm_team *t, int32_t ndue)
 {
     uint64_t now = mono_ns();
@@ -615,24 +645,9 @@ static void choose_mode(ws_sm_team *t, int32_t ndue)
         /* the stretch's work: its warp instructions, and its SMs' cycles
          * (windows), which count where little issues */
         uint64_t work = t->steps - t->stretch_steps + t->stretch_sms;
-        t->ns_per_work[t->parallel] = (double)(ns ? ns : 1) / (double)(work ? work : 1);
-        double alone = (double)(team_cpu_ns(t) - t->stretch_cpu_ns) / (double)(work ? work : 1);
-        if (t->parallel && t->window_end && alone > ALONE_UNTRIED_MARGIN * t->ns_per_work[1]) {
-            t->ns_per_work[0] = alone;
-            t->trying = false;
-        } else if (t->ns_per_work[!t->parallel] == 0) {      /* the other mode not measured yet */
-            t->parallel = !t->parallel;
-            t->trying = true;
-        } else {
-            bool faster = t->ns_per_work[1] < t->ns_per_work[0];
-            if (t->trying) {        /* the tried mode lost: try it less often; won: it is the mode now */
-                t->try_gap = faster == t->parallel ? FIRST_TRY_GAP
-                           : t->try_gap < MAX_TRY_GAP ? 2 * (t->try_gap ? t->try_gap : 1) : MAX_TRY_GAP;
-                t->until_try = t->try_gap;
-            }
-            t->trying = t->until_try-- == 0;
-            t->parallel = t->trying ? !faster : faster;
-        }
+        if (!t->warming)
+            judge_stretch(t, ns, work, (double)(team_cpu_ns(t) - t->stretch_cpu_ns) / (double)(work ? work : 1));
+        t->warming = false;
     }
     /* a stretch starts with this cycle, in the mode just chosen */
     t->stretch_start_ns = now;

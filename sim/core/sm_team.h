@@ -83,6 +83,7 @@ typedef struct ws_sm_team {
     bool parallel;
     bool every_cycle;           /* no measuring: always on the threads (tests) */
     bool trying;                /* this stretch tries the mode that was slower */
+    bool warming;               /* the first stretch: not measured (below) */
     uint32_t stretch_cycles;    /* cycles so far in this stretch */
     uint32_t until_try;         /* stretches before the slower mode is tried again */
     uint32_t try_gap;           /* ... after each try that it loses, twice as many */
