@@ -253,6 +253,26 @@ static void test_sort_by_high_bits(void **state)
     }
 }
 
+/* Whole keys, random and with many equal (a window's blocks by the cycle
+ * they started, their slot and SM), sorted from bit 0: lists of 1 to 5000,
+ * short ones merged and long ones by bytes, against qsort. */
+static void test_sort_whole_keys(void **state)
+{
+    (void)state;
+    uint64_t seed = 3;
+    for (uint32_t n = 1; n <= 5000; n = n * 2 + 1) {
+        uint64_t *a = malloc(sizeof *a * n);
+        assert_non_null(a);
+        for (uint32_t i = 0; i < n; i++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            uint64_t started = 1000000 + (seed >> 60) * 253, slot = (seed >> 40) % 8, sm = (seed >> 20) % 132;
+            a[i] = i % 2 ? seed : started << 22 | slot << 12 | sm;
+        }
+        assert_sorts_as_whole_keys(a, n, 0);
+        free(a);
+    }
+}
+
 /* The slices' lists as the route makes them: SM by SM, each SM's
  * requests in its list's order (cycles ascending, indices ascending), the
  * key (cycle << 44 | SM << 32 | index) of l2_split.c.  Sorted by the
@@ -290,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_as_one_by_one),
         cmocka_unit_test(test_atomics_left_alone),
         cmocka_unit_test(test_sort_by_high_bits),
+        cmocka_unit_test(test_sort_whole_keys),
         cmocka_unit_test(test_sort_by_cycle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
