@@ -38,11 +38,12 @@ typedef struct ws_team_share {
 
 /* What the other threads do when t->gen moves on: run their share of the
  * cycle's (window's) SMs; (the second thread) a window's put-off writes
- * while the calling thread answers its L2 requests; (all of them) a
- * window's L2 requests while the calling thread does its writes; or (all
- * of them, with the calling thread) clear their part of a kept L2 at the
- * launch's end. */
-enum { JOB_SMS, JOB_WRITES, JOB_L2, JOB_CLEAR_L2 };
+ * while the calling thread answers its L2 requests; (the second and the
+ * third thread) a window's writes and its L2 requests one by one while the
+ * calling thread settles its blocks; (all of them) a window's L2 requests
+ * while the calling thread does its writes; or (all of them, with the
+ * calling thread) clear their part of a kept L2 at the launch's end. */
+enum { JOB_SMS, JOB_WRITES, JOB_MERGES, JOB_L2, JOB_CLEAR_L2 };
 
 static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes, ws_sm_entry *heap, uint32_t *k);
 static void team_go(ws_sm_team *t, int job);
@@ -259,6 +260,8 @@ static void *worker_main(void *arg)
         else if (t->job == JOB_L2) ws_l2_split_run(t->split, w->index - 1);
         else if (t->job == JOB_CLEAR_L2) ws_l2_clear_slices(t->s->l2, (uint32_t)w->index, (uint32_t)t->nthreads);
         else if (w->index == 1) t->writes_ok = merge_window(t, t->failed_w, true, t->events_w, t->cursor);
+        else if (w->index == 2 && t->job == JOB_MERGES)
+            t->requests_ok = merge_window(t, t->failed_w, false, t->events, t->cursor + t->ndue);
         if (t->window_end) w->busy_ns += thread_cpu_ns() - cpu;
         if (atomic_fetch_add(&t->done, 1) == t->nthreads - 2 && atomic_load(&t->caller_asleep)) {
             pthread_mutex_lock(&t->mu);
@@ -312,8 +315,12 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     t->events = malloc(sizeof *t->events * (size_t)nsm);
     t->events_w = malloc(sizeof *t->events_w * (size_t)nsm);
     t->brief = aligned_alloc(64, (sizeof *t->brief * (size_t)nsm + 63) / 64 * 64);
+    t->settled = malloc(sizeof *t->settled * (size_t)nsm);
+    t->next_of = malloc(sizeof *t->next_of * (size_t)nsm);
+    t->due_lists[0] = malloc(sizeof *t->due_lists[0] * (size_t)nsm);
+    t->due_lists[1] = malloc(sizeof *t->due_lists[1] * (size_t)nsm);
     if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->sort_tmp || !t->shares ||
-        !t->events || !t->events_w) {
+        !t->events || !t->events_w || !t->settled || !t->next_of || !t->due_lists[0] || !t->due_lists[1]) {
         free(t->w);
         free(t->owner);
         free(t->brief);
@@ -324,10 +331,16 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
         free(t->shares);
         free(t->events);
         free(t->events_w);
+        free(t->settled);
+        free(t->next_of);
+        free(t->due_lists[0]);
+        free(t->due_lists[1]);
         return false;
     }
-    for (int32_t i = 0; i < nsm; i++)
+    for (int32_t i = 0; i < nsm; i++) {
         t->brief[i] = brief_between(sms[i].next, sms[i].finished);
+        t->next_of[i] = sms[i].next;
+    }
     memset(t->w, 0, sizeof *t->w * (size_t)nthreads);
     /* Each thread a run of neighbouring SMs, among those the grid keeps
      * busy (the first wave deals blocks to SMs 0, 1, ... in order): their
@@ -509,64 +522,31 @@ static bool split_requests(const ws_sm_team *t, const ws_sm_worker *failed)
     return nreq >= REQUESTS_FOR_THE_THREADS && natomic == 0;
 }
 
-/* The end of a window, on the calling thread: the SMs' put-off global
- * writes and L2 requests (merge_window); when the threads ran the window,
- * the requests on the other threads (split_requests), or else the writes
- * on another thread when there are enough of them; up to the earliest
- * fault (by cycle, then SM), whose error is the launch's; then the
- * dispatcher hears of the blocks that ended and
- * started, takes back the blocks set aside and not needed, and fills the
- * slots still free, from the window's end. */
-static bool end_window(ws_sm_team *t, bool threads)
+static void prepare_window(ws_sm_team *t);
+
+/* A window's blocks, on the calling thread, while other threads may still
+ * merge its writes and requests (which read the SMs' lists and write data
+ * and the L2, not the SMs' blocks or the dispatcher): the dispatcher hears
+ * of the blocks that ended and started, takes back the blocks set aside
+ * and not needed, and fills the slots still free from the window's end;
+ * each due SM's brief for after the window goes to t->settled (the merges
+ * read the briefs) and its next cycle to t->next_of; then the next window
+ * is prepared.  False on out of memory (the error is set once the merges
+ * are done). */
+static bool settle_blocks(ws_sm_team *t)
 {
-    ws_sm_worker *failed = gather(t);
-    ws_exec *x = &t->s->x;
-    uint32_t nwrites = 0;
-    for (int32_t j = 0; threads && j < t->ndue; j++) nwrites += t->brief[t->due[j]].nwrites;
-    if (threads && split_requests(t, failed)) {
-        ws_l2_split_begin(t->split, t->sms, t->due, t->ndue, t->now, t->window_end, t->s->l2);
-        team_go(t, JOB_L2);
-        bool ok = merge_window(t, failed, true, t->events, t->cursor);
-        team_wait(t);
-        if (!ok) return false;
-        ws_l2_split_result r = ws_l2_split_end(t->split);
-        if (r == WS_L2_SPLIT_NO_MEMORY) {
-            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
-            return false;
-        }
-        if (r == WS_L2_SPLIT_NOT_SPLIT && !merge_window(t, failed, false, t->events, t->cursor + t->ndue))
-            return false;
-        t->split_windows += r == WS_L2_SPLIT_ANSWERED;
-    } else if (threads && nwrites >= WRITES_FOR_A_THREAD) {
-        t->failed_w = failed;
-        team_go(t, JOB_WRITES);
-        bool ok = merge_window(t, failed, false, t->events, t->cursor + t->ndue);
-        team_wait(t);
-        if (!ok || !t->writes_ok) return false;
-    } else if (!merge_window(t, failed, true, t->events, t->cursor) ||
-               !merge_window(t, failed, false, t->events, t->cursor + t->ndue)) {
-        return false;
-    }
-    if (failed) {
-        *x->err = failed->err;
-        return false;
-    }
     ws_tsim *s = t->s;
     uint64_t nback = 0;
     for (int32_t j = 0; j < t->ndue; j++) {
         ws_sm *sm = &t->sms[t->due[j]];
-        sm->data.n = sm->data.nrows = 0;
         for (uint32_t k = 0; k < sm->nfreed; k++) ws_sm_block_done(s, sm, sm->freed_at[k]);
         for (uint32_t k = 0; k < sm->nstarted; k++) ws_dispatcher_started(&s->disp, sm->id);
-        x->blocks_started += sm->nstarted;
+        s->x.blocks_started += sm->nstarted;
         for (uint32_t k = sm->nstarted; k < sm->nreserved; k++) t->back[nback++] = sm->reserved[k];
         sm->nfreed = sm->nreserved = sm->nstarted = 0;
     }
     ws_sort_keys(t->back, t->sort_tmp, (uint32_t)nback);
-    if (!ws_dispatcher_give_back(&s->disp, t->back, nback)) {
-        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
-        return false;
-    }
+    if (!ws_dispatcher_give_back(&s->disp, t->back, nback)) return false;
     for (int32_t j = 0; j < t->ndue; j++) {
         int32_t i = t->due[j];
         ws_sm *sm = &t->sms[i];
@@ -575,7 +555,69 @@ static bool end_window(ws_sm_team *t, bool threads)
          * window, which may move its next cycle earlier */
         uint64_t next = sm->next;
         if (sm->lsu_q.n && next > t->window_end) next = t->window_end;
-        t->brief[i] = brief_between(next, sm->finished);
+        t->settled[j] = brief_between(next, sm->finished);
+        t->next_of[i] = next;
+    }
+    prepare_window(t);
+    return true;
+}
+
+/* The end of a window, on the calling thread: the SMs' put-off global
+ * writes and L2 requests (merge_window), up to the earliest fault (by
+ * cycle, then SM), whose error is the launch's, and the window's blocks
+ * (settle_blocks).  When the threads ran the window the requests go on
+ * the other threads (split_requests) while this one does the writes and
+ * the blocks; else, with three threads or more, the writes and the
+ * requests one by one on two others while this one does the blocks; with
+ * two, the writes on the other when there are enough of them. */
+static bool end_window(ws_sm_team *t, bool threads)
+{
+    ws_sm_worker *failed = gather(t);
+    ws_exec *x = &t->s->x;
+    uint32_t nwrites = 0;
+    for (int32_t j = 0; threads && j < t->ndue; j++) nwrites += t->brief[t->due[j]].nwrites;
+    bool split = threads && split_requests(t, failed), ok = true;
+    bool merges = !split && threads && t->nthreads > 2;
+    bool writes = !split && !merges && threads && nwrites >= WRITES_FOR_A_THREAD;
+    t->failed_w = failed;
+    if (split) {
+        ws_l2_split_begin(t->split, t->sms, t->due, t->ndue, t->now, t->window_end, t->s->l2);
+        team_go(t, JOB_L2);
+        ok = merge_window(t, failed, true, t->events, t->cursor);
+    } else if (merges) {
+        team_go(t, JOB_MERGES);
+    } else if (writes) {
+        team_go(t, JOB_WRITES);
+        ok = merge_window(t, failed, false, t->events, t->cursor + t->ndue);
+    } else {
+        ok = merge_window(t, failed, true, t->events, t->cursor) &&
+             merge_window(t, failed, false, t->events, t->cursor + t->ndue);
+    }
+    bool settled = ok && !failed && settle_blocks(t);
+    if (split || merges || writes) team_wait(t);
+    if (merges || writes) ok = ok && t->writes_ok && (!merges || t->requests_ok);
+    if (split && ok) {
+        ws_l2_split_result r = ws_l2_split_end(t->split);
+        if (r == WS_L2_SPLIT_NO_MEMORY) {
+            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+            return false;
+        }
+        if (r == WS_L2_SPLIT_NOT_SPLIT) ok = merge_window(t, failed, false, t->events, t->cursor + t->ndue);
+        t->split_windows += r == WS_L2_SPLIT_ANSWERED;
+    }
+    if (!ok) return false;
+    if (failed) {
+        *x->err = failed->err;
+        return false;
+    }
+    if (!settled) {
+        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+        return false;
+    }
+    for (int32_t j = 0; j < t->ndue; j++) {
+        ws_sm *sm = &t->sms[t->due[j]];
+        sm->data.n = sm->data.nrows = 0;
+        t->brief[t->due[j]] = t->settled[j];
     }
     count_steps(t);
     return true;
@@ -722,19 +764,19 @@ static uint64_t resident_key(uint64_t started, uint32_t slot, int32_t sm)
            (uint64_t)(uint32_t)sm;
 }
 
-/* Before a window: for each SM of it, as many of the grid's next blocks as
- * it holds (each may end in the window), in the order its blocks started,
- * so that, as cycle by cycle, the blocks that end first make room for the
- * grid's next. */
-static void set_aside(ws_sm_team *t)
+/* Before a window: for each of its SMs (due, n of them), as many of the
+ * grid's next blocks as it holds (each may end in the window), in the
+ * order its blocks started, so that, as cycle by cycle, the blocks that
+ * end first make room for the grid's next. */
+static void set_aside(ws_sm_team *t, const int32_t *due, int32_t ndue)
 {
     ws_dispatcher *d = &t->s->disp;
     if (!ws_dispatcher_left(d)) return;
     uint32_t n = 0;
-    for (int32_t j = 0; j < t->ndue; j++) {
-        const ws_sm *sm = &t->sms[t->due[j]];
+    for (int32_t j = 0; j < ndue; j++) {
+        const ws_sm *sm = &t->sms[due[j]];
         for (uint32_t b = 0; b < sm->nblocks; b++)
-            if (sm->blocks[b].used) t->resident[n++] = resident_key(sm->blocks[b].started, b, t->due[j]);
+            if (sm->blocks[b].used) t->resident[n++] = resident_key(sm->blocks[b].started, b, due[j]);
     }
     ws_sort_keys(t->resident, t->sort_tmp, n);
     for (uint32_t k = 0; k < n; k++) {
@@ -745,13 +787,53 @@ static void set_aside(ws_sm_team *t)
     }
 }
 
-bool ws_sm_team_window(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t start, uint64_t end)
+/* The next window from the SMs' next cycles: from the earliest, window
+ * cycles (up to max_cycles + 1), its due SMs in the list the window now
+ * running does not use, and the blocks set aside for them. */
+static void prepare_window(ws_sm_team *t)
 {
-    t->due = due;
-    t->ndue = ndue;
-    t->now = start;
-    t->window_end = end;
-    set_aside(t);
+    int32_t nsm = t->s->g->multiProcessorCount;
+    uint64_t start = WS_NEVER;
+    for (int32_t i = 0; i < nsm; i++)
+        if (t->next_of[i] < start) start = t->next_of[i];
+    int32_t *due = t->due_lists[t->due == t->due_lists[0]];
+    int32_t ndue = 0;
+    uint64_t end = start;
+    if (start != WS_NEVER) {
+        end = start + t->window_cycles;
+        if (t->max_cycles && end > t->max_cycles + 1) end = t->max_cycles + 1;
+        for (int32_t i = 0; i < nsm; i++)
+            if (t->next_of[i] < end) due[ndue++] = i;
+        set_aside(t, due, ndue);
+    }
+    t->next_start = start;
+    t->next_end = end;
+    t->next_due = due;
+    t->next_ndue = ndue;
+    t->prepared = true;
+}
+
+void ws_sm_team_use_windows(ws_sm_team *t, uint32_t window, uint64_t max_cycles)
+{
+    t->window_cycles = window;
+    t->max_cycles = max_cycles;
+}
+
+bool ws_sm_team_next_window(ws_sm_team *t, uint64_t *start, uint64_t *end)
+{
+    if (!t->prepared) prepare_window(t);
+    *start = t->next_start;
+    *end = t->next_end;
+    return t->next_start != WS_NEVER;
+}
+
+bool ws_sm_team_window(ws_sm_team *t)
+{
+    t->due = t->next_due;
+    t->ndue = t->next_ndue;
+    t->now = t->next_start;
+    t->window_end = t->next_end;
+    t->prepared = false;
     return run_team(t);
 }
 
@@ -792,4 +874,8 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     free(t->shares);
     free(t->events);
     free(t->events_w);
+    free(t->settled);
+    free(t->next_of);
+    free(t->due_lists[0]);
+    free(t->due_lists[1]);
 }

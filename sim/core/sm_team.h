@@ -60,6 +60,20 @@ typedef struct ws_sm_team {
     int job;                    /* what the other threads do next (sm_team.c) */
     const ws_sm_worker *failed_w;   /* a window's end: the worker whose fault ends the launch, or NULL */
     bool writes_ok;             /* a window's end: the writes on another thread went through */
+    bool requests_ok;           /* ... and the requests one by one */
+    ws_sm_brief *settled;       /* a window's end: per due SM, its brief for after the window */
+    /* Windows: their length and the cycle limit (ws_sm_team_use_windows);
+     * per SM its next cycle after the last window; the next window,
+     * prepared at the end of the last one, its due SMs in the one of
+     * due_lists that the window running does not use. */
+    uint32_t window_cycles;
+    uint64_t max_cycles;
+    uint64_t *next_of;
+    int32_t *due_lists[2];
+    int32_t *next_due;
+    int32_t next_ndue;
+    uint64_t next_start, next_end;
+    bool prepared;
     struct ws_l2_split *split;  /* with three threads or more: a window's L2 requests on the others */
     uint64_t split_windows;     /* windows whose requests went on them */
     /* the watchdog's: warp instructions before this cycle, and at the last
@@ -102,15 +116,25 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
  * filled: the fault the lowest SM met first). */
 bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t now);
 
-/* The window of cycles [start, end) of the SMs in due (ascending: those
- * with a cycle in it): each runs its cycles of the window, retiring and
- * issuing, on its thread (a slot that frees takes one of the blocks the
- * dispatcher set aside for the SM when the window began); then, on the
- * calling thread, the window's put-off work is done in the order a
- * cycle-by-cycle run does it, cycle by cycle and in each SM by SM in index
- * order, and the dispatcher hears of the blocks that ended and started.
- * False on a fault (s->x.err filled: the earliest, by cycle then SM). */
-bool ws_sm_team_window(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t start, uint64_t end);
+/* The team runs in windows of window cycles (timing_window.h), up to
+ * cycle max_cycles (0: no limit). */
+void ws_sm_team_use_windows(ws_sm_team *t, uint32_t window, uint64_t max_cycles);
+
+/* The next window [*start, *end): from the earliest cycle any SM has
+ * something to do, window cycles (up to max_cycles + 1); false when no
+ * SM has.  Its due SMs (those with a cycle in it) and the blocks the
+ * dispatcher sets aside for them are ready: the end of the last window
+ * prepared them. */
+bool ws_sm_team_next_window(ws_sm_team *t, uint64_t *start, uint64_t *end);
+
+/* The window ws_sm_team_next_window gave: each of its SMs runs its cycles
+ * of the window, retiring and issuing, on its thread (a slot that frees
+ * takes one of the blocks set aside for the SM); then the window's
+ * put-off work is done in the order a cycle-by-cycle run does it, cycle by
+ * cycle and in each SM by SM in index order, the dispatcher hears of the
+ * blocks that ended and started, and the next window is prepared.  False
+ * on a fault (s->x.err filled: the earliest, by cycle then SM). */
+bool ws_sm_team_window(ws_sm_team *t);
 
 /* When the team's threads run: the clearing of l2 for the next launch
  * (ws_l2_clear_slices), its slices shared out among them, after the

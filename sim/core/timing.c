@@ -129,22 +129,15 @@ static bool cycle_limit(ws_tsim *s, uint64_t now, uint64_t max_cycles)
 
 /* The main loop in windows of w cycles (timing_window.h): from the earliest
  * cycle any SM has something to do, the window's SMs run on the team. */
-static bool run_windows(ws_tsim *s, ws_sm_team *team, int32_t nsm, int32_t *due, uint32_t w,
-                        uint64_t max_cycles, const ws_launch *l)
+static bool run_windows(ws_tsim *s, ws_sm_team *team, uint32_t w, uint64_t max_cycles, const ws_launch *l)
 {
+    ws_sm_team_use_windows(team, w, max_cycles);
     for (;;) {
-        uint64_t start = WS_NEVER;
-        for (int32_t i = 0; i < nsm; i++)
-            if (team->brief[i].next < start) start = team->brief[i].next;
-        if (start == WS_NEVER) return true;
+        uint64_t start, end;
+        if (!ws_sm_team_next_window(team, &start, &end)) return true;
         if (cycle_limit(s, start, max_cycles)) return false;
-        uint64_t end = start + w;
-        if (max_cycles && end > max_cycles + 1) end = max_cycles + 1;
-        int32_t ndue = 0;
-        for (int32_t i = 0; i < nsm; i++)
-            if (team->brief[i].next < end) due[ndue++] = i;
         s->ts->loop_iterations++;
-        if (!ws_sm_team_window(team, due, ndue, start, end)) return false;
+        if (!ws_sm_team_window(team)) return false;
         if (l->progress)
             ws_progress_line_poll(l->progress, &(ws_progress_state){.blocks_done = s->x.blocks_done,
                                   .blocks_total = s->x.grid_blocks, .cycles = end, .warp_insts = team->steps});
@@ -254,7 +247,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         ok = false;
     }
     if (ok && window > 1) {
-        ok = run_windows(&s, &team, nsm, due, window, opt.max_cycles, l);
+        ok = run_windows(&s, &team, window, opt.max_cycles, l);
         q.n = 0;
     }
     for (int32_t i = 0; ok && window == 1 && i < nsm; i++)
