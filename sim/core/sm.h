@@ -233,8 +233,10 @@ typedef struct ws_sm {
      * thread that runs the SM next sets them up (ws_sm_begin_placed). */
     uint32_t *placed;
     uint32_t nplaced;
-    ws_lsu_queue lsu_q;                 /* this cycle's (window's) requests for L2 */
-    ws_deferred_list data;              /* this cycle's (window's) global data movement */
+    /* The lists a window's end merges on other threads while the calling
+     * thread writes the fields above (sm_team.c): on lines of their own. */
+    _Alignas(64) ws_lsu_queue lsu_q;    /* this cycle's (window's) requests for L2 */
+    _Alignas(64) ws_deferred_list data; /* this cycle's (window's) global data movement */
     /* With an issue trace: this cycle's events, written at its end, when
      * the times of their accesses are known. */
     struct ws_trace_event *trace_ev;

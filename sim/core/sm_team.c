@@ -46,6 +46,7 @@ typedef struct ws_team_share {
 enum { JOB_SMS, JOB_WRITES, JOB_MERGES, JOB_L2, JOB_CLEAR_L2 };
 
 static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes, ws_sm_entry *heap, uint32_t *k);
+static uint32_t *requests_cursor(const ws_sm_team *t);
 static void team_go(ws_sm_team *t, int job);
 static void team_wait(ws_sm_team *t);
 
@@ -261,7 +262,7 @@ static void *worker_main(void *arg)
         else if (t->job == JOB_CLEAR_L2) ws_l2_clear_slices(t->s->l2, (uint32_t)w->index, (uint32_t)t->nthreads);
         else if (w->index == 1) t->writes_ok = merge_window(t, t->failed_w, true, t->events_w, t->cursor);
         else if (w->index == 2 && t->job == JOB_MERGES)
-            t->requests_ok = merge_window(t, t->failed_w, false, t->events, t->cursor + t->ndue);
+            t->requests_ok = merge_window(t, t->failed_w, false, t->events, requests_cursor(t));
         if (t->window_end) w->busy_ns += thread_cpu_ns() - cpu;
         if (atomic_fetch_add(&t->done, 1) == t->nthreads - 2 && atomic_load(&t->caller_asleep)) {
             pthread_mutex_lock(&t->mu);
@@ -306,14 +307,16 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     int32_t nsm = s->g->multiProcessorCount;
     t->w = aligned_alloc(_Alignof(ws_sm_worker), sizeof *t->w * (size_t)nthreads);
     t->owner = malloc(sizeof *t->owner * (size_t)nsm);
-    t->cursor = malloc(sizeof *t->cursor * 2 * (size_t)nsm);
+    t->cursor = aligned_alloc(64, (sizeof *t->cursor * 2 * (size_t)nsm + 64 + 63) / 64 * 64);
     size_t slots = (size_t)nsm * (size_t)(s->disp.occ.blocks_per_sm > 0 ? s->disp.occ.blocks_per_sm : 1);
     t->back = malloc(sizeof *t->back * slots);
     t->resident = malloc(sizeof *t->resident * slots);
     t->shares = aligned_alloc(_Alignof(ws_team_share), sizeof *t->shares * (size_t)nthreads);
     t->sort_tmp = malloc(sizeof *t->sort_tmp * slots);
-    t->events = malloc(sizeof *t->events * (size_t)nsm);
-    t->events_w = malloc(sizeof *t->events_w * (size_t)nsm);
+    /* the two merges' heaps, which two threads may use at once, on lines of their own */
+    size_t heap_bytes = (sizeof *t->events * (size_t)nsm + 63) / 64 * 64;
+    t->events = aligned_alloc(64, heap_bytes);
+    t->events_w = aligned_alloc(64, heap_bytes);
     t->brief = aligned_alloc(64, (sizeof *t->brief * (size_t)nsm + 63) / 64 * 64);
     t->settled = malloc(sizeof *t->settled * (size_t)nsm);
     t->next_of = malloc(sizeof *t->next_of * (size_t)nsm);
@@ -433,6 +436,14 @@ static bool end_cycle(ws_sm_team *t)
     }
     count_steps(t);
     return true;
+}
+
+/* Where the requests' merge keeps its place in each due SM's list: after
+ * the writes' (t->cursor), on a line of its own, as the two merges may run
+ * on two threads. */
+static uint32_t *requests_cursor(const ws_sm_team *t)
+{
+    return t->cursor + ((size_t)t->ndue + 15) / 16 * 16;
 }
 
 /* Due SM j's next cycle with put-off writes (data) or L2 requests from
@@ -588,10 +599,10 @@ static bool end_window(ws_sm_team *t, bool threads)
         team_go(t, JOB_MERGES);
     } else if (writes) {
         team_go(t, JOB_WRITES);
-        ok = merge_window(t, failed, false, t->events, t->cursor + t->ndue);
+        ok = merge_window(t, failed, false, t->events, requests_cursor(t));
     } else {
         ok = merge_window(t, failed, true, t->events, t->cursor) &&
-             merge_window(t, failed, false, t->events, t->cursor + t->ndue);
+             merge_window(t, failed, false, t->events, requests_cursor(t));
     }
     bool settled = ok && !failed && settle_blocks(t);
     if (split || merges || writes) team_wait(t);
@@ -602,7 +613,7 @@ static bool end_window(ws_sm_team *t, bool threads)
             ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
             return false;
         }
-        if (r == WS_L2_SPLIT_NOT_SPLIT) ok = merge_window(t, failed, false, t->events, t->cursor + t->ndue);
+        if (r == WS_L2_SPLIT_NOT_SPLIT) ok = merge_window(t, failed, false, t->events, requests_cursor(t));
         t->split_windows += r == WS_L2_SPLIT_ANSWERED;
     }
     if (!ok) return false;
