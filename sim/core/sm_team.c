@@ -311,6 +311,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     size_t slots = (size_t)nsm * (size_t)(s->disp.occ.blocks_per_sm > 0 ? s->disp.occ.blocks_per_sm : 1);
     t->back = malloc(sizeof *t->back * slots);
     t->resident = malloc(sizeof *t->resident * slots);
+    t->aside_at = malloc(sizeof *t->aside_at * slots);
     t->shares = aligned_alloc(_Alignof(ws_team_share), sizeof *t->shares * (size_t)nthreads);
     t->sort_tmp = malloc(sizeof *t->sort_tmp * slots);
     /* the two merges' heaps, which two threads may use at once, on lines of their own */
@@ -322,7 +323,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     t->next_of = malloc(sizeof *t->next_of * (size_t)nsm);
     t->due_lists[0] = malloc(sizeof *t->due_lists[0] * (size_t)nsm);
     t->due_lists[1] = malloc(sizeof *t->due_lists[1] * (size_t)nsm);
-    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->sort_tmp || !t->shares ||
+    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->aside_at || !t->sort_tmp || !t->shares ||
         !t->events || !t->events_w || !t->settled || !t->next_of || !t->due_lists[0] || !t->due_lists[1]) {
         free(t->w);
         free(t->owner);
@@ -330,6 +331,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
         free(t->cursor);
         free(t->back);
         free(t->resident);
+        free(t->aside_at);
         free(t->sort_tmp);
         free(t->shares);
         free(t->events);
@@ -533,6 +535,19 @@ static bool split_requests(const ws_sm_team *t, const ws_sm_worker *failed)
     return nreq >= REQUESTS_FOR_THE_THREADS && natomic == 0;
 }
 
+/* A resident block as one key that sorts by the cycle it started, then
+ * its slot, then its SM: a config allows at most 1,024 slots and 4,096
+ * SMs (gpu_config.c), and a start past 2^42 cycles, weeks of simulation,
+ * counts as 2^42 - 1. */
+#define KEY_SM_BITS 12
+#define KEY_SLOT_BITS 10
+static uint64_t resident_key(uint64_t started, uint32_t slot, int32_t sm)
+{
+    uint64_t most = (UINT64_C(1) << (64 - KEY_SM_BITS - KEY_SLOT_BITS)) - 1;
+    return (started < most ? started : most) << (KEY_SM_BITS + KEY_SLOT_BITS) | (uint64_t)slot << KEY_SM_BITS |
+           (uint64_t)(uint32_t)sm;
+}
+
 static void prepare_window(ws_sm_team *t);
 
 /* A window's blocks, on the calling thread, while other threads may still
@@ -547,16 +562,21 @@ static void prepare_window(ws_sm_team *t);
 static bool settle_blocks(ws_sm_team *t)
 {
     ws_tsim *s = t->s;
+    /* the blocks set aside and not started, in the order set_aside took
+     * them, which is ascending (the dispatcher hands out its lowest) */
     uint64_t nback = 0;
+    for (uint32_t k = 0; k < t->naside; k++) {
+        const ws_sm *sm = &t->sms[t->resident[k] & ((UINT64_C(1) << KEY_SM_BITS) - 1)];
+        if (t->aside_at[k] >= sm->nstarted) t->back[nback++] = sm->reserved[t->aside_at[k]];
+    }
+    t->naside = 0;
     for (int32_t j = 0; j < t->ndue; j++) {
         ws_sm *sm = &t->sms[t->due[j]];
         for (uint32_t k = 0; k < sm->nfreed; k++) ws_sm_block_done(s, sm, sm->freed_at[k]);
         for (uint32_t k = 0; k < sm->nstarted; k++) ws_dispatcher_started(&s->disp, sm->id);
         s->x.blocks_started += sm->nstarted;
-        for (uint32_t k = sm->nstarted; k < sm->nreserved; k++) t->back[nback++] = sm->reserved[k];
         sm->nfreed = sm->nreserved = sm->nstarted = 0;
     }
-    ws_sort_keys(t->back, t->sort_tmp, (uint32_t)nback);
     if (!ws_dispatcher_give_back(&s->disp, t->back, nback)) return false;
     for (int32_t j = 0; j < t->ndue; j++) {
         int32_t i = t->due[j];
@@ -762,19 +782,6 @@ bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t 
     return run_team(t);
 }
 
-/* A resident block as one key that sorts by the cycle it started, then
- * its slot, then its SM: a config allows at most 1,024 slots and 4,096
- * SMs (gpu_config.c), and a start past 2^42 cycles, weeks of simulation,
- * counts as 2^42 - 1. */
-#define KEY_SM_BITS 12
-#define KEY_SLOT_BITS 10
-static uint64_t resident_key(uint64_t started, uint32_t slot, int32_t sm)
-{
-    uint64_t most = (UINT64_C(1) << (64 - KEY_SM_BITS - KEY_SLOT_BITS)) - 1;
-    return (started < most ? started : most) << (KEY_SM_BITS + KEY_SLOT_BITS) | (uint64_t)slot << KEY_SM_BITS |
-           (uint64_t)(uint32_t)sm;
-}
-
 /* Before a window: for each of its SMs (due, n of them), as many of the
  * grid's next blocks as it holds (each may end in the window), in the
  * order its blocks started, so that, as cycle by cycle, the blocks that
@@ -794,6 +801,7 @@ static void set_aside(ws_sm_team *t, const int32_t *due, int32_t ndue)
         int64_t b = ws_dispatcher_take(d);
         if (b < 0) return;
         ws_sm *sm = &t->sms[t->resident[k] & ((UINT64_C(1) << KEY_SM_BITS) - 1)];
+        t->aside_at[t->naside++] = sm->nreserved;
         sm->reserved[sm->nreserved++] = (uint64_t)b;
     }
 }
@@ -881,6 +889,7 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     free(t->cursor);
     free(t->back);
     free(t->resident);
+    free(t->aside_at);
     free(t->sort_tmp);
     free(t->shares);
     free(t->events);

@@ -54,7 +54,9 @@ typedef struct ws_sm_team {
     uint32_t *cursor;           /* per due SM, the end of a window: where its lists are */
     uint64_t *back;             /* the end of a window: blocks set aside and not needed */
     uint64_t *resident;         /* the start of a window: the SMs' blocks, by when they started (set_aside) */
-    uint64_t *sort_tmp;         /* room to sort back or resident */
+    uint32_t *aside_at;         /* ... and for the first naside of them, the place in its SM's reserved of the block set aside */
+    uint32_t naside;
+    uint64_t *sort_tmp;         /* room to sort resident */
     struct ws_sm_entry *events; /* the end of a window: a heap of the due SMs by their next cycle with requests */
     struct ws_sm_entry *events_w;   /* ... with writes, when another thread merges them */
     int job;                    /* what the other threads do next (sm_team.c) */
