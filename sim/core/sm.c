@@ -265,10 +265,7 @@ void ws_sm_block_done(ws_tsim *s, ws_sm *sm, uint64_t at)
 bool ws_sm_fill(ws_tsim *s, ws_sm *sm, uint64_t start)
 {
     for (int64_t blk; (blk = ws_dispatcher_place(&s->disp, sm->id)) >= 0;)
-        if (!ws_sm_place_block(s, sm, (uint64_t)blk, start)) {
-            ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
-            return false;
-        }
+        if (!ws_sm_place_block(s, sm, (uint64_t)blk, start)) return false;
     return true;
 }
 
@@ -302,7 +299,9 @@ bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
     if (!freed) return true;
     if (!sm->window_end) {
         for (uint32_t k = 0; k < freed; k++) ws_sm_block_done(s, sm, now);
-        return ws_sm_fill(s, sm, now) && ws_sm_begin_placed(s, sm);
+        if (ws_sm_fill(s, sm, now)) return ws_sm_begin_placed(s, sm);
+        ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
+        return false;
     }
     for (uint32_t k = 0; k < freed; k++) {
         sm->freed_at[sm->nfreed++] = now;

@@ -276,7 +276,8 @@ bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now);
 void ws_sm_block_done(ws_tsim *s, ws_sm *sm, uint64_t at);
 
 /* The dispatcher fills sm's free slots with blocks that start at cycle
- * start, placed (ws_sm_place_block).  False on out of memory. */
+ * start, placed (ws_sm_place_block).  False on out of memory, with no
+ * error set (at a window's end other threads may be setting theirs). */
 bool ws_sm_fill(ws_tsim *s, ws_sm *sm, uint64_t start);
 
 /* False, with s->x.err filled, when sm has warps but no next cycle: a
