@@ -36,7 +36,8 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
     sm->reserved = malloc(sizeof *sm->reserved * sm->nblocks);
     sm->freed_at = malloc(sizeof *sm->freed_at * 2 * sm->nblocks);
     sm->placed = malloc(sizeof *sm->placed * sm->nblocks);
-    if (!sm->slots || !sm->blocks || !sm->sp || !sm->reserved || !sm->freed_at || !sm->placed ||
+    sm->by_start = malloc(sizeof *sm->by_start * sm->nblocks);
+    if (!sm->slots || !sm->blocks || !sm->sp || !sm->reserved || !sm->freed_at || !sm->placed || !sm->by_start ||
         !ws_lsu_queue_init(&sm->lsu_q, sm->nsp))
         return false;
     for (uint32_t i = 0; i < sm->nsp; i++) {
@@ -67,7 +68,7 @@ void ws_sm_free(ws_sm *sm)
         free(b->ready); free(b->kind);
     }
     if (sm->l1_made) ws_l1_free(&sm->l1);
-    free(sm->slots); free(sm->blocks); free(sm->sp); free(sm->reserved); free(sm->freed_at); free(sm->placed);
+    free(sm->slots); free(sm->blocks); free(sm->sp); free(sm->reserved); free(sm->freed_at); free(sm->placed); free(sm->by_start);
     ws_lsu_queue_free(&sm->lsu_q);
     free(sm->data.a);
     free(sm->data.rows);
@@ -174,6 +175,11 @@ bool ws_sm_place_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     b->linear = block;
     s->x.blocks_started++;
     sm->placed[sm->nplaced++] = bs;
+    /* blocks start on an SM at cycles that never go back: from the end */
+    uint64_t v = ws_sm_by_start(now, bs);
+    uint32_t at = sm->nby_start++;
+    for (; at > 0 && sm->by_start[at - 1] > v; at--) sm->by_start[at] = sm->by_start[at - 1];
+    sm->by_start[at] = v;
     if (sm->next > now) sm->next = now;
     return true;
 }
@@ -252,6 +258,11 @@ static void leave(ws_sm *sm, ws_sm_warp *sw)
 static void block_ends(ws_tsim *s, ws_sm *sm, uint32_t bs)
 {
     sm->blocks[bs].used = false;
+    uint64_t v = ws_sm_by_start(sm->blocks[bs].started, bs);
+    uint32_t at = 0;
+    while (sm->by_start[at] != v) at++;
+    memmove(&sm->by_start[at], &sm->by_start[at + 1], sizeof *sm->by_start * (sm->nby_start - at - 1));
+    sm->nby_start--;
     for (uint32_t w = 0; w < s->nwarps; w++) sm->slots[bs * s->nwarps + w].w = NULL;
 }
 

@@ -233,6 +233,11 @@ typedef struct ws_sm {
      * thread that runs the SM next sets them up (ws_sm_begin_placed). */
     uint32_t *placed;
     uint32_t nplaced;
+    /* Its used block slots by when their blocks started, then slot:
+     * ws_sm_by_start(started, slot), ascending: what a window's set-aside
+     * reads of the SM, 8 bytes a block rather than every slot's record. */
+    uint64_t *by_start;
+    uint32_t nby_start;
     /* The lists a window's end merges on other threads while the calling
      * thread writes the fields above (sm_team.c): on lines of their own. */
     _Alignas(64) ws_lsu_queue lsu_q;    /* this cycle's (window's) requests for L2 */
@@ -251,6 +256,15 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id);
  * on the calling thread: they are a launch's biggest set-up. */
 bool ws_sm_l1_ready(ws_tsim *s, ws_sm *sm);
 void ws_sm_free(ws_sm *sm);
+
+/* A used slot of an SM in ws_sm.by_start: the cycle its block started (at
+ * most 2^42 - 1, weeks of simulation), then its slot (below 1,024). */
+#define WS_SM_SLOT_BITS 10
+static inline uint64_t ws_sm_by_start(uint64_t started, uint32_t slot)
+{
+    uint64_t most = (UINT64_C(1) << 42) - 1;
+    return (started < most ? started : most) << WS_SM_SLOT_BITS | slot;
+}
 
 /* Places block (linear index) on sm from cycle now: it takes sm's first
  * free slot at once, as the dispatcher and the blocks set aside for a

@@ -536,17 +536,9 @@ static bool split_requests(const ws_sm_team *t, const ws_sm_worker *failed)
 }
 
 /* A resident block as one key that sorts by the cycle it started, then
- * its slot, then its SM: a config allows at most 1,024 slots and 4,096
- * SMs (gpu_config.c), and a start past 2^42 cycles, weeks of simulation,
- * counts as 2^42 - 1. */
+ * its slot, then its SM: its ws_sm_by_start, then its SM (a config allows
+ * at most 1,024 slots and 4,096 SMs, gpu_config.c). */
 #define KEY_SM_BITS 12
-#define KEY_SLOT_BITS 10
-static uint64_t resident_key(uint64_t started, uint32_t slot, int32_t sm)
-{
-    uint64_t most = (UINT64_C(1) << (64 - KEY_SM_BITS - KEY_SLOT_BITS)) - 1;
-    return (started < most ? started : most) << (KEY_SM_BITS + KEY_SLOT_BITS) | (uint64_t)slot << KEY_SM_BITS |
-           (uint64_t)(uint32_t)sm;
-}
 
 static void prepare_window(ws_sm_team *t);
 
@@ -793,8 +785,8 @@ static void set_aside(ws_sm_team *t, const int32_t *due, int32_t ndue)
     uint32_t n = 0;
     for (int32_t j = 0; j < ndue; j++) {
         const ws_sm *sm = &t->sms[due[j]];
-        for (uint32_t b = 0; b < sm->nblocks; b++)
-            if (sm->blocks[b].used) t->resident[n++] = resident_key(sm->blocks[b].started, b, due[j]);
+        for (uint32_t k = 0; k < sm->nby_start; k++)
+            t->resident[n++] = sm->by_start[k] << KEY_SM_BITS | (uint64_t)(uint32_t)due[j];
     }
     ws_sort_keys(t->resident, t->sort_tmp, n);
     for (uint32_t k = 0; k < n; k++) {
