@@ -260,9 +260,10 @@ void ws_sm_free(ws_sm *sm);
 /* A used slot of an SM in ws_sm.by_start: the cycle its block started (at
  * most 2^42 - 1, weeks of simulation), then its slot (below 1,024). */
 #define WS_SM_SLOT_BITS 10
+#define WS_SM_STARTED_BITS 42
 static inline uint64_t ws_sm_by_start(uint64_t started, uint32_t slot)
 {
-    uint64_t most = (UINT64_C(1) << 42) - 1;
+    uint64_t most = (UINT64_C(1) << WS_SM_STARTED_BITS) - 1;
     return (started < most ? started : most) << WS_SM_SLOT_BITS | slot;
 }
 

@@ -296,6 +296,26 @@ static bool start_threads(ws_sm_team *t)
     return t->nthreads > 1;
 }
 
+/* What ws_sm_team_init allocates (NULL where it could not). */
+static void free_arrays(ws_sm_team *t)
+{
+    free(t->w);
+    free(t->owner);
+    free(t->brief);
+    free(t->cursor);
+    free(t->back);
+    free(t->resident);
+    free(t->aside_at);
+    free(t->sort_tmp);
+    free(t->shares);
+    free(t->events);
+    free(t->events_w);
+    free(t->settled);
+    free(t->next_of);
+    free(t->due_lists[0]);
+    free(t->due_lists[1]);
+}
+
 bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, uint64_t nblocks, bool every_cycle)
 {
     memset(t, 0, sizeof *t);
@@ -325,21 +345,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     t->due_lists[1] = malloc(sizeof *t->due_lists[1] * (size_t)nsm);
     if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->aside_at || !t->sort_tmp || !t->shares ||
         !t->events || !t->events_w || !t->settled || !t->next_of || !t->due_lists[0] || !t->due_lists[1]) {
-        free(t->w);
-        free(t->owner);
-        free(t->brief);
-        free(t->cursor);
-        free(t->back);
-        free(t->resident);
-        free(t->aside_at);
-        free(t->sort_tmp);
-        free(t->shares);
-        free(t->events);
-        free(t->events_w);
-        free(t->settled);
-        free(t->next_of);
-        free(t->due_lists[0]);
-        free(t->due_lists[1]);
+        free_arrays(t);
         return false;
     }
     for (int32_t i = 0; i < nsm; i++) {
@@ -539,6 +545,12 @@ static bool split_requests(const ws_sm_team *t, const ws_sm_worker *failed)
  * its slot, then its SM: its ws_sm_by_start, then its SM (a config allows
  * at most 1,024 slots and 4,096 SMs, gpu_config.c). */
 #define KEY_SM_BITS 12
+_Static_assert(WS_SM_STARTED_BITS + WS_SM_SLOT_BITS + KEY_SM_BITS <= 64, "a resident key holds its start, slot and SM");
+
+static int32_t key_sm(uint64_t key)
+{
+    return (int32_t)(key & ((UINT64_C(1) << KEY_SM_BITS) - 1));
+}
 
 static void prepare_window(ws_sm_team *t);
 
@@ -558,7 +570,7 @@ static bool settle_blocks(ws_sm_team *t)
      * them, which is ascending (the dispatcher hands out its lowest) */
     uint64_t nback = 0;
     for (uint32_t k = 0; k < t->naside; k++) {
-        const ws_sm *sm = &t->sms[t->resident[k] & ((UINT64_C(1) << KEY_SM_BITS) - 1)];
+        const ws_sm *sm = &t->sms[key_sm(t->resident[k])];
         if (t->aside_at[k] >= sm->nstarted) t->back[nback++] = sm->reserved[t->aside_at[k]];
     }
     t->naside = 0;
@@ -792,7 +804,7 @@ static void set_aside(ws_sm_team *t, const int32_t *due, int32_t ndue)
     for (uint32_t k = 0; k < n; k++) {
         int64_t b = ws_dispatcher_take(d);
         if (b < 0) return;
-        ws_sm *sm = &t->sms[t->resident[k] & ((UINT64_C(1) << KEY_SM_BITS) - 1)];
+        ws_sm *sm = &t->sms[key_sm(t->resident[k])];
         t->aside_at[t->naside++] = sm->nreserved;
         sm->reserved[sm->nreserved++] = (uint64_t)b;
     }
@@ -875,19 +887,5 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     pthread_cond_destroy(&t->cv);
     pthread_cond_destroy(&t->cv_done);
     ws_l2_split_free(t->split);
-    free(t->w);
-    free(t->owner);
-    free(t->brief);
-    free(t->cursor);
-    free(t->back);
-    free(t->resident);
-    free(t->aside_at);
-    free(t->sort_tmp);
-    free(t->shares);
-    free(t->events);
-    free(t->events_w);
-    free(t->settled);
-    free(t->next_of);
-    free(t->due_lists[0]);
-    free(t->due_lists[1]);
+    free_arrays(t);
 }
