@@ -523,7 +523,7 @@ static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes,
  * waking to answer them.  One by one a request takes about 0.2 us on 16
  * threads (its SM's list is on another core); the split adds three
  * barriers of a few microseconds.  histogram's second kernel (about 250
- * requests a window): its windows' ends 0.028-0.032 s at 1,024, 0.012-
+ * requests a window): its windows' ends 0.026-0.032 s at 1,024, 0.012-
  * 0.018 s at 256 (device machine, 16 threads); 96 measured the same. */
 #define REQUESTS_FOR_THE_THREADS 256
 
