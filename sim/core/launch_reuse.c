@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../base/zeroed.h"
+#include "sort_keys.h"
 
 #define RPAGE_SHIFT 12
 #define RPAGE ((uint32_t)1 << RPAGE_SHIFT)
@@ -131,22 +132,6 @@ static bool bit(const uint8_t *m, uint32_t i)
     return (m[i >> 3] >> (i & 7)) & 1;
 }
 
-static void bits_set(uint8_t *m, uint32_t lo, uint32_t hi)
-{
-    if (lo < hi && hi - lo <= 8 && lo >> 3 == (hi - 1) >> 3) {
-        /* inside one byte of the mask: an access of 1, 2, 4 or 8 aligned bytes */
-        m[lo >> 3] |= (uint8_t)(((1u << (hi - lo)) - 1) << (lo & 7));
-        return;
-    }
-    for (; lo < hi && (lo & 7); lo++) m[lo >> 3] |= (uint8_t)(1u << (lo & 7));
-    uint32_t whole = (hi - lo) / 8;     /* the bytes all of whose bits are set */
-    if (lo < hi && whole) {
-        memset(m + (lo >> 3), 0xff, whole);
-        lo += 8 * whole;
-    }
-    for (; lo < hi; lo++) m[lo >> 3] |= (uint8_t)(1u << (lo & 7));
-}
-
 /* The next run [*lo, *hi) of set bits of m at or after *pos that stays in
  * one CHUNK; false when there is none. */
 static bool next_run(const uint8_t *m, uint32_t *pos, uint32_t *lo, uint32_t *hi)
@@ -164,31 +149,18 @@ static bool next_run(const uint8_t *m, uint32_t *pos, uint32_t *lo, uint32_t *hi
 
 /* ---- the recorder -------------------------------------------------------- */
 
-/* A page the watched launch touched; key = page number + 1 (0: empty slot). */
-typedef struct wpage {
-    uint64_t key;
-    uint8_t *rmask, *wmask;
-    uint8_t *pre;           /* the page before the launch's first write to it */
-} wpage;
-
-/* Pages by number: open addressing, a power of two. */
-typedef struct wtable {
-    wpage *slots;
-    size_t nslots, used;
-    wpage *last;            /* the page of the last access */
-} wtable;
-
-/* The pages the SMs' threads note while a launch runs, all of them in one
- * table that they share without a lock: the reads (the SMs of a timed
- * launch read on several threads at once) and the writes a window puts
- * off, told ahead (ws_devmem_tell_ahead).  A page's slot is claimed by a
- * compare-and-swap of its key, its masks are set with atomic ors, and the
- * first thread to tell of a write to it copies the page as it is then,
- * which is before the launch's first write to it (device memory does not
- * change while the SMs run, and a window's writes are made after all of
- * them ran; two threads that copy it at once copy the same bytes, and one
- * copy is kept).  The table is merged into the recorder's when the launch
- * ends. */
+/* The pages a launch touches, all of them in one table that every thread
+ * notes into without a lock: the reads (the SMs of a timed launch read on
+ * several threads at once), the writes a window puts off, told ahead
+ * (ws_devmem_tell_ahead), and the writes made now.  A page's slot is
+ * claimed by a compare-and-swap of its key, its masks are set with atomic
+ * ors, and the first thread to note a write to it copies the page as it
+ * is then, which is before the launch's first write to it: device memory
+ * does not change while the SMs run (a window's writes are made after all
+ * of them ran; two threads that copy it at once copy the same bytes, and
+ * one copy is kept), and a write made now is noted before it changes a
+ * byte.  At the end the record's pages are made from the table's on
+ * several threads, with no merge on the calling thread first. */
 typedef struct apage {
     _Atomic uint64_t key;           /* page number + 1; 0: free */
     _Atomic(_Atomic uint64_t *) mask;   /* read bits, then written bits (MASK_WORDS each); NULL until set up */
@@ -199,7 +171,9 @@ typedef struct apage {
  * may hold, so that a free slot is always near.  The table is mapped zero
  * and touched only where a page is looked for, and the slots claimed are
  * listed: a launch that touches a few pages costs a few pages. */
-#define SHARED_SLOTS (2 * MAX_PAGES)
+#define SLOT_BITS 17
+#define SHARED_SLOTS ((size_t)1 << SLOT_BITS)
+_Static_assert(SHARED_SLOTS == 2 * MAX_PAGES, "twice the pages a record may hold");
 
 /* A page's bits in words: bit i of a page in word i / 64, at i % 64. */
 #define MASK_WORDS (RPAGE / 64)
@@ -213,90 +187,19 @@ typedef struct shared_table {
 struct ws_reuse_recorder {
     ws_reuse_cache *cache;
     ws_devmem *mem;
-    wtable t;               /* the writes made now, and at the end every note */
-    bool failed;            /* out of memory: nothing is filed */
     pthread_mutex_t mu;     /* for making the shared table */
-    _Atomic(shared_table *) shared;     /* made at the first note that goes there */
+    _Atomic(shared_table *) shared;     /* made at the first note */
     atomic_size_t nshared;  /* its pages claimed */
-    atomic_bool shared_failed;
+    atomic_bool shared_failed;  /* out of memory or past MAX_PAGES: nothing is filed */
 };
 
 /* What a claimer that ran out of memory publishes, for the threads waiting
  * on its page to give up too. */
 static _Atomic uint64_t no_mask[1];
 
-static size_t slot_of(uint64_t key, size_t nslots)
+static size_t slot_of(uint64_t key)
 {
-    return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & (nslots - 1);
-}
-
-static bool grow_slots(wtable *t)
-{
-    size_t n = t->nslots ? t->nslots * 2 : 1024;
-    wpage *s = calloc(n, sizeof *s);
-    if (!s) return false;
-    for (size_t i = 0; i < t->nslots; i++) {
-        if (!t->slots[i].key) continue;
-        size_t j = slot_of(t->slots[i].key, n);
-        while (s[j].key) j = (j + 1) & (n - 1);
-        s[j] = t->slots[i];
-    }
-    free(t->slots);
-    t->slots = s;
-    t->nslots = n;
-    t->last = NULL;
-    return true;
-}
-
-static wpage *page_get(wtable *t, uint64_t number)
-{
-    uint64_t key = number + 1;
-    if (t->last && t->last->key == key) return t->last;
-    if ((t->used + 1) * 2 > t->nslots && !grow_slots(t)) return NULL;
-    size_t j = slot_of(key, t->nslots);
-    while (t->slots[j].key && t->slots[j].key != key) j = (j + 1) & (t->nslots - 1);
-    if (!t->slots[j].key) {
-        if (t->used == MAX_PAGES) return NULL;
-        t->slots[j].key = key;
-        t->used++;
-    }
-    return t->last = &t->slots[j];
-}
-
-static void table_free(wtable *t)
-{
-    for (size_t i = 0; i < t->nslots; i++) {
-        free(t->slots[i].rmask);
-        free(t->slots[i].wmask);
-        free(t->slots[i].pre);
-    }
-    free(t->slots);
-}
-
-static bool note(ws_reuse_recorder *r, wpage *pg, uint32_t lo, uint32_t hi, bool write)
-{
-    uint8_t **mask = write ? &pg->wmask : &pg->rmask;
-    if (!*mask && !(*mask = calloc(1, RMASK_BYTES))) return false;
-    if (write && !pg->pre) {
-        if (!(pg->pre = malloc(RPAGE))) return false;
-        ws_devmem_peek(r->mem, (pg->key - 1) << RPAGE_SHIFT, pg->pre, RPAGE);
-    }
-    bits_set(*mask, lo, hi);
-    return true;
-}
-
-/* [addr, addr + size) into table t (*failed: out of memory or past
- * MAX_PAGES, and nothing more is noted). */
-static void note_range(ws_reuse_recorder *r, wtable *t, bool *failed, uint64_t addr, uint64_t size, bool write)
-{
-    while (size && !*failed) {
-        uint32_t off = (uint32_t)(addr & (RPAGE - 1));
-        uint32_t n = size < RPAGE - off ? (uint32_t)size : RPAGE - off;
-        wpage *pg = page_get(t, addr >> RPAGE_SHIFT);
-        *failed = !pg || !note(r, pg, off, off + n, write);
-        addr += n;
-        size -= n;
-    }
+    return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & (SHARED_SLOTS - 1);
 }
 
 /* The shared table, made by the first thread that needs it; NULL when out
@@ -320,7 +223,7 @@ static apage *shared_page(ws_reuse_recorder *r, uint64_t number)
     shared_table *t = shared_of(r);
     if (!t) return NULL;
     uint64_t key = number + 1;
-    for (size_t j = slot_of(key, SHARED_SLOTS);; j = (j + 1) & (SHARED_SLOTS - 1)) {
+    for (size_t j = slot_of(key);; j = (j + 1) & (SHARED_SLOTS - 1)) {
         apage *pg = &t->slot[j];
         uint64_t k = atomic_load_explicit(&pg->key, memory_order_acquire);
         if (k == 0 && atomic_compare_exchange_strong(&pg->key, &k, key)) {
@@ -353,9 +256,13 @@ static void bits_set_shared(_Atomic uint64_t *m, uint32_t lo, uint32_t hi)
     }
 }
 
-/* A read, or a write told ahead, into the shared table. */
-static void note_shared(ws_reuse_recorder *r, uint64_t addr, uint64_t size, bool write)
+/* A read, a write told ahead or a write about to be made, into the shared
+ * table; out of memory or past MAX_PAGES: failed, and nothing more is
+ * noted. */
+static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write, bool ahead)
 {
+    ws_reuse_recorder *r = ctx;
+    (void)ahead;        /* noted alike: the first copy of a page is the one kept */
     while (size && !atomic_load_explicit(&r->shared_failed, memory_order_relaxed)) {
         uint32_t off = (uint32_t)(addr & (RPAGE - 1));
         uint32_t n = size < RPAGE - off ? (uint32_t)size : RPAGE - off;
@@ -380,68 +287,33 @@ static void note_shared(ws_reuse_recorder *r, uint64_t addr, uint64_t size, bool
     }
 }
 
-/* Out of memory or past MAX_PAGES: failed, and nothing more is noted.
- * Writes made now need no lock: device memory is written while nothing
- * else touches it (device_memory.c; a timed launch's writes wait for the
- * end of the cycle or window, on one thread), and only they use r->t
- * before the launch ends. */
-static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write, bool ahead)
-{
-    ws_reuse_recorder *r = ctx;
-    if (write && !ahead) note_range(r, &r->t, &r->failed, addr, size, true);
-    else note_shared(r, addr, size, write);
-}
-
-/* Mask m's bits (words), if it has any, or-ed into the byte mask *into
- * (made if NULL); false when out of memory. */
-static bool mask_merge(uint8_t **into, _Atomic uint64_t *m)
+/* Mask m's bits (words) as a page's byte mask into out; false when it has
+ * none. */
+static bool mask_bytes(uint8_t *out, _Atomic uint64_t *m)
 {
     uint64_t words[MASK_WORDS], any = 0;
     for (uint32_t w = 0; w < MASK_WORDS; w++) any |= words[w] = atomic_load_explicit(&m[w], memory_order_relaxed);
-    if (!any) return true;
+    if (!any) return false;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* the words' bytes are the mask's bytes in order: a new mask is a copy
-     * (most pages are in the shared table alone; a launch of 48 MiB has
-     * 12,288 of them) */
-    if (!*into) {
-        if (!(*into = malloc(RMASK_BYTES))) return false;
-        memcpy(*into, words, RMASK_BYTES);
-        return true;
-    }
-#endif
-    if (!*into && !(*into = calloc(1, RMASK_BYTES))) return false;
+    memcpy(out, words, RMASK_BYTES);    /* the words' bytes are the mask's bytes in order */
+#else
     for (uint32_t w = 0; w < MASK_WORDS; w++)
-        for (uint32_t k = 0; words[w] && k < 8; k++) (*into)[w * 8 + k] |= (uint8_t)(words[w] >> (8 * k));
+        for (uint32_t k = 0; k < 8; k++) out[w * 8 + k] = (uint8_t)(words[w] >> (8 * k));
+#endif
     return true;
 }
 
-/* The shared table's pages into the recorder's table, and the table
- * freed: each page's masks or-ed in, its copy from before the first write
- * taken over (a copy the page has from a write made now came later: a
- * window's write to a page not made yet is told ahead when it issues and
- * again when the page is made). */
-static void merge_shared(ws_reuse_recorder *r)
+/* Frees what the shared table still holds, and the table. */
+static void shared_free(ws_reuse_recorder *r)
 {
     shared_table *t = atomic_load(&r->shared);
     if (!t) return;
-    r->failed |= atomic_load(&r->shared_failed);
     size_t n = atomic_load(&r->nshared);
     for (size_t i = 0; i < n && i < MAX_PAGES; i++) {
         apage *a = &t->slot[t->claimed[i]];
         _Atomic uint64_t *m = atomic_load_explicit(&a->mask, memory_order_relaxed);
-        uint8_t *pre = atomic_load_explicit(&a->pre, memory_order_relaxed);
-        if (m && m != no_mask && !r->failed) {
-            wpage *pg = page_get(&r->t, atomic_load_explicit(&a->key, memory_order_relaxed) - 1);
-            if (!pg || !mask_merge(&pg->rmask, m) || !mask_merge(&pg->wmask, m + MASK_WORDS)) {
-                r->failed = true;
-            } else if (pre) {
-                free(pg->pre);
-                pg->pre = pre;
-                pre = NULL;
-            }
-        }
         if (m != no_mask) free((void *)m);
-        free(pre);
+        free(atomic_load_explicit(&a->pre, memory_order_relaxed));
     }
     ws_zeroed_free(t, 1, sizeof *t);
     atomic_store(&r->shared, NULL);
@@ -453,10 +325,6 @@ ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem)
     if (!r) return NULL;
     r->cache = c;
     r->mem = mem;
-    if (!grow_slots(&r->t)) {
-        free(r);
-        return NULL;
-    }
     pthread_mutex_init(&r->mu, NULL);
     atomic_init(&r->shared, NULL);
     atomic_init(&r->nshared, 0);
@@ -493,14 +361,17 @@ static void record_free(ws_reuse_cache *c, record *rec)
 #define PAGES_FOR_A_THREAD 512
 #define MAX_FILL_THREADS 64
 
-/* A share of a record's copying: the recorder's slots [from, to), whose
- * reads and writes go to rec's arrays from index nr and nw on; like, the
- * newest record (NULL: none), whose copies it may share. */
+/* A share of a record's copying: the pages [from, to) of the shared
+ * table's pages sorted by address (sorted: page key above SLOT_BITS, slot
+ * below), whose reads and writes go to rec's arrays from index from on, nr
+ * and nw of them; like, the newest record (NULL: none), whose copies it
+ * may share. */
 typedef struct fill_share {
     ws_reuse_cache *cache;
     record *rec;
     const record *like;
     ws_reuse_recorder *r;
+    const uint64_t *sorted;
     size_t from, to, nr, nw;
     bool failed;            /* out of memory */
 } fill_share;
@@ -540,90 +411,92 @@ static bool copy_for(ws_reuse_cache *c, rpage *d, const record *like, const uint
 }
 
 /* Copies a share's pages: reads with the bytes before the launch, writes
- * with those after it, and frees what the recorder's table held of each
- * page once copied (the frees of a big launch's pages then on the threads
- * too).  The shares copy at once on several threads: each writes its own
- * entries of the arrays and of the recorder's table and reads device
- * memory and the newest record, which nothing changes meanwhile (a copy
- * shared with that record is one page's, and of one page's entries only
- * one share's thread changes its count). */
+ * with those after it, and frees what the shared table held of each page
+ * once copied (the frees of a big launch's pages then on the threads too).
+ * The shares copy at once on several threads: each writes its own entries
+ * of the arrays and of the table and reads device memory and the newest
+ * record, which nothing changes meanwhile (a copy shared with that record
+ * is one page's, and of one page's entries only one share's thread
+ * changes its count). */
 static void *fill_share_pages(void *arg)
 {
     fill_share *f = arg;
     ws_reuse_recorder *r = f->r;
-    size_t nr = f->nr, nw = f->nw;
+    shared_table *t = atomic_load_explicit(&r->shared, memory_order_relaxed);
     uint8_t now[RPAGE];
     for (size_t i = f->from; i < f->to && !f->failed; i++) {
-        wpage *pg = &r->t.slots[i];
-        if (!pg->key) continue;
-        uint64_t base = (pg->key - 1) << RPAGE_SHIFT;
-        if (pg->rmask) {
-            rpage *d = &f->rec->reads[nr++];
+        apage *a = &t->slot[f->sorted[i] & (SHARED_SLOTS - 1)];
+        uint64_t base = ((f->sorted[i] >> SLOT_BITS) - 1) << RPAGE_SHIFT;
+        _Atomic uint64_t *m = atomic_load_explicit(&a->mask, memory_order_relaxed);
+        uint8_t *pre = atomic_load_explicit(&a->pre, memory_order_relaxed);
+        rpage *d = &f->rec->reads[f->from + f->nr];
+        if (mask_bytes(d->mask, m)) {
             d->base = base;
-            memcpy(d->mask, pg->rmask, RMASK_BYTES);
-            if (!pg->pre) ws_devmem_peek(r->mem, base, now, RPAGE);     /* unwritten: as at the start */
-            f->failed = !copy_for(f->cache, d, f->like, pg->pre ? pg->pre : now);
+            f->nr++;
+            if (!pre) ws_devmem_peek(r->mem, base, now, RPAGE);     /* unwritten: as at the start */
+            f->failed = !copy_for(f->cache, d, f->like, pre ? pre : now);
         }
-        if (pg->wmask && !f->failed) {
-            rpage *d = &f->rec->writes[nw++];
+        d = &f->rec->writes[f->from + f->nw];
+        if (!f->failed && mask_bytes(d->mask, m + MASK_WORDS)) {
             d->base = base;
-            memcpy(d->mask, pg->wmask, RMASK_BYTES);
+            f->nw++;
             ws_devmem_peek(r->mem, base, now, RPAGE);
             f->failed = !copy_for(f->cache, d, f->like, now);
         }
-        if (f->failed) break;   /* (what it holds stays for table_free) */
-        free(pg->rmask);
-        free(pg->wmask);
-        free(pg->pre);
-        pg->rmask = pg->wmask = pg->pre = NULL;
+        if (f->failed) break;   /* (what it holds stays for shared_free) */
+        free((void *)m);
+        free(pre);
+        atomic_store_explicit(&a->mask, no_mask, memory_order_relaxed);
+        atomic_store_explicit(&a->pre, NULL, memory_order_relaxed);
     }
     return NULL;
 }
 
-static int by_base(const void *a, const void *b)
+/* The shared table's pages as keys sorted by address (page key above
+ * SLOT_BITS, slot below); NULL when out of memory. */
+static uint64_t *sorted_pages(const shared_table *t, size_t n)
 {
-    uint64_t x = ((const rpage *)a)->base, y = ((const rpage *)b)->base;
-    return (x > y) - (x < y);
-}
-
-/* Adds the reads and writes among the recorder's slots [from, to) to *nr
- * and *nw. */
-static void count_pages(const ws_reuse_recorder *r, size_t from, size_t to, size_t *nr, size_t *nw)
-{
-    for (size_t i = from; i < to; i++) {
-        const wpage *pg = &r->t.slots[i];
-        if (pg->key) {
-            *nr += pg->rmask != NULL;
-            *nw += pg->wmask != NULL;
-        }
+    uint64_t *keys = malloc(2 * n * sizeof *keys);
+    if (!keys) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        const apage *a = &t->slot[t->claimed[i]];
+        keys[i] = atomic_load_explicit(&a->key, memory_order_relaxed) << SLOT_BITS | t->claimed[i];
     }
+    ws_sort_keys_from(keys, keys + n, (uint32_t)n, SLOT_BITS);
+    return keys;
 }
 
 /* The record's pages, copied on up to nthreads threads (this one among
  * them) when there are enough: a launch of large arrays records tens of
  * MiB (vector_add 4194304: 48 MiB a launch), sharing the copies of like
- * (the newest record, or NULL) whose bytes are the same; then sorted by
- * base. */
+ * (the newest record, or NULL) whose bytes are the same.  Each share fills
+ * its own stretch of the arrays (room for every page read and written),
+ * and the stretches are then moved together, in the order of the pages'
+ * addresses. */
 static bool fill_pages(ws_reuse_cache *c, record *rec, const record *like, ws_reuse_recorder *r,
                        int32_t nthreads)
 {
-    count_pages(r, 0, r->t.nslots, &rec->nreads, &rec->nwrites);
-    rec->reads = calloc(rec->nreads ? rec->nreads : 1, sizeof *rec->reads);
-    rec->writes = calloc(rec->nwrites ? rec->nwrites : 1, sizeof *rec->writes);
-    if (!rec->reads || !rec->writes) return false;
-    size_t pages = rec->nreads + rec->nwrites, n = pages / PAGES_FOR_A_THREAD;
+    shared_table *t = atomic_load(&r->shared);
+    size_t pages = t ? atomic_load(&r->nshared) : 0;    /* below MAX_PAGES: else failed */
+    uint64_t *sorted = pages ? sorted_pages(t, pages) : NULL;
+    rec->reads = calloc(pages ? pages : 1, sizeof *rec->reads);
+    rec->writes = calloc(pages ? pages : 1, sizeof *rec->writes);
+    /* until the stretches are moved together, every entry is freed on failure */
+    rec->nreads = rec->nwrites = pages;
+    if ((pages && !sorted) || !rec->reads || !rec->writes) {
+        free(sorted);
+        return false;
+    }
+    size_t n = pages / PAGES_FOR_A_THREAD;
     if (n > (size_t)nthreads) n = nthreads > 1 ? (size_t)nthreads : 1;
     if (n > MAX_FILL_THREADS) n = MAX_FILL_THREADS;
     if (n < 1) n = 1;
     fill_share share[MAX_FILL_THREADS];
     pthread_t tid[MAX_FILL_THREADS];
     bool started[MAX_FILL_THREADS] = {false};
-    size_t nr = 0, nw = 0;
-    for (size_t k = 0; k < n; k++) {    /* each share's slots, and where its pages go */
-        share[k] = (fill_share){.cache = c, .rec = rec, .like = like, .r = r, .from = r->t.nslots * k / n,
-                                .to = r->t.nslots * (k + 1) / n, .nr = nr, .nw = nw};
-        count_pages(r, share[k].from, share[k].to, &nr, &nw);
-    }
+    for (size_t k = 0; k < n; k++)
+        share[k] = (fill_share){.cache = c, .rec = rec, .like = like, .r = r, .sorted = sorted,
+                                .from = pages * k / n, .to = pages * (k + 1) / n};
     for (size_t k = 1; k < n; k++) started[k] = pthread_create(&tid[k], NULL, fill_share_pages, &share[k]) == 0;
     fill_share_pages(&share[0]);
     bool failed = share[0].failed;
@@ -632,12 +505,23 @@ static bool fill_pages(ws_reuse_cache *c, record *rec, const record *like, ws_re
         else fill_share_pages(&share[k]);      /* no thread: copied here */
         failed |= share[k].failed;
     }
-    if (failed) return false;   /* (the pages not reached have no copy: record_free skips them) */
-    qsort(rec->reads, rec->nreads, sizeof *rec->reads, by_base);
-    qsort(rec->writes, rec->nwrites, sizeof *rec->writes, by_base);
+    free(sorted);
+    if (failed) return false;   /* (the entries not reached have no copy: record_free skips them) */
+    size_t nr = 0, nw = 0;
+    for (size_t k = 0; k < n; k++) {
+        memmove(rec->reads + nr, rec->reads + share[k].from, share[k].nr * sizeof *rec->reads);
+        memmove(rec->writes + nw, rec->writes + share[k].from, share[k].nw * sizeof *rec->writes);
+        nr += share[k].nr;
+        nw += share[k].nw;
+    }
+    rec->nreads = nr;
+    rec->nwrites = nw;
+    rpage *fit = realloc(rec->reads, (nr ? nr : 1) * sizeof *fit);     /* smaller: gives back the room */
+    if (fit) rec->reads = fit;
+    if ((fit = realloc(rec->writes, (nw ? nw : 1) * sizeof *fit))) rec->writes = fit;
     /* what the record holds counted as if it shared nothing: the oldest
      * record, dropped first, may share pages with the newest */
-    rec->bytes = (uint64_t)pages * (sizeof(rpage) + sizeof(pbuf)) + rec->key.params_size + rec->nprinted;
+    rec->bytes = (uint64_t)(nr + nw) * (sizeof(rpage) + sizeof(pbuf)) + rec->key.params_size + rec->nprinted;
     return true;
 }
 
@@ -690,14 +574,14 @@ void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *ke
                          const ws_launch_stats *st, const ws_timing_stats *ts,
                          const char *printed, size_t nprinted, int32_t nthreads)
 {
+
     if (!r) return;
     ws_devmem_watch(r->mem, NULL, NULL);
-    merge_shared(r);
-    if (keep && !r->failed) {
+    if (keep && !atomic_load(&r->shared_failed)) {
         record *rec = record_make(r->cache, r, key, launch_no, st, ts, printed, nprinted, nthreads);
         if (rec) cache_add(r->cache, rec);
     }
-    table_free(&r->t);
+    shared_free(r);
     pthread_mutex_destroy(&r->mu);
     free(r);
 }
