@@ -7,6 +7,7 @@
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
 #include "sass_groups.h"
+#include "write_claims.h"
 
 static const char *space_name(int s)
 {
@@ -639,26 +640,54 @@ static void tell_ahead(ws_exec *x, const ws_insn *in, uint32_t mask, const uint6
 /* Where each lane of a captured global write (mask, size bytes at addrs)
  * will write, found now on the SM's thread, into host (as host
  * addresses): then the write, at the window's end, moves bytes and nothing
- * else.  False, host unchanged, when some lane's bytes are not yet in a
- * page of device memory (ws_devmem_write_span_ahead): that write finds
- * them when it is made. */
+ * else.  make: the write has a byte that is not zero, so where its lanes
+ * lie in one page not made yet, the page is made ahead
+ * (ws_devmem_write_span_ahead), as the write would make it.  False, host
+ * unchanged, when some lane's bytes are not in a page otherwise: that
+ * write finds them when it is made. */
 static bool host_lanes(ws_exec *x, const ws_insn *in, uint32_t mask, const uint64_t *addrs, uint32_t size,
-                       uint64_t *host)
+                       bool make, uint64_t *host)
 {
     if (in->space != WS_SP_GLOBAL || !mask || !plain_width(size) || lanes_watched(x)) return false;
     ws_devmem *m = x->p->mem;
     uint64_t lo, hi, bits;
     lanes_span(addrs, mask, &lo, &hi, &bits);
     if (bits & (size - 1)) return false;
-    uint8_t *h = hi - lo < ((uint64_t)1 << 16) ? ws_devmem_write_span_ahead(m, &x->span_memo, lo, hi - lo + size) : NULL;
+    uint8_t *h = hi - lo < ((uint64_t)1 << 16) ? ws_devmem_write_span_ahead(m, &x->span_memo, lo, hi - lo + size, make)
+                                               : NULL;
     if (h) {
         FOR_LANES_DO(mask, lane, host[lane] = (uint64_t)(uintptr_t)(h + (addrs[lane] - lo)));
         return true;
     }
     uint8_t *each[WS_WARP_SIZE];
-    FOR_LANES(mask, lane) if (!(each[lane] = ws_devmem_write_span_ahead(m, &x->span_memo, addrs[lane], size))) return false;
+    FOR_LANES(mask, lane) if (!(each[lane] = ws_devmem_write_span_ahead(m, &x->span_memo, addrs[lane], size, false))) return false;
     FOR_LANES_DO(mask, lane, host[lane] = (uint64_t)(uintptr_t)each[lane]);
     return true;
+}
+
+/* Whether a captured store's values (nv rows of es-byte elements, the
+ * lanes of mask) have a byte that is not zero. */
+static bool any_byte_set(const uint64_t *values, uint32_t nv, uint32_t mask, uint32_t es)
+{
+    uint64_t keep = es >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * es)) - 1, any = 0;
+    for (uint32_t k = 0; k < nv; k++) FOR_LANES_DO(mask, lane, any |= values[(size_t)k * WS_WARP_SIZE + lane]);
+    return (any & keep) != 0;
+}
+
+/* With several threads, the lines a put-off write will write, claimed
+ * for its SM (write_claims.h): a captured store whose host bytes were
+ * found; any other marks the window's writes for one thread. */
+static void claim_lines(ws_deferred_list *l, const ws_insn *in, uint32_t mask, const uint64_t *addrs, bool hosted)
+{
+    if (!l->capture || in->cls != WS_I_ST || !hosted) {
+        ws_write_claims_clash(l->claims);
+        return;
+    }
+    const ws_opnd *v = &in->ops[1];
+    uint32_t size = ptx_type_size(in->m.types[0]) * (v->kind == WS_OK_VEC ? v->nelems : 1);
+    uint64_t lo, hi, bits;
+    lanes_span(addrs, mask, &lo, &hi, &bits);
+    ws_write_claims_store(l->claims, l->sm, lo, hi + size, &l->last_claim);
 }
 
 /* Puts an access off to the end of the cycle (or of the window, where the
@@ -696,7 +725,7 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         l->nrows += 3;
         uint32_t size = ptx_type_size(in->m.types[0]);
         if (ws_devmem_watched(x->p->mem)) tell_ahead(x, in, mask, addrs, size, true);
-        hosted = host_lanes(x, in, mask, addrs, size, dst);
+        hosted = host_lanes(x, in, mask, addrs, size, false, dst);
     } else if (l->capture) {
         if (in->cls != WS_I_ST) {
             ws_fault(x, b, w, -1, pc, "internal error: an access other than a store put off to a window's end");
@@ -713,12 +742,13 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         memcpy(dst, addrs, sizeof *dst * WS_WARP_SIZE);
         for (uint32_t k = 0; k < nv; k++) capture_row(x, b, w, &el[k], mask, dst + (size_t)(k + 1) * WS_WARP_SIZE);
         l->nrows += 1 + nv;
-        uint32_t size = ptx_type_size(in->m.types[0]) * nv;
+        uint32_t es = ptx_type_size(in->m.types[0]), size = es * nv;
         if (ws_devmem_watched(x->p->mem)) tell_ahead(x, in, mask, addrs, size, false);
-        hosted = host_lanes(x, in, mask, addrs, size, dst);
+        hosted = host_lanes(x, in, mask, addrs, size, any_byte_set(dst + WS_WARP_SIZE, nv, mask, es), dst);
     }
     l->a[l->n++] = (ws_deferred){.b = b, .w = w, .in = in, .pc = pc, .mask = mask, .steps = x->steps,
                                  .cycle = x->clock, .rows = rows, .hosted = hosted};
+    if (l->claims) claim_lines(l, in, mask, addrs, hosted);
     return true;
 }
 
@@ -1223,6 +1253,11 @@ static void atom_hosted(ws_exec *x, const ws_deferred_list *l, const ws_deferred
         store_le(p, nv, size);
         if (nv != old && x->steps > x->progress_at) x->progress_at = x->steps;
     }
+}
+
+void ws_exec_apply_hosted_stores(const ws_deferred_list *l)
+{
+    for (uint32_t k = 0; k < l->n; k++) store_hosted(l, &l->a[k]);
 }
 
 bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_deferred *d)

@@ -115,6 +115,12 @@ typedef struct ws_deferred_list {
     bool capture;
     uint64_t *rows;
     uint32_t nrows, rowcap;     /* in rows of WS_WARP_SIZE */
+    /* With several threads: the lines its SM's stores claim in a window
+     * (write_claims.h), sm its SM's index, last_claim the last it claimed;
+     * NULL: none kept. */
+    struct ws_write_claims *claims;
+    int32_t sm;
+    uint64_t last_claim;
 } ws_deferred_list;
 
 /* One launch of a kernel. */
@@ -171,6 +177,11 @@ typedef struct ws_apart {
 
 /* Does a put-off access's data movement (exec_mem.c).  False on a fault. */
 bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_deferred *d);
+/* Does every put-off access of l, in its order, when each is a captured
+ * store whose host bytes were found when it issued (a window whose lines
+ * no two SMs share, write_claims.h): bytes moved, nothing else.  May run
+ * on several threads at once for lists that write apart. */
+void ws_exec_apply_hosted_stores(const ws_deferred_list *l);
 
 /* Sets up the watchdog of a launch (exec.c). */
 void ws_watchdog_start(ws_exec *x);

@@ -236,6 +236,15 @@ static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
     }
 }
 
+/* Due SMs' put-off writes, an SM's list at a time, for as long as some
+ * are left: a window whose SMs write apart (write_claims.h), every write a
+ * store whose host bytes were found. */
+static void take_writes(ws_sm_team *t)
+{
+    for (int32_t j; (j = atomic_fetch_add_explicit(&t->write_next, 1, memory_order_relaxed)) < t->ndue;)
+        if (t->brief[t->due[j]].nwrites) ws_exec_apply_hosted_stores(&t->sms[t->due[j]].data);
+}
+
 static void *worker_main(void *arg)
 {
     ws_sm_worker *w = arg;
@@ -258,7 +267,10 @@ static void *worker_main(void *arg)
         /* windows are long enough to time (choose_mode) */
         uint64_t cpu = t->window_end ? thread_cpu_ns() : 0;
         if (t->job == JOB_SMS) run_share(t, w, false);
-        else if (t->job == JOB_L2) ws_l2_split_run(t->split, w->index - 1);
+        else if (t->job == JOB_L2) {
+            ws_l2_split_run(t->split, w->index - 1);
+            if (t->writes_apart) take_writes(t);
+        }
         else if (t->job == JOB_CLEAR_L2) ws_l2_clear_slices(t->s->l2, (uint32_t)w->index, (uint32_t)t->nthreads);
         else if (w->index == 1) t->writes_ok = merge_window(t, t->failed_w, true, t->events_w, t->cursor);
         else if (w->index == 2 && t->job == JOB_MERGES)
@@ -293,6 +305,13 @@ static bool start_threads(ws_sm_team *t)
     /* the L2 on the other threads when there are two or more of them (else
      * as the writes, on one) */
     if (t->nthreads > 2) t->split = ws_l2_split_create(t->nthreads - 1);
+    if (t->split && ws_write_claims_init(&t->claims)) {
+        t->have_claims = true;
+        for (int32_t i = 0; i < t->s->g->multiProcessorCount; i++) {
+            t->sms[i].data.claims = &t->claims;
+            t->sms[i].data.sm = i;
+        }
+    }
     return t->nthreads > 1;
 }
 
@@ -519,6 +538,11 @@ static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes,
  * keep_awake: a hand-off costs about a microsecond). */
 #define WRITES_FOR_A_THREAD 16
 
+/* Put-off writes in a window below which its SMs' lists are not worth
+ * spreading over the threads (the calling thread moves a store's bytes in
+ * about 0.3 us on 16 threads: they lie in other cores' caches). */
+#define WRITES_APART 64
+
 /* L2 requests in a window below which the other threads are not worth
  * waking to answer them.  One by one a request takes about 0.2 us on 16
  * threads (its SM's list is on another core); the split adds three
@@ -606,23 +630,34 @@ static bool settle_blocks(ws_sm_team *t)
  * cycle, then SM), whose error is the launch's, and the window's blocks
  * (settle_blocks).  When the threads ran the window the requests go on
  * the other threads (split_requests) while this one does the writes and
- * the blocks; else, with three threads or more, the writes and the
+ * the blocks, or, where no two SMs wrote one line (write_claims.h), the
+ * blocks and then the writes, SM by SM, with the others as they finish
+ * their part of the requests; else, with three threads or more, the writes and the
  * requests one by one on two others while this one does the blocks; with
  * two, the writes on the other when there are enough of them. */
 static bool end_window(ws_sm_team *t, bool threads)
 {
     ws_sm_worker *failed = gather(t);
     ws_exec *x = &t->s->x;
+    /* the pages the window's stores made (exec_mem.c: host_lanes), before
+     * any write looks for one */
+    if (!ws_devmem_adopt_ahead(x->p->mem)) {
+        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+        return false;
+    }
     uint32_t nwrites = 0;
     for (int32_t j = 0; threads && j < t->ndue; j++) nwrites += t->brief[t->due[j]].nwrites;
     bool split = threads && split_requests(t, failed), ok = true;
     bool merges = !split && threads && t->nthreads > 2;
     bool writes = !split && !merges && threads && nwrites >= WRITES_FOR_A_THREAD;
+    /* the writes SM by SM on all threads, after the others' part of the split */
+    t->writes_apart = split && t->have_claims && nwrites >= WRITES_APART && ws_write_claims_apart(&t->claims);
     t->failed_w = failed;
     if (split) {
         ws_l2_split_begin(t->split, t->sms, t->due, t->ndue, t->now, t->window_end, t->s->l2);
+        atomic_store_explicit(&t->write_next, 0, memory_order_relaxed);
         team_go(t, JOB_L2);
-        ok = merge_window(t, failed, true, t->events, t->cursor);
+        if (!t->writes_apart) ok = merge_window(t, failed, true, t->events, t->cursor);
     } else if (merges) {
         team_go(t, JOB_MERGES);
     } else if (writes) {
@@ -633,7 +668,9 @@ static bool end_window(ws_sm_team *t, bool threads)
              merge_window(t, failed, false, t->events, requests_cursor(t));
     }
     bool settled = ok && !failed && settle_blocks(t);
+    if (t->writes_apart) take_writes(t);
     if (split || merges || writes) team_wait(t);
+    t->apart_windows += t->writes_apart;
     if (merges || writes) ok = ok && t->writes_ok && (!merges || t->requests_ok);
     if (split && ok) {
         ws_l2_split_result r = ws_l2_split_end(t->split);
@@ -767,6 +804,7 @@ static bool run_team(ws_sm_team *t)
     if (t->nthreads > 1 && !t->every_cycle) choose_mode(t, t->ndue);
     bool parallel = t->parallel && t->ndue > 1;
     if (parallel && !t->started) parallel = start_threads(t);
+    if (t->have_claims && t->window_end) ws_write_claims_next_window(&t->claims);
     if (!parallel) {
         run_share(t, &t->w[0], true);
         return t->window_end ? end_window(t, false) : end_cycle(t);
@@ -882,7 +920,13 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
         pthread_mutex_unlock(&t->mu);
         for (int32_t k = 1; k < t->nthreads; k++) pthread_join(t->w[k].thread, NULL);
     }
+    ws_devmem_adopt_ahead(t->s->x.p->mem);      /* a window that did not end */
     ts->l2_split_windows += t->split_windows;
+    ts->writes_apart_windows += t->apart_windows;
+    if (t->have_claims) {
+        for (int32_t i = 0; i < t->s->g->multiProcessorCount; i++) t->sms[i].data.claims = NULL;
+        ws_write_claims_free(&t->claims);
+    }
     for (int32_t k = 0; k < t->nthreads; k++) {
         ws_launch_stats_add(st, &t->w[k].st);
         ws_timing_stats_add_sm_counts(ts, &t->w[k].ts);

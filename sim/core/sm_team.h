@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 
 #include "sm.h"
+#include "write_claims.h"
 
 #define WS_SM_TEAM_MAX_THREADS 64
 
@@ -78,6 +79,12 @@ typedef struct ws_sm_team {
     bool prepared;
     struct ws_l2_split *split;  /* with three threads or more: a window's L2 requests on the others */
     uint64_t split_windows;     /* windows whose requests went on them */
+    /* ... and then, where no two SMs' stores meet (write_claims.h), the
+     * window's writes too, SM by SM (write_next: the next of due) */
+    ws_write_claims claims;
+    bool have_claims, writes_apart;
+    atomic_int write_next;
+    uint64_t apart_windows;     /* windows whose writes went so */
     /* the watchdog's: warp instructions before this cycle, and at the last
      * sign of progress */
     uint64_t steps, progress_at;

@@ -22,6 +22,7 @@
  * threads too. */
 #include "device_memory.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,24 @@ struct ws_devmem {
 
     ws_devmem_watch_fn watch;   /* ws_devmem_watch: NULL = off */
     void *watch_ctx;
+
+    struct made_ahead *ahead;   /* pages made for a window's writes (ws_devmem_write_span_ahead) */
 };
+
+/* Pages made while a window's SMs run, on their threads, for the stores
+ * they put off to its end (ws_devmem_write_span_ahead), until
+ * ws_devmem_adopt_ahead puts them in the page table: a table of fixed
+ * size whose slots are taken by compare-and-swap of the key, the page's
+ * bytes published after it.  Until then the page table does not hold
+ * them, so reads find zeros there, which is what the new pages hold until
+ * the window's end writes them. */
+#define AHEAD_SLOTS 1024
+#define AHEAD_PROBES 64
+typedef struct made_ahead {
+    _Atomic uint64_t key[AHEAD_SLOTS];          /* page number; 0 = free */
+    _Atomic(uint8_t *) data[AHEAD_SLOTS];
+    atomic_uint made;                           /* slots taken */
+} made_ahead;
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
@@ -317,13 +335,19 @@ static bool init_clear_part(ws_page_table *t, size_t i, uint64_t addr, uint64_t 
     return true;
 }
 
-/* ---- allocations ---- *//* ---- allocations ---- */
+/* ---- allocations ---- */
 
 ws_devmem *ws_devmem_create(void)
 {
     ws_devmem *m = calloc(1, sizeof *m);
-    if (m)
-        m->bump = WS_GLOBAL_BASE;
+    if (!m)
+        return NULL;
+    m->bump = WS_GLOBAL_BASE;
+    m->ahead = calloc(1, sizeof *m->ahead);
+    if (!m->ahead) {
+        free(m);
+        return NULL;
+    }
     return m;
 }
 
@@ -331,6 +355,9 @@ void ws_devmem_destroy(ws_devmem *m)
 {
     if (!m)
         return;
+    for (size_t i = 0; i < AHEAD_SLOTS; i++)
+        free(atomic_load(&m->ahead->data[i]));
+    free(m->ahead);
     table_free(&m->pages);
     table_free(&m->inits);
     free(m->allocs);
@@ -556,11 +583,89 @@ uint8_t *ws_devmem_write_span(ws_devmem *m, uint64_t addr, uint64_t size)
     return span_of(m, m, addr, size, &a);
 }
 
-uint8_t *ws_devmem_write_span_ahead(const ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size)
+/* The page of key made ahead, made now if no thread has made it yet;
+ * NULL when the table has no slot near key's place or out of memory. */
+static uint8_t *page_ahead(made_ahead *a, uint64_t key)
+{
+    size_t i = page_hash(key, AHEAD_SLOTS - 1);
+    uint8_t *mine = NULL;
+    for (int probe = 0; probe < AHEAD_PROBES; probe++, i = (i + 1) & (AHEAD_SLOTS - 1)) {
+        uint64_t k = atomic_load_explicit(&a->key[i], memory_order_acquire);
+        if (k == 0) {
+            if (!mine && !(mine = calloc(1, WS_PAGE_SIZE)))
+                return NULL;
+            if (atomic_compare_exchange_strong_explicit(&a->key[i], &k, key, memory_order_acq_rel,
+                                                        memory_order_acquire)) {
+                atomic_store_explicit(&a->data[i], mine, memory_order_release);
+                atomic_fetch_add_explicit(&a->made, 1, memory_order_relaxed);
+                return mine;
+            }
+            /* another thread took the slot: k is its key */
+        }
+        if (k == key) {
+            free(mine);
+            uint8_t *p;
+            /* its maker publishes the bytes right after the key */
+            while (!(p = atomic_load_explicit(&a->data[i], memory_order_acquire)))
+                ;
+            return p;
+        }
+    }
+    free(mine);
+    return NULL;
+}
+
+uint8_t *ws_devmem_write_span_ahead(const ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size,
+                                    bool make)
 {
     /* the reader's way, on its memo (the same pages, for later), but
      * without a watcher's note: a write is told of on its own */
-    return m->track_init ? NULL : memo_span(m, memo, addr, size);
+    if (m->track_init)
+        return NULL;
+    uint8_t *p = memo_span(m, memo, addr, size);
+    if (p || !make)
+        return p;
+    /* a page not made yet: one allocation and one page, else none */
+    const ws_alloc *found = alloc_find(m, addr, size, NULL);
+    uint64_t key = addr >> WS_PAGE_SHIFT;
+    if (!size || !found || (addr + size - 1) >> WS_PAGE_SHIFT != key || page_lookup(m, key))
+        return NULL;
+    uint8_t *page = page_ahead(m->ahead, key);
+    if (!page)
+        return NULL;
+    p = page + (addr & (WS_PAGE_SIZE - 1));
+    remember_span(memo, memo_slot(addr), addr, p, found);
+    return p;
+}
+
+bool ws_devmem_adopt_ahead(ws_devmem *m)
+{
+    made_ahead *a = m->ahead;
+    if (atomic_load_explicit(&a->made, memory_order_relaxed) == 0)
+        return true;
+    bool ok = true;
+    for (size_t i = 0; i < AHEAD_SLOTS; i++) {
+        uint64_t key = atomic_load_explicit(&a->key[i], memory_order_relaxed);
+        if (!key)
+            continue;
+        uint8_t *data = atomic_load_explicit(&a->data[i], memory_order_relaxed);
+        if (page_lookup(m, key)) {
+            /* made by a window that never ended (its launch failed), and
+             * written since by the host: nothing points into this one */
+            free(data);
+        } else if (!table_insert(&m->pages, key, data)) {
+            ok = false;         /* left for the next try, or ws_devmem_destroy */
+            continue;
+        }
+        atomic_store_explicit(&a->data[i], NULL, memory_order_relaxed);
+        atomic_store_explicit(&a->key[i], 0, memory_order_relaxed);
+    }
+    if (ok)
+        atomic_store_explicit(&a->made, 0, memory_order_relaxed);
+    /* the cache may say one of them has no page */
+    m->last_key = 0;
+    m->last_page = NULL;
+    return ok;
 }
 
 void ws_devmem_tell_ahead(ws_devmem *m, uint64_t addr, uint64_t size, bool write)

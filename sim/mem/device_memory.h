@@ -67,12 +67,21 @@ uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, ui
  * (ws_devmem_tell) of exactly the bytes it writes, before it writes them. */
 uint8_t *ws_devmem_write_span(ws_devmem *m, uint64_t addr, uint64_t size);
 /* A span for a write made later (a put-off write of a window, whose bytes
- * are found while the SMs run, on their threads): changes nothing, no
- * cache and no page, so it may run on several threads at once while
+ * are found while the SMs run, on their threads): changes no cache and no
+ * page of the table, so it may run on several threads at once while
  * nothing writes; the span stays valid while no allocation is freed.
- * NULL where ws_devmem_write_span would be, and where its page does not
- * exist yet (the write then goes through ws_devmem_write, later). */
-uint8_t *ws_devmem_write_span_ahead(const ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size);
+ * NULL where ws_devmem_write_span would be.  Where its page does not exist
+ * yet: with make, the page is made ahead, zeroed, apart from the table
+ * (reads still find zeros there), and the span lies in it; else NULL (the
+ * write then goes through ws_devmem_write, later).  A caller sets make
+ * only for a write that ws_devmem_write would make the page for: one with
+ * a byte that is not zero.  ws_devmem_adopt_ahead then puts the pages
+ * made ahead in the table, on one thread, before the writes are made. */
+uint8_t *ws_devmem_write_span_ahead(const ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size,
+                                    bool make);
+/* False on out of memory (the pages not put in the table stay apart,
+ * freed with m). */
+bool ws_devmem_adopt_ahead(ws_devmem *m);
 /* Tells the watcher, if one is set, of an access as ws_devmem_read and
  * ws_devmem_write would. */
 void ws_devmem_tell(ws_devmem *m, uint64_t addr, uint64_t size, bool write);

@@ -13,7 +13,10 @@
  *   - a grid-stride loop whose pointers keep its loads and stores apart
  *     runs in windows, and a load or store that strays faults;
  *   - global atomics whose old values nothing reads run in windows, with
- *     the results and cycles of a run cycle by cycle. */
+ *     the results and cycles of a run cycle by cycle;
+ *   - on 3 threads or more a window's writes go SM by SM on the threads
+ *     where no two SMs write one line, and one by one, with one thread's
+ *     results, where several SMs store to the same words. */
 #include "timing_util.h"
 
 #include <math.h>
@@ -141,6 +144,21 @@ static const char *const src = PTX_HEAD
     " ld.global.u32 %r5, [%rd5];\n"
     " and.b32 %r6, %r5, 7;\n mul.wide.u32 %rd6, %r6, 4;\n add.u64 %rd7, %rd2, %rd6;\n"
     " atom.global.add.u32 %r7, [%rd7], 1;\n st.global.u32 [%rd5], %r7;\n"
+    " ret;\n"
+    "}\n"
+    /* every block stores to the same 128 words, which SMs of one window
+     * then write: shared[tid] = block * 1000 + tid; and each thread
+     * own[i] = i, apart from the others */
+    ".visible .entry overlap(.param .u64 pshared, .param .u64 pown)\n"
+    "{\n"
+    " .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [pshared];\n ld.param.u64 %rd2, [pown];\n"
+    " cvta.to.global.u64 %rd1, %rd1;\n cvta.to.global.u64 %rd2, %rd2;\n"
+    " mov.u32 %r1, %ctaid.x;\n mov.u32 %r2, %ntid.x;\n mov.u32 %r3, %tid.x;\n"
+    " mad.lo.u32 %r4, %r1, %r2, %r3;\n mul.wide.u32 %rd3, %r4, 4;\n add.u64 %rd4, %rd2, %rd3;\n"
+    " st.global.u32 [%rd4], %r4;\n"
+    " mad.lo.u32 %r5, %r1, 1000, %r3;\n mul.wide.u32 %rd5, %r3, 4;\n add.u64 %rd6, %rd1, %rd5;\n"
+    " st.global.u32 [%rd6], %r5;\n"
     " ret;\n"
     "}\n";
 
@@ -287,8 +305,9 @@ static void test_waves_on_any_threads(void **state)
         outcome o;
         run_smooth(N, N, 0, threads[i], &o);
         same_results(&o, &one, N);
-        /* on 3 threads or more the others answered the L2's requests */
-        if (threads[i] > 2) assert_true(o.ts.l2_split_windows > 0);
+        /* on 3 threads or more the others answered the L2's requests and,
+         * each thread's stores apart from the others', did the SMs' writes */
+        if (threads[i] > 2) assert_true(o.ts.l2_split_windows > 0 && o.ts.writes_apart_windows > 0);
         free(o.out);
     }
     static const uint32_t windows[] = {2, 7, 100};
@@ -607,6 +626,57 @@ static void test_unread_atomics(void **state)
     t_free(&t);
 }
 
+/* overlap on blocks of 128, on threads: its two buffers into shared (128
+ * words) and own (n words). */
+static void run_overlap(uint32_t blocks, int32_t threads, outcome *o, uint32_t *shared, uint32_t *own)
+{
+    tctx t;
+    ws_gpu_config g;
+    load_h200(&t, &g);
+    uint64_t ps = t_alloc(&t, NULL, 128 * sizeof(uint32_t)), po = t_alloc(&t, NULL, blocks * 128 * sizeof(uint32_t));
+    t_p64(&t, ps);
+    t_p64(&t, po);
+    launch_128(&t, &g, "overlap", blocks, 0, threads, NULL, NULL, o);
+    assert_true(ws_devmem_read(t.mem, ps, shared, 128 * sizeof(uint32_t)));
+    assert_true(ws_devmem_read(t.mem, po, own, blocks * 128 * sizeof(uint32_t)));
+    t_free(&t);
+}
+
+/* Stores of several SMs to the same words in one window take effect in
+ * the order of one thread's run, on any threads: those windows' writes go
+ * one by one (write_claims.h), not SM by SM on the threads. */
+static void test_stores_of_two_sms_to_one_word(void **state)
+{
+    (void)state;
+    enum { BLOCKS = 2500 };
+    uint32_t shared1[128], shared[128];
+    uint32_t *own1 = malloc(BLOCKS * 128 * sizeof(uint32_t)), *own = malloc(BLOCKS * 128 * sizeof(uint32_t));
+    assert_non_null(own1);
+    assert_non_null(own);
+    outcome one;
+    run_overlap(BLOCKS, 1, &one, shared1, own1);
+    assert_true(one.ok);
+    for (uint32_t i = 0; i < BLOCKS * 128; i++) assert_int_equal(own1[i], i);
+    for (uint32_t k = 0; k < 128; k++) {
+        assert_int_equal(shared1[k] % 1000, k);
+        assert_true(shared1[k] / 1000 < BLOCKS);
+    }
+    static const int32_t threads[] = {3, 8};
+    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
+        outcome o;
+        run_overlap(BLOCKS, threads[i], &o, shared, own);
+        assert_true(o.ok);
+        assert_memory_equal(shared, shared1, sizeof shared);
+        assert_memory_equal(own, own1, BLOCKS * 128 * sizeof(uint32_t));
+        assert_memory_equal(&o.st, &one.st, sizeof o.st);
+        assert_int_equal(o.ts.cycles, one.ts.cycles);
+        assert_true(o.ts.l2_split_windows > 0);
+        /* the windows where SMs wrote shared went one by one */
+    }
+    free(own1);
+    free(own);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -618,6 +688,7 @@ int main(void)
         cmocka_unit_test(test_pointers_apart),
         cmocka_unit_test(test_unread_atomics),
         cmocka_unit_test(test_unread_integer_adds_wrap),
+        cmocka_unit_test(test_stores_of_two_sms_to_one_word),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
