@@ -16,7 +16,9 @@
  *     the results and cycles of a run cycle by cycle;
  *   - on 3 threads or more a window's writes go SM by SM on the threads
  *     where no two SMs write one line, and one by one, with one thread's
- *     results, where several SMs store to the same words. */
+ *     results, where several SMs store to the same words;
+ *   - the pages a window's stores make as they issue are those its writes
+ *     would make at its end: none for stores of zeros. */
 #include "timing_util.h"
 
 #include <math.h>
@@ -159,6 +161,20 @@ static const char *const src = PTX_HEAD
     " st.global.u32 [%rd4], %r4;\n"
     " mad.lo.u32 %r5, %r1, 1000, %r3;\n mul.wide.u32 %rd5, %r3, 4;\n add.u64 %rd6, %rd1, %rd5;\n"
     " st.global.u32 [%rd6], %r5;\n"
+    " ret;\n"
+    "}\n"
+    /* zero[i] = 0 and, in blocks 0, 2, 4, ..., odd[i] = i: of buffers no
+     * byte of which was written before, pages that only ever get zeros */
+    ".visible .entry zeros(.param .u64 pzero, .param .u64 podd)\n"
+    "{\n"
+    " .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n .reg .pred %p<2>;\n"
+    " ld.param.u64 %rd1, [pzero];\n ld.param.u64 %rd2, [podd];\n"
+    " cvta.to.global.u64 %rd1, %rd1;\n cvta.to.global.u64 %rd2, %rd2;\n"
+    " mov.u32 %r1, %ctaid.x;\n mov.u32 %r2, %ntid.x;\n mov.u32 %r3, %tid.x;\n"
+    " mad.lo.u32 %r4, %r1, %r2, %r3;\n mul.wide.u32 %rd3, %r4, 4;\n"
+    " add.u64 %rd4, %rd1, %rd3;\n mov.u32 %r5, 0;\n st.global.u32 [%rd4], %r5;\n"
+    " and.b32 %r6, %r1, 1;\n setp.ne.u32 %p1, %r6, 0;\n"
+    " add.u64 %rd5, %rd2, %rd3;\n @!%p1 st.global.u32 [%rd5], %r4;\n"
     " ret;\n"
     "}\n";
 
@@ -677,6 +693,57 @@ static void test_stores_of_two_sms_to_one_word(void **state)
     free(own);
 }
 
+/* zeros on blocks of 128, window cycles per window (0: warpsim's), on
+ * threads: the bytes of backing pages device memory holds after it, and
+ * its odd buffer into odd. */
+static uint64_t run_zeros(uint32_t blocks, uint32_t window, int32_t threads, outcome *o, uint32_t *odd)
+{
+    tctx t;
+    ws_gpu_config g;
+    load_h200(&t, &g);
+    size_t bytes = (size_t)blocks * 128 * sizeof(uint32_t);
+    uint64_t pz = t_alloc(&t, NULL, bytes), po = t_alloc(&t, NULL, bytes);
+    t_p64(&t, pz);
+    t_p64(&t, po);
+    launch_128(&t, &g, "zeros", blocks, window, threads, NULL, NULL, o);
+    assert_true(ws_devmem_read(t.mem, po, odd, bytes));
+    uint64_t resident = ws_devmem_resident_bytes(t.mem);
+    t_free(&t);
+    return resident;
+}
+
+/* A window's stores make the pages they write as they issue (device
+ * memory's pages made ahead), exactly those a store made at the window's
+ * end would: one with a byte that is not zero; the others stay absent. */
+static void test_pages_made_as_the_writes_would(void **state)
+{
+    (void)state;
+    /* 2048 blocks of 512 bytes a buffer: 16 pages of 64 KiB each, blocks
+     * 2k and 2k + 1 on one 1 KiB stretch */
+    enum { BLOCKS = 2048 };
+    size_t n = (size_t)BLOCKS * 128;
+    uint32_t *odd1 = malloc(n * sizeof(uint32_t)), *odd = malloc(n * sizeof(uint32_t));
+    assert_non_null(odd1);
+    assert_non_null(odd);
+    outcome c, o;
+    uint64_t cycle_by_cycle = run_zeros(BLOCKS, 1, 1, &c, odd1);
+    assert_true(c.ok);
+    for (size_t i = 0; i < n; i++) assert_int_equal(odd1[i], (i / 128) % 2 ? 0 : i);
+    /* the pages the odd buffer lies on (16 or 17: it need not start on
+     * one; each has some of blocks 0, 2, ...), the zeros' none */
+    assert_true(cycle_by_cycle >= 16 * 65536 && cycle_by_cycle <= 17 * 65536);
+    static const int32_t threads[] = {1, 3, 8};
+    for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
+        uint64_t resident = run_zeros(BLOCKS, 0, threads[k], &o, odd);
+        assert_true(o.ok);
+        assert_true(o.ts.loop_iterations < o.ts.cycles / 4);     /* in windows */
+        assert_int_equal(resident, cycle_by_cycle);
+        assert_memory_equal(odd, odd1, n * sizeof(uint32_t));
+    }
+    free(odd1);
+    free(odd);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -689,6 +756,7 @@ int main(void)
         cmocka_unit_test(test_unread_atomics),
         cmocka_unit_test(test_unread_integer_adds_wrap),
         cmocka_unit_test(test_stores_of_two_sms_to_one_word),
+        cmocka_unit_test(test_pages_made_as_the_writes_would),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
