@@ -676,18 +676,17 @@ static bool any_byte_set(const uint64_t *values, uint32_t nv, uint32_t mask, uin
 
 /* With several threads, the lines a put-off write will write, claimed
  * for its SM (write_claims.h): a captured store whose host bytes were
- * found; any other marks the window's writes for one thread. */
-static void claim_lines(ws_deferred_list *l, const ws_insn *in, uint32_t mask, const uint64_t *addrs, bool hosted)
+ * found, size bytes a lane (hosted_size); any other (hosted_size 0) marks
+ * the window's writes for one thread. */
+static void claim_lines(ws_deferred_list *l, uint32_t mask, const uint64_t *addrs, uint32_t hosted_size)
 {
-    if (!l->capture || in->cls != WS_I_ST || !hosted) {
+    if (!hosted_size) {
         ws_write_claims_clash(l->claims);
         return;
     }
-    const ws_opnd *v = &in->ops[1];
-    uint32_t size = ptx_type_size(in->m.types[0]) * (v->kind == WS_OK_VEC ? v->nelems : 1);
     uint64_t lo, hi, bits;
     lanes_span(addrs, mask, &lo, &hi, &bits);
-    ws_write_claims_store(l->claims, l->sm, lo, hi + size, &l->last_claim);
+    ws_write_claims_store(l->claims, l->sm, lo, hi + hosted_size, &l->last_claim);
 }
 
 /* Puts an access off to the end of the cycle (or of the window, where the
@@ -706,7 +705,7 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         l->a = a;
         l->cap = cap;
     }
-    uint32_t rows = UINT32_MAX;
+    uint32_t rows = UINT32_MAX, hosted_size = 0;
     bool hosted = false;
     if (l->capture && in->cls == WS_I_ATOM) {
         /* an atomic whose old values nothing reads (timing_window.c): its
@@ -745,10 +744,11 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         uint32_t es = ptx_type_size(in->m.types[0]), size = es * nv;
         if (ws_devmem_watched(x->p->mem)) tell_ahead(x, in, mask, addrs, size, false);
         hosted = host_lanes(x, in, mask, addrs, size, any_byte_set(dst + WS_WARP_SIZE, nv, mask, es), dst);
+        if (hosted) hosted_size = size;
     }
     l->a[l->n++] = (ws_deferred){.b = b, .w = w, .in = in, .pc = pc, .mask = mask, .steps = x->steps,
                                  .cycle = x->clock, .rows = rows, .hosted = hosted};
-    if (l->claims) claim_lines(l, in, mask, addrs, hosted);
+    if (l->claims) claim_lines(l, mask, addrs, hosted_size);
     return true;
 }
 
