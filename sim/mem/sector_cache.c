@@ -31,6 +31,13 @@ static uint64_t restamp(uint64_t use, uint64_t stamp) { return (use & ~STAMP_MAS
  * uses, not for clearing an L2's megabytes of tags, stamps and lines
  * (every timed launch builds its caches anew). */
 
+/* The ways of a run that ws_scache_reset clears when a line was placed in
+ * it: as many as fill a 4 KiB page of lines (and a quarter page of tags
+ * and of use words).  A run of 512 ways, four pages of lines, had its
+ * clearing write three pages no line was ever placed in (the L2 kept
+ * between a program's launches: a fifth of convolution's page faults). */
+#define CHUNK_WAYS (4096 / sizeof(ws_cache_line))
+
 /* The words of c's touched bits: a bit per run of chunk_ways ways. */
 static size_t touched_words(const ws_sector_cache *c)
 {
@@ -48,7 +55,7 @@ bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
     c->tag = ws_zeroed(n, sizeof *c->tag);
     c->use = ws_zeroed(n, sizeof *c->use);
     c->lines = ws_zeroed(n, sizeof *c->lines);
-    uint32_t sets_per_chunk = 512 / c->ways ? 512 / c->ways : 1;
+    uint32_t sets_per_chunk = CHUNK_WAYS / c->ways ? CHUNK_WAYS / c->ways : 1;
     c->chunk_ways = sets_per_chunk * c->ways;
     c->touched = calloc(touched_words(c), sizeof *c->touched);
     if (c->tag && c->use && c->lines && c->touched) return true;

@@ -27,7 +27,7 @@ typedef struct ws_cache_line {
  * out without reading the line's record, which a miss then only writes. */
 typedef struct ws_sector_cache {
     uint32_t nsets, ways;
-    /* The runs of chunk_ways ways (whole sets, about 4 KiB of tags) in
+    /* The runs of chunk_ways ways (whole sets, a 4 KiB page of lines) in
      * which a line was ever placed, a bit each: what ws_scache_reset
      * clears. */
     uint64_t *touched;

@@ -2,12 +2,17 @@
  * and every L2 slice use, on caches small enough to work by hand: which
  * sectors hit, what a fill allocates (a sector, not a line), which line
  * LRU evicts, what an eviction of dirty sectors reports. */
+/* mincore */
+#define _DEFAULT_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "sim/mem/sector_cache.h"
 
@@ -355,11 +360,43 @@ static void test_reset_is_new(void **state)
     }
 }
 
+/* Pages of [p, p + bytes) (p page-aligned) the process holds. */
+static size_t resident_pages(const void *p, size_t bytes)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), n = (bytes + page - 1) / page, held = 0;
+    unsigned char *in = malloc(n);
+    assert_non_null(in);
+    assert_int_equal(mincore((void *)p, bytes, in), 0);
+    for (size_t k = 0; k < n; k++) held += in[k] & 1;
+    free(in);
+    return held;
+}
+
+/* A reset clears only the pages of lines the cache placed lines in: an L2
+ * kept between launches, of which a launch used a few lines, holds no
+ * more memory after the reset than before it (mincore: its lines are
+ * mapped as ws_zeroed maps big arrays, a page at a time as written). */
+static void test_reset_writes_only_used_pages(void **state)
+{
+    (void)state;
+    ws_sector_cache c;
+    assert_true(ws_scache_init(&c, 629145, 16));
+    size_t bytes = sizeof *c.lines * (size_t)c.nsets * c.ways, page = (size_t)sysconf(_SC_PAGESIZE);
+    assert_int_equal((uintptr_t)c.lines % page, 0);     /* mapped, not from the heap */
+    random_use(&c, 5, 200, 3);                          /* three lines, three sets */
+    size_t before = resident_pages(c.lines, bytes);
+    assert_in_range(before, 1, 3);
+    ws_scache_reset(&c);
+    assert_int_equal(resident_pages(c.lines, bytes), before);
+    ws_scache_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_geometry),
         cmocka_unit_test(test_reset_is_new),
+        cmocka_unit_test(test_reset_writes_only_used_pages),
         cmocka_unit_test(test_sector_not_line),
         cmocka_unit_test(test_sets),
         cmocka_unit_test(test_lru_order),
