@@ -642,21 +642,23 @@ static void tell_ahead(ws_exec *x, const ws_insn *in, uint32_t mask, const uint6
  * addresses): then the write, at the window's end, moves bytes and nothing
  * else.  make: the write has a byte that is not zero, so where its lanes
  * lie in one page not made yet, the page is made ahead
- * (ws_devmem_write_span_ahead), as the write would make it.  False, host
- * unchanged, when some lane's bytes are not in a page otherwise: that
- * write finds them when it is made. */
+ * (ws_devmem_write_span_ahead), as the write would make it.  True with
+ * the bytes the lanes span, [*lo, *end).  False, host unchanged, when
+ * some lane's bytes are not in a page otherwise: that write finds them
+ * when it is made. */
 static bool host_lanes(ws_exec *x, const ws_insn *in, uint32_t mask, const uint64_t *addrs, uint32_t size,
-                       bool make, uint64_t *host)
+                       bool make, uint64_t *host, uint64_t *lo, uint64_t *end)
 {
     if (in->space != WS_SP_GLOBAL || !mask || !plain_width(size) || lanes_watched(x)) return false;
     ws_devmem *m = x->p->mem;
-    uint64_t lo, hi, bits;
-    lanes_span(addrs, mask, &lo, &hi, &bits);
+    uint64_t hi, bits;
+    lanes_span(addrs, mask, lo, &hi, &bits);
+    *end = hi + size;
     if (bits & (size - 1)) return false;
-    uint8_t *h = hi - lo < ((uint64_t)1 << 16) ? ws_devmem_write_span_ahead(m, &x->span_memo, lo, hi - lo + size, make)
-                                               : NULL;
+    uint8_t *h = hi - *lo < ((uint64_t)1 << 16) ? ws_devmem_write_span_ahead(m, &x->span_memo, *lo, *end - *lo, make)
+                                                : NULL;
     if (h) {
-        FOR_LANES_DO(mask, lane, host[lane] = (uint64_t)(uintptr_t)(h + (addrs[lane] - lo)));
+        FOR_LANES_DO(mask, lane, host[lane] = (uint64_t)(uintptr_t)(h + (addrs[lane] - *lo)));
         return true;
     }
     uint8_t *each[WS_WARP_SIZE];
@@ -676,17 +678,12 @@ static bool any_byte_set(const uint64_t *values, uint32_t nv, uint32_t mask, uin
 
 /* With several threads, the lines a put-off write will write, claimed
  * for its SM (write_claims.h): a captured store whose host bytes were
- * found, size bytes a lane (hosted_size); any other (hosted_size 0) marks
- * the window's writes for one thread. */
-static void claim_lines(ws_deferred_list *l, uint32_t mask, const uint64_t *addrs, uint32_t hosted_size)
+ * found (hosted), its lanes spanning [lo, end); any other marks the
+ * window's writes for one thread. */
+static void claim_lines(ws_deferred_list *l, bool hosted, uint64_t lo, uint64_t end)
 {
-    if (!hosted_size) {
-        ws_write_claims_clash(l->claims);
-        return;
-    }
-    uint64_t lo, hi, bits;
-    lanes_span(addrs, mask, &lo, &hi, &bits);
-    ws_write_claims_store(l->claims, l->sm, lo, hi + hosted_size, &l->last_claim);
+    if (hosted) ws_write_claims_store(l->claims, l->sm, lo, end, &l->last_claim);
+    else ws_write_claims_clash(l->claims);
 }
 
 /* Puts an access off to the end of the cycle (or of the window, where the
@@ -705,8 +702,9 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         l->a = a;
         l->cap = cap;
     }
-    uint32_t rows = UINT32_MAX, hosted_size = 0;
-    bool hosted = false;
+    uint32_t rows = UINT32_MAX;
+    bool hosted = false, hosted_store = false;
+    uint64_t lo = 0, end = 0;   /* a hosted store's bytes */
     if (l->capture && in->cls == WS_I_ATOM) {
         /* an atomic whose old values nothing reads (timing_window.c): its
          * addresses and operands, a row each */
@@ -724,7 +722,7 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         l->nrows += 3;
         uint32_t size = ptx_type_size(in->m.types[0]);
         if (ws_devmem_watched(x->p->mem)) tell_ahead(x, in, mask, addrs, size, true);
-        hosted = host_lanes(x, in, mask, addrs, size, false, dst);
+        hosted = host_lanes(x, in, mask, addrs, size, false, dst, &lo, &end);
     } else if (l->capture) {
         if (in->cls != WS_I_ST) {
             ws_fault(x, b, w, -1, pc, "internal error: an access other than a store put off to a window's end");
@@ -743,12 +741,12 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         l->nrows += 1 + nv;
         uint32_t es = ptx_type_size(in->m.types[0]), size = es * nv;
         if (ws_devmem_watched(x->p->mem)) tell_ahead(x, in, mask, addrs, size, false);
-        hosted = host_lanes(x, in, mask, addrs, size, any_byte_set(dst + WS_WARP_SIZE, nv, mask, es), dst);
-        if (hosted) hosted_size = size;
+        hosted = hosted_store = host_lanes(x, in, mask, addrs, size, any_byte_set(dst + WS_WARP_SIZE, nv, mask, es),
+                                           dst, &lo, &end);
     }
     l->a[l->n++] = (ws_deferred){.b = b, .w = w, .in = in, .pc = pc, .mask = mask, .steps = x->steps,
                                  .cycle = x->clock, .rows = rows, .hosted = hosted};
-    if (l->claims) claim_lines(l, mask, addrs, hosted_size);
+    if (l->claims) claim_lines(l, hosted_store, lo, end);
     return true;
 }
 
