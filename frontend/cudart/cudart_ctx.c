@@ -25,6 +25,7 @@
 #include "frontend/ptx/ptxas_info.h"
 #include "frontend/sass/sass_listing.h"
 #include "sim/core/sass_groups.h"
+#include "sim/core/thread_pool.h"
 
 /* The CUDA runtime API is process-global by nature: nvcc's generated code
  * calls it with no handle, starting from static constructors, and programs
@@ -65,6 +66,8 @@ static cr_context *context_create(void)
      * made at the first launch; without memory for it each launch makes
      * its own) */
     if (!c->functional) c->l2_kept = calloc(1, sizeof *c->l2_kept);
+    /* and one set of threads for them (thread_pool.h) */
+    if (!c->functional) c->pool = ws_thread_pool_create();
     /* a launch's progress on a terminal only: pipes and files see nothing */
     const char *after = env(WS_ENV_PROGRESS_AFTER_MS);
     if (isatty(fileno(stderr)))
@@ -171,6 +174,7 @@ static void context_destroy(cr_context *c)
     ws_reuse_destroy(c->reuse);
     if (c->l2_kept) ws_l2_free(c->l2_kept);
     free(c->l2_kept);
+    ws_thread_pool_free(c->pool);
     ws_progress_line_free(c->progress);
     ws_kernel_totals_free(c->totals);
     ws_lines_free(c->lines);

@@ -5,6 +5,7 @@
 #include "sm_queue.h"
 #include "sort_keys.h"
 #include "l2_split.h"
+#include "thread_pool.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -294,13 +295,16 @@ static void wake_all(ws_sm_team *t)
 
 static bool start_threads(ws_sm_team *t)
 {
-    for (int32_t k = 1; k < t->nthreads; k++)
-        if (pthread_create(&t->w[k].thread, NULL, worker_main, &t->w[k]) != 0) {
-            /* run on the threads that started: the results are the same */
-            for (int32_t i = 0; i < t->s->g->multiProcessorCount; i++) t->owner[i] %= k;
-            t->nthreads = k;
-            break;
-        }
+    int32_t k = 1;
+    if (t->pool)
+        k += ws_thread_pool_run(t->pool, t->nthreads - 1, worker_main, &t->w[1], sizeof *t->w);
+    else
+        while (k < t->nthreads && pthread_create(&t->w[k].thread, NULL, worker_main, &t->w[k]) == 0) k++;
+    if (k < t->nthreads) {
+        /* run on the threads that started: the results are the same */
+        for (int32_t i = 0; i < t->s->g->multiProcessorCount; i++) t->owner[i] %= k;
+        t->nthreads = k;
+    }
     t->started = true;
     /* the L2 on the other threads when there are two or more of them (else
      * as the writes, on one) */
@@ -335,10 +339,12 @@ static void free_arrays(ws_sm_team *t)
     free(t->due_lists[1]);
 }
 
-bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, uint64_t nblocks, bool every_cycle)
+bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, uint64_t nblocks, bool every_cycle,
+                     struct ws_thread_pool *pool)
 {
     memset(t, 0, sizeof *t);
     t->s = s;
+    t->pool = pool;
     t->sms = sms;
     t->nthreads = nthreads;
     t->steps = s->x.steps;
@@ -933,7 +939,8 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
         pthread_mutex_lock(&t->mu);
         pthread_cond_broadcast(&t->cv);
         pthread_mutex_unlock(&t->mu);
-        for (int32_t k = 1; k < t->nthreads; k++) pthread_join(t->w[k].thread, NULL);
+        if (t->pool) ws_thread_pool_wait(t->pool);
+        else for (int32_t k = 1; k < t->nthreads; k++) pthread_join(t->w[k].thread, NULL);
     }
     ws_devmem_adopt_ahead(t->s->x.p->mem);      /* a window that did not end */
     ts->l2_split_windows += t->split_windows;

@@ -89,6 +89,7 @@ typedef struct ws_sm_team {
      * sign of progress */
     uint64_t steps, progress_at;
     bool started;               /* the other threads exist */
+    struct ws_thread_pool *pool;        /* where they come from (NULL: started here, joined at the end) */
     /* each on a cache line of its own: the threads write them while they
      * read the fields above */
     _Alignas(64) atomic_uint gen;       /* moves on to start a cycle on the other threads */
@@ -117,8 +118,10 @@ typedef struct ws_sm_team {
 
 /* A team of nthreads (1 or more) for s's SMs, for a grid of nblocks;
  * threads other than the caller's start with the first cycle that has SMs
- * for them.  False on out of memory. */
-bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, uint64_t nblocks, bool every_cycle);
+ * for them, taken from pool (thread_pool.h) or, where it is NULL, started
+ * for the team alone.  False on out of memory. */
+bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, uint64_t nblocks, bool every_cycle,
+                     struct ws_thread_pool *pool);
 
 /* Cycle now of the SMs in due (ascending, retired already): they issue,
  * then the cycle's put-off work is done.  False on a fault (s->x.err

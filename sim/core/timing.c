@@ -241,7 +241,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     s.x.apart = ok && apart.n ? &apart : NULL;
     for (int32_t i = 0; ok && window == 1 && i < nsm; i++) ok = ws_sm_begin_placed(&s, &sms[i]);
     ws_sm_team team;
-    bool have_team = ok && ws_sm_team_init(&team, &s, sms, nthreads, nblocks, opt.threads_every_cycle);
+    bool have_team = ok && ws_sm_team_init(&team, &s, sms, nthreads, nblocks, opt.threads_every_cycle, opt.pool);
     if (ok && (!q.heap || !due || !have_team)) {
         ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         ok = false;

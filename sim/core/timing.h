@@ -46,6 +46,9 @@ typedef struct ws_timing_options {
      * pages stay made; NULL: the launch makes its own.  The results are
      * the same either way. */
     struct ws_l2_dram *l2_kept;
+    /* Threads kept between launches by the caller (thread_pool.h); NULL:
+     * the launch starts its own. */
+    struct ws_thread_pool *pool;
 } ws_timing_options;
 
 /* Default options: regs estimated, default carve-out, config's policy. */

@@ -6,6 +6,7 @@
  * cycle with two SMs or more runs on the threads (threads_every_cycle), so
  * the parallel path is taken whatever the machine's load. */
 #include "timing_util.h"
+#include "sim/core/thread_pool.h"
 
 static const char *const src = PTX_HEAD
     /* each thread: a global load (and one through a generic address), a
@@ -115,7 +116,7 @@ typedef struct launch_case {
     uint64_t progress_limit;
 } launch_case;
 
-static void run_case(const launch_case *c, int32_t threads, outcome *o)
+static void run_case(const launch_case *c, int32_t threads, ws_thread_pool *pool, outcome *o)
 {
     tctx t;
     if (!t_load(&t, src, "threads.ptx")) fail_msg("load: %s", t.err.msg);
@@ -139,6 +140,7 @@ static void run_case(const launch_case *c, int32_t threads, outcome *o)
     opt.regs_per_thread = 32;
     opt.threads = threads;
     opt.threads_every_cycle = threads > 1;
+    opt.pool = pool;
     memset(o, 0, sizeof *o);
     o->ok = ws_launch_timed(t.p, k, &l, &g, &opt, &o->st, &o->ts, &o->err);
     for (int i = 0; i < 4 && c->size[i]; i++) {
@@ -155,15 +157,20 @@ static void outcome_free(outcome *o)
     for (int i = 0; i < 4; i++) free(o->bytes[i]);
 }
 
-/* The case on 1 thread, then on 2, 3 and 8: everything equal to the
- * first; *one gets the first (the caller frees it). */
+/* The case on 1 thread, then on 2, 3 and 8 threads of its own, then on 3
+ * and 8 (and 3 again) of one pool's (thread_pool.h), which the later
+ * launches take from the earlier ones: everything equal to the first;
+ * *one gets the first (the caller frees it). */
 static void same_on_any_threads(const launch_case *c, outcome *one)
 {
-    run_case(c, 1, one);
-    static const int32_t threads[] = {2, 3, 8};
+    run_case(c, 1, NULL, one);
+    static const int32_t threads[] = {2, 3, 8, 3, 8, 3};
+    enum { POOLED_FROM = 3 };
+    ws_thread_pool *pool = ws_thread_pool_create();
+    assert_non_null(pool);
     for (size_t n = 0; n < sizeof threads / sizeof threads[0]; n++) {
         outcome o;
-        run_case(c, threads[n], &o);
+        run_case(c, threads[n], n >= POOLED_FROM ? pool : NULL, &o);
         assert_int_equal(o.ok, one->ok);
         assert_string_equal(o.err.msg, one->err.msg);
         assert_int_equal(o.err.kind, one->err.kind);
@@ -182,6 +189,9 @@ static void same_on_any_threads(const launch_case *c, outcome *one)
         assert_memory_equal(&o.ts, &one->ts, sizeof o.ts);
         outcome_free(&o);
     }
+    /* no more threads than the largest team's others, kept to the end */
+    assert_true(ws_thread_pool_size(pool) <= 7);
+    ws_thread_pool_free(pool);
 }
 
 static void test_work_kernel(void **state)

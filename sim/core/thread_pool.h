@@ -1,0 +1,41 @@
+/* Threads kept from one timed launch to the next.
+ *
+ * A timed launch on N threads (sm_team.h) used to start N - 1 threads and
+ * join them at its end: about 30 us a thread to start on the 16-core
+ * machine, half a millisecond or more a launch on 16 threads, which is a
+ * twentieth of a short launch (convolution 100000 256 32: six launches of
+ * 8-17 ms each).  A program that launches many kernels keeps one pool in
+ * its context instead: the pool's threads wait on a semaphore of their own
+ * between launches (they take no CPU time while the program's host code
+ * runs) and each launch hands them its workers' loop.
+ *
+ * A pool is used by one caller at a time.  After a fork the child's pool
+ * has no threads (they stayed in the parent); it starts new ones. */
+#ifndef WARPSIM_THREAD_POOL_H
+#define WARPSIM_THREAD_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ws_thread_pool ws_thread_pool;
+
+/* An empty pool (its threads start when a run needs them); NULL without
+ * memory. */
+ws_thread_pool *ws_thread_pool_create(void);
+
+/* Runs fn(arg + k * stride), for k in [0, n), each on a thread of its own,
+ * starting the threads the pool lacks.  Returns how many jobs it started:
+ * n, or fewer (the first ones) where the system refused a thread.  Each
+ * run is followed by ws_thread_pool_wait before the next. */
+int32_t ws_thread_pool_run(ws_thread_pool *p, int32_t n, void *(*fn)(void *), void *arg, size_t stride);
+
+/* Until every job of the last run has returned. */
+void ws_thread_pool_wait(ws_thread_pool *p);
+
+/* The threads end and the pool is freed (NULL: nothing). */
+void ws_thread_pool_free(ws_thread_pool *p);
+
+/* How many threads the pool holds (tests). */
+int32_t ws_thread_pool_size(const ws_thread_pool *p);
+
+#endif

@@ -1,0 +1,144 @@
+/* Threads kept between launches (sim/core/thread_pool.h): each job of a
+ * run gets its own argument and its own thread, a wait returns once every
+ * job has, a later run takes the threads an earlier one started (growing
+ * the pool only as needed), and a forked child starts threads of its own. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim/core/thread_pool.h"
+
+typedef struct job {
+    int32_t index;
+    pthread_t ran_on;
+    atomic_int *waiting;        /* jobs still to start: each waits for the others */
+    int64_t sum;                /* 1 + 2 + ... + (index + 1) * 1000, worked out */
+} job;
+
+/* Waits until every job of the run has started (so each holds a thread of
+ * its own), then does some work. */
+static void *job_main(void *arg)
+{
+    job *j = arg;
+    j->ran_on = pthread_self();
+    atomic_fetch_sub(j->waiting, 1);
+    while (atomic_load(j->waiting) > 0) {
+    }
+    int64_t s = 0;
+    for (int64_t v = 1; v <= (int64_t)(j->index + 1) * 1000; v++) s += v;
+    j->sum = s;
+    return NULL;
+}
+
+/* n jobs on p; checks their results and that they ran on n threads other
+ * than this one; their threads into ran_on. */
+static void run_jobs(ws_thread_pool *p, int32_t n, pthread_t *ran_on)
+{
+    job jobs[16];
+    atomic_int waiting;
+    atomic_init(&waiting, n);
+    for (int32_t k = 0; k < n; k++) jobs[k] = (job){.index = k, .waiting = &waiting, .sum = -1};
+    assert_int_equal(ws_thread_pool_run(p, n, job_main, jobs, sizeof jobs[0]), n);
+    ws_thread_pool_wait(p);
+    for (int32_t k = 0; k < n; k++) {
+        int64_t m = (int64_t)(k + 1) * 1000;
+        assert_int_equal(jobs[k].sum, m * (m + 1) / 2);
+        assert_false(pthread_equal(jobs[k].ran_on, pthread_self()));
+        for (int32_t i = 0; i < k; i++) assert_false(pthread_equal(jobs[k].ran_on, jobs[i].ran_on));
+        ran_on[k] = jobs[k].ran_on;
+    }
+}
+
+static bool among(pthread_t t, const pthread_t *set, int32_t n)
+{
+    for (int32_t k = 0; k < n; k++)
+        if (pthread_equal(t, set[k])) return true;
+    return false;
+}
+
+static void test_runs_take_the_threads_of_earlier_runs(void **state)
+{
+    (void)state;
+    ws_thread_pool *p = ws_thread_pool_create();
+    assert_non_null(p);
+    assert_int_equal(ws_thread_pool_size(p), 0);
+    pthread_t first[16], second[16], third[16];
+    run_jobs(p, 3, first);
+    assert_int_equal(ws_thread_pool_size(p), 3);
+    run_jobs(p, 3, second);
+    assert_int_equal(ws_thread_pool_size(p), 3);
+    for (int32_t k = 0; k < 3; k++) assert_true(among(second[k], first, 3));
+    /* more jobs: the three threads and five new ones */
+    run_jobs(p, 8, third);
+    assert_int_equal(ws_thread_pool_size(p), 8);
+    int32_t old = 0;
+    for (int32_t k = 0; k < 8; k++) old += among(third[k], first, 3);
+    assert_int_equal(old, 3);
+    /* fewer: no thread started, none lost */
+    run_jobs(p, 2, second);
+    assert_int_equal(ws_thread_pool_size(p), 8);
+    ws_thread_pool_free(p);
+}
+
+static void test_wait_without_a_run_and_free_of_nothing(void **state)
+{
+    (void)state;
+    ws_thread_pool *p = ws_thread_pool_create();
+    assert_non_null(p);
+    ws_thread_pool_wait(p);
+    assert_int_equal(ws_thread_pool_run(p, 0, job_main, NULL, sizeof(job)), 0);
+    ws_thread_pool_wait(p);
+    ws_thread_pool_free(p);
+    ws_thread_pool_free(NULL);
+}
+
+static void test_a_forked_child_starts_its_own(void **state)
+{
+    (void)state;
+    ws_thread_pool *p = ws_thread_pool_create();
+    assert_non_null(p);
+    pthread_t ran_on[16];
+    run_jobs(p, 4, ran_on);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        /* the parent's threads are not here: a run that waited for them
+         * would never end */
+        job jobs[2];
+        atomic_int waiting;
+        atomic_init(&waiting, 2);
+        for (int32_t k = 0; k < 2; k++) jobs[k] = (job){.index = k, .waiting = &waiting, .sum = -1};
+        int32_t started = ws_thread_pool_run(p, 2, job_main, jobs, sizeof jobs[0]);
+        ws_thread_pool_wait(p);
+        bool good = started == 2 && ws_thread_pool_size(p) == 2 && jobs[0].sum == 1000 * 1001 / 2 &&
+                    jobs[1].sum == 2000 * 2001 / 2;
+        ws_thread_pool_free(p);
+        _exit(good ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(ws_thread_pool_size(p), 4);
+    run_jobs(p, 4, ran_on);
+    ws_thread_pool_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_runs_take_the_threads_of_earlier_runs),
+        cmocka_unit_test(test_wait_without_a_run_and_free_of_nothing),
+        cmocka_unit_test(test_a_forked_child_starts_its_own),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
