@@ -69,12 +69,14 @@ size_t ws_reuse_page_copies(const ws_reuse_cache *c);
 /* Recording a launch: from begin on, mem's accesses are watched, until
  * end, which stops watching and, when keep (the launch succeeded), files
  * the record under key and launch_no with the launch's statistics and
- * printf output, copying its pages on up to nthreads threads.  begin
- * returns NULL (nothing watched) when out of memory. */
+ * printf output, copying its pages on up to nthreads threads: pool's
+ * (thread_pool.h), the launch's, or, where pool is NULL, threads started
+ * for the copy.  begin returns NULL (nothing watched) when out of memory. */
 typedef struct ws_reuse_recorder ws_reuse_recorder;
+struct ws_thread_pool;
 ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem);
 void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *key, uint64_t launch_no,
                          const ws_launch_stats *st, const ws_timing_stats *ts,
-                         const char *printed, size_t nprinted, int32_t nthreads);
+                         const char *printed, size_t nprinted, int32_t nthreads, struct ws_thread_pool *pool);
 
 #endif

@@ -54,7 +54,7 @@ static bool run_recorded(ws_program *p, const ws_kernel *k, const ws_launch *l, 
     bool closed = fclose(capture) == 0;
     if (nprinted) fwrite(printed, 1, nprinted, out);
     int32_t threads = o->timing.threads > 0 ? o->timing.threads : ws_machine_cores();
-    ws_reuse_record_end(rec, ok && closed, key, r->launch_no, st, ts, printed, nprinted, threads);
+    ws_reuse_record_end(rec, ok && closed, key, r->launch_no, st, ts, printed, nprinted, threads, o->timing.pool);
     free(printed);
     return ok;
 }

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "sim/core/launch_reuse.h"
+#include "sim/core/thread_pool.h"
 
 #define N 1000
 
@@ -67,7 +68,7 @@ static void record(fixture *f, uint64_t no, uint64_t from, uint64_t to)
     add_one(f, from, to);
     ws_launch_stats st = {.warp_insts = 42 + no};
     ws_timing_stats ts = {.cycles = 1234 + no};
-    ws_reuse_record_end(r, true, &f->key, no, &st, &ts, "hi\n", 3, 1);
+    ws_reuse_record_end(r, true, &f->key, no, &st, &ts, "hi\n", 3, 1, NULL);
 }
 
 static uint64_t find(fixture *f, char *printed)
@@ -175,7 +176,7 @@ static void test_failed_launch_not_kept(void **state)
     add_one(&f, f.in, f.out);
     ws_launch_stats st = {.warp_insts = 1};
     ws_timing_stats ts = {.cycles = 1};
-    ws_reuse_record_end(r, false, &f.key, 1, &st, &ts, NULL, 0, 1);
+    ws_reuse_record_end(r, false, &f.key, 1, &st, &ts, NULL, 0, 1, NULL);
     assert_int_equal(find(&f, printed), 0);
     /* nor after the cache is cleared */
     record(&f, 2, f.in, f.out);
@@ -202,7 +203,7 @@ static void test_small_pieces(void **state)
     for (int i = 0; i < 4; i++) assert_true(ws_devmem_write(f.mem, f.out + write_at[i], ones, write_n[i]));
     ws_launch_stats st = {.warp_insts = 43};
     ws_timing_stats ts = {.cycles = 1235};
-    ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, "hi\n", 3, 1);
+    ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, "hi\n", 3, 1, NULL);
 
     uint8_t z[N] = {0};
     assert_true(ws_devmem_write(f.mem, f.out, z, N));
@@ -239,7 +240,7 @@ static void test_page_limit(void **state)
         for (uint64_t p = 0; p < pages; p++) assert_true(ws_devmem_read(f.mem, big + p * 4096, &v, 1));
         ws_launch_stats st = {.warp_insts = 43};
         ws_timing_stats ts = {.cycles = 1235};
-        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 1);
+        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 1, NULL);
         assert_int_equal(find(&f, printed), pages == 65536 ? 1 : 0);
     }
     teardown(&f);
@@ -280,7 +281,7 @@ static void record_on_threads(fixture *f, uint64_t no)
     add_one(f, f->in, f->out);      /* the writes, on the calling thread */
     ws_launch_stats st = {.warp_insts = 42 + no};
     ws_timing_stats ts = {.cycles = 1234 + no};
-    ws_reuse_record_end(r, true, &f->key, no, &st, &ts, NULL, 0, 4);
+    ws_reuse_record_end(r, true, &f->key, no, &st, &ts, NULL, 0, 4, NULL);
 }
 
 static void test_reads_on_threads(void **state)
@@ -299,7 +300,7 @@ static void test_reads_on_threads(void **state)
         pthread_join(th, NULL);
         ws_launch_stats st = {.warp_insts = 43};
         ws_timing_stats ts = {.cycles = 1235};
-        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 1);
+        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 1, NULL);
         assert_int_equal(find(&f, printed), 1);
         uint64_t at = f.in + (uint64_t)q * (N / 4) + 17;
         uint8_t v = (uint8_t)(byte_at(&f, at) + 1);
@@ -320,7 +321,7 @@ static void test_reads_on_threads(void **state)
 }
 
 /* A record of thousands of pages is copied on several threads: for 1, 3
- * and 8 of them, a launch that reads 12 MiB, writes 8 MiB elsewhere and
+ * and 8 of them, and 3 and 8 of one pool's (thread_pool.h), a launch that reads 12 MiB, writes 8 MiB elsewhere and
  * changes some pages it read in place is replayed exactly (the outputs and
  * the in-place pages as the launch left them, checked against the bytes
  * computed here) once its input holds the values it read again, and not
@@ -333,11 +334,14 @@ static uint8_t big_byte(uint64_t i) { return (uint8_t)(i * 7 + i / 4096); }
 static void test_big_record_on_threads(void **state)
 {
     (void)state;
-    static const int32_t threads[] = {1, 3, 8};
+    static const int32_t threads[] = {1, 3, 8, 3, 8};
+    enum { POOLED_FROM = 3, CASES = 5 };
+    ws_thread_pool *pool = ws_thread_pool_create();
     uint8_t *host = malloc(BIG_IN), *got = malloc(BIG_IN);
+    assert_non_null(pool);
     assert_non_null(host);
     assert_non_null(got);
-    for (int t = 0; t < 3; t++) {
+    for (int t = 0; t < CASES; t++) {
         fixture f;
         setup(&f);
         char printed[16];
@@ -355,7 +359,7 @@ static void test_big_record_on_threads(void **state)
         }
         ws_launch_stats st = {.warp_insts = 43};
         ws_timing_stats ts = {.cycles = 1235};
-        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, threads[t]);
+        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, threads[t], t >= POOLED_FROM ? pool : NULL);
         /* the inputs as they were, the outputs gone: replayed */
         assert_true(ws_devmem_write(f.mem, in, host, BIG_IN));
         memset(got, 0, BIG_OUT);
@@ -380,6 +384,9 @@ static void test_big_record_on_threads(void **state)
         assert_int_equal(find(&f, printed), 0);
         teardown(&f);
     }
+    /* the pooled copies took the pool's threads: 7 for 8, started once */
+    assert_int_equal(ws_thread_pool_size(pool), 7);
+    ws_thread_pool_free(pool);
     free(host);
     free(got);
 }
@@ -452,7 +459,7 @@ static void test_writes_told_ahead(void **state)
         pthread_barrier_destroy(&steps);
         ws_launch_stats st = {.warp_insts = 43};
         ws_timing_stats ts = {.cycles = 1235};
-        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 1);
+        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 1, NULL);
         /* as the launch left them: not what it read */
         assert_int_equal(find(&f, printed), 0);
         /* as before the launch: replayed, and the launch's writes made again */
@@ -516,7 +523,7 @@ static void test_writes_told_ahead_at_once(void **state)
     }
     ws_launch_stats st = {.warp_insts = 43};
     ws_timing_stats ts = {.cycles = 1235};
-    ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 4);
+    ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 4, NULL);
     assert_int_equal(find(&f, printed), 0);
     assert_true(ws_devmem_write(f.mem, buf, host, SHARED_BYTES));
     assert_int_equal(find(&f, printed), 1);
