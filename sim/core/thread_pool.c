@@ -80,16 +80,21 @@ static bool add_thread(ws_thread_pool *p)
     return true;
 }
 
+/* In a forked child the threads are the parent's: their records go. */
+static void forget_parents_threads(ws_thread_pool *p)
+{
+    if (p->pid == getpid()) return;
+    for (int32_t k = 0; k < p->n; k++) {
+        sem_destroy(&p->threads[k]->go);
+        free(p->threads[k]);
+    }
+    p->n = 0;
+    p->pid = getpid();
+}
+
 int32_t ws_thread_pool_run(ws_thread_pool *p, int32_t n, void *(*fn)(void *), void *arg, size_t stride)
 {
-    if (p->pid != getpid()) {       /* a forked child: the threads are the parent's */
-        for (int32_t k = 0; k < p->n; k++) {
-            sem_destroy(&p->threads[k]->go);
-            free(p->threads[k]);
-        }
-        p->n = 0;
-        p->pid = getpid();
-    }
+    forget_parents_threads(p);
     int32_t k = 0;
     for (; k < n; k++) {
         if (k == p->n && !add_thread(p)) break;
@@ -111,7 +116,8 @@ void ws_thread_pool_free(ws_thread_pool *p)
 {
     if (!p) return;
     ws_thread_pool_wait(p);
-    for (int32_t k = 0; k < p->n && p->pid == getpid(); k++) {
+    forget_parents_threads(p);
+    for (int32_t k = 0; k < p->n; k++) {
         pool_thread *t = p->threads[k];
         t->fn = NULL;
         sem_post(&t->go);

@@ -129,6 +129,16 @@ static void test_a_forked_child_starts_its_own(void **state)
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
     assert_int_equal(ws_thread_pool_size(p), 4);
+    /* a child that only frees the pool: nothing to join, nothing left */
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        ws_thread_pool_free(p);
+        _exit(0);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
     run_jobs(p, 4, ran_on);
     ws_thread_pool_free(p);
 }
