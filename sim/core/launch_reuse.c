@@ -476,7 +476,7 @@ static uint64_t *sorted_pages(const shared_table *t, size_t n)
  * addresses.  The other threads are pool's where there is one: threads
  * started for the copy while the pool's live find every malloc arena
  * held and make new ones, whose copies then cannot use what the launch
- * freed (vector_add 4194304 on 8 threads: 12 arenas instead of 8, peak
+ * freed (vector_add 4194304 on 8 threads: 12 arenas instead of 8, and
  * 331 MiB resident after its last launch instead of 311). */
 static bool fill_pages(ws_reuse_cache *c, record *rec, const record *like, ws_reuse_recorder *r,
                        int32_t nthreads, ws_thread_pool *pool)
