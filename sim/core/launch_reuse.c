@@ -497,20 +497,18 @@ static bool fill_pages(ws_reuse_cache *c, record *rec, const record *like, ws_re
     if (n > MAX_FILL_THREADS) n = MAX_FILL_THREADS;
     if (n < 1) n = 1;
     fill_share share[MAX_FILL_THREADS];
-    pthread_t tid[MAX_FILL_THREADS];
     for (size_t k = 0; k < n; k++)
         share[k] = (fill_share){.cache = c, .rec = rec, .like = like, .r = r, .sorted = sorted,
                                 .from = pages * k / n, .to = pages * (k + 1) / n};
-    /* shares 1 to away on other threads, the rest here */
-    size_t away = 0;
-    if (pool && n > 1)
-        away = (size_t)ws_thread_pool_run(pool, (int32_t)(n - 1), fill_share_pages, &share[1], sizeof share[1]);
-    else
-        while (away + 1 < n && pthread_create(&tid[away + 1], NULL, fill_share_pages, &share[away + 1]) == 0) away++;
+    /* shares 1 to away on other threads (a pool of the copy's own where
+     * the caller keeps none), the rest here */
+    ws_thread_pool *own = !pool && n > 1 ? ws_thread_pool_create() : NULL, *use = pool ? pool : own;
+    size_t away = use && n > 1 ? (size_t)ws_thread_pool_run(use, (int32_t)(n - 1), fill_share_pages, &share[1],
+                                                            sizeof share[1]) : 0;
     fill_share_pages(&share[0]);
     for (size_t k = away + 1; k < n; k++) fill_share_pages(&share[k]);
-    if (pool) ws_thread_pool_wait(pool);
-    else for (size_t k = 1; k <= away; k++) pthread_join(tid[k], NULL);
+    if (use) ws_thread_pool_wait(use);
+    ws_thread_pool_free(own);
     bool failed = false;
     for (size_t k = 0; k < n; k++) failed |= share[k].failed;
     free(sorted);

@@ -26,7 +26,6 @@ struct ws_sm_worker {
     ws_error sm_err;            /* in a window: an SM's fault, before it is compared */
     uint64_t progress_at;       /* the latest sign of progress of its SMs */
     uint64_t busy_ns;           /* its CPU time in the windows' jobs (not the caller's) */
-    pthread_t thread;
 };
 
 /* A thread's run of a window's due SMs, [next, end): it takes them first,
@@ -295,11 +294,11 @@ static void wake_all(ws_sm_team *t)
 
 static bool start_threads(ws_sm_team *t)
 {
-    int32_t k = 1;
-    if (t->pool)
-        k += ws_thread_pool_run(t->pool, t->nthreads - 1, worker_main, &t->w[1], sizeof *t->w);
-    else
-        while (k < t->nthreads && pthread_create(&t->w[k].thread, NULL, worker_main, &t->w[k]) == 0) k++;
+    if (!t->pool) {     /* none kept by the caller: one of the team's own */
+        t->pool = ws_thread_pool_create();
+        t->own_pool = t->pool != NULL;
+    }
+    int32_t k = 1 + (t->pool ? ws_thread_pool_run(t->pool, t->nthreads - 1, worker_main, &t->w[1], sizeof *t->w) : 0);
     if (k < t->nthreads) {
         /* run on the threads that started: the results are the same */
         for (int32_t i = 0; i < t->s->g->multiProcessorCount; i++) t->owner[i] %= k;
@@ -939,8 +938,8 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
         pthread_mutex_lock(&t->mu);
         pthread_cond_broadcast(&t->cv);
         pthread_mutex_unlock(&t->mu);
-        if (t->pool) ws_thread_pool_wait(t->pool);
-        else for (int32_t k = 1; k < t->nthreads; k++) pthread_join(t->w[k].thread, NULL);
+        if (t->pool) ws_thread_pool_wait(t->pool);      /* NULL: none could be made, no threads */
+        if (t->own_pool) ws_thread_pool_free(t->pool);
     }
     ws_devmem_adopt_ahead(t->s->x.p->mem);      /* a window that did not end */
     ts->l2_split_windows += t->split_windows;

@@ -89,7 +89,8 @@ typedef struct ws_sm_team {
      * sign of progress */
     uint64_t steps, progress_at;
     bool started;               /* the other threads exist */
-    struct ws_thread_pool *pool;        /* where they come from (NULL: started here, joined at the end) */
+    struct ws_thread_pool *pool;        /* where they come from: the caller's, or the team's own */
+    bool own_pool;                      /* the team made pool, and frees it at the end */
     /* each on a cache line of its own: the threads write them while they
      * read the fields above */
     _Alignas(64) atomic_uint gen;       /* moves on to start a cycle on the other threads */

@@ -1,13 +1,16 @@
-/* Threads kept from one timed launch to the next.
+/* Threads kept from one timed launch to the next, and the one way warpsim
+ * starts threads of its own (the SMs' team, sm_team.h; the reuse
+ * recorder's copies, launch_reuse.h): a caller with no pool to keep makes
+ * one for the job and frees it, which joins its threads.
  *
- * A timed launch on N threads (sm_team.h) used to start N - 1 threads and
- * join them at its end: about 30 us a thread to start on the 16-core
- * machine, half a millisecond or more a launch on 16 threads, which is a
- * twentieth of a short launch (convolution 100000 256 32: six launches of
- * 8-17 ms each).  A program that launches many kernels keeps one pool in
- * its context instead: the pool's threads wait on a semaphore of their own
- * between launches (they take no CPU time while the program's host code
- * runs) and each launch hands them its workers' loop.
+ * Starting N - 1 threads for each timed launch on N and joining them at
+ * its end took about 30 us a thread on the 16-core machine, half a
+ * millisecond or more a launch on 16 threads, which is a twentieth of a
+ * short launch (convolution 100000 256 32: six launches of 8-17 ms each).
+ * A program that launches many kernels keeps one pool in its context
+ * instead: the pool's threads wait on a semaphore of their own between
+ * launches (they take no CPU time while the program's host code runs) and
+ * each launch hands them its workers' loop.
  *
  * A pool is used by one caller at a time.  After a fork the child's pool
  * has no threads (they stayed in the parent); it starts new ones. */
