@@ -37,8 +37,7 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
     sm->freed_at = malloc(sizeof *sm->freed_at * 2 * sm->nblocks);
     sm->placed = malloc(sizeof *sm->placed * sm->nblocks);
     sm->by_start = malloc(sizeof *sm->by_start * sm->nblocks);
-    if (!sm->slots || !sm->blocks || !sm->sp || !sm->reserved || !sm->freed_at || !sm->placed || !sm->by_start ||
-        !ws_lsu_queue_init(&sm->lsu_q, sm->nsp))
+    if (!sm->slots || !sm->blocks || !sm->sp || !sm->reserved || !sm->freed_at || !sm->placed || !sm->by_start)
         return false;
     for (uint32_t i = 0; i < sm->nsp; i++) {
         ws_sched_init(&sm->sp[i].sched, s->policy, (sm->nslots + sm->nsp - 1 - i) / sm->nsp,
@@ -49,14 +48,18 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
     return true;
 }
 
-bool ws_sm_l1_ready(ws_tsim *s, ws_sm *sm)
+bool ws_sm_run_storage(ws_tsim *s, ws_sm *sm)
 {
-    if (sm->l1_made) return true;
+    if (sm->run_storage) return true;
     if (!ws_l1_init(&sm->l1, s->g)) {
         ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory for the L1 cache of SM %d", sm->id);
         return false;
     }
-    sm->l1_made = true;
+    sm->run_storage = true;     /* from here ws_sm_free frees the L1 */
+    if (!ws_lsu_queue_init(&sm->lsu_q, sm->nsp)) {
+        ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory for the load/store queue of SM %d", sm->id);
+        return false;
+    }
     return true;
 }
 
@@ -67,7 +70,7 @@ void ws_sm_free(ws_sm *sm)
         ws_block_free(&b->b);
         free(b->ready); free(b->kind);
     }
-    if (sm->l1_made) ws_l1_free(&sm->l1);
+    if (sm->run_storage) ws_l1_free(&sm->l1);
     free(sm->slots); free(sm->blocks); free(sm->sp); free(sm->reserved); free(sm->freed_at); free(sm->placed); free(sm->by_start);
     ws_lsu_queue_free(&sm->lsu_q);
     free(sm->data.a);

@@ -203,7 +203,7 @@ static inline bool ws_lsu_room(const ws_lsu_queue *q)
 typedef struct ws_sm {
     _Alignas(64) int32_t id;
     bool ready_to_run;                  /* storage allocated */
-    bool l1_made;                       /* l1 allocated (ws_sm_l1_ready) */
+    bool run_storage;                   /* l1 and lsu_q allocated (ws_sm_run_storage) */
     uint32_t nsp, nslots, nblocks;
     ws_sm_warp *slots;                  /* nblocks * nwarps */
     ws_sm_block *blocks;
@@ -250,11 +250,15 @@ typedef struct ws_sm {
 
 /* Allocates sm's storage (done the first time a block is placed on it). */
 bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id);
-/* Makes sm's L1 if it has none yet; false (s->x.err set) when out of
- * memory.  Called where an SM runs (sm_team.c), so that a launch's 132 L1s
- * are made on the threads that run their SMs, not before the first cycle
- * on the calling thread: they are a launch's biggest set-up. */
-bool ws_sm_l1_ready(ws_tsim *s, ws_sm *sm);
+/* Makes sm's L1 and its queue to L2 if it has none yet; false (s->x.err
+ * set) when out of memory.  Called where an SM runs (sm_team.c), so that a
+ * launch's 132 L1s are made on the threads that run their SMs, not before
+ * the first cycle on the calling thread: they are a launch's biggest
+ * set-up.  The queue is made there too: made on the calling thread, its
+ * first growth in a window (ws_lsu_cycle_begin's realloc) took the calling
+ * thread's malloc arena, which every thread then waited for (16 threads,
+ * spmv 20000: 1,055 of a run's 1,300 sleeps on a lock). */
+bool ws_sm_run_storage(ws_tsim *s, ws_sm *sm);
 void ws_sm_free(ws_sm *sm);
 
 /* A used slot of an SM in ws_sm.by_start: the cycle its block started (at

@@ -133,7 +133,7 @@ static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
     if (!ws_sm_begin_placed(s, sm)) return false;
     if (sm->lsu_q.n) ws_sm_window_finish(s, sm);
     *at = sm->next;
-    if (!ws_sm_l1_ready(s, sm) || !ws_sm_waits_for_something(s, sm)) return false;
+    if (!ws_sm_run_storage(s, sm) || !ws_sm_waits_for_something(s, sm)) return false;
     sm->window_end = t->window_end;
     sm->data.capture = true;
     while (sm->next < t->window_end) {
@@ -190,7 +190,7 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
         x->err = &w->err;
         if (!ok) note_fault(w, i, at);
     } else {
-        ok = ws_sm_l1_ready(&w->s, sm) && ws_sm_cycle(&w->s, sm, t->now);
+        ok = ws_sm_run_storage(&w->s, sm) && ws_sm_cycle(&w->s, sm, t->now);
     }
     if (x->progress_at > w->progress_at) w->progress_at = x->progress_at;
     const ws_deferred_list *dl = &sm->data;
