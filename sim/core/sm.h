@@ -257,7 +257,7 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id);
  * set-up.  The queue is made there too: made on the calling thread, its
  * first growth in a window (ws_lsu_cycle_begin's realloc) took the calling
  * thread's malloc arena, which every thread then waited for (16 threads,
- * spmv 20000: 1,055 of a run's 1,300 sleeps on a lock). */
+ * spmv 20000: 1,055 of a run's 1,353 sleeps were there). */
 bool ws_sm_run_storage(ws_tsim *s, ws_sm *sm);
 void ws_sm_free(ws_sm *sm);
 
