@@ -80,7 +80,8 @@ static bool add_thread(ws_thread_pool *p)
     return true;
 }
 
-/* In a forked child the threads are the parent's: their records go. */
+/* In a forked child the threads are the parent's: their records go, and
+ * so do the jobs they were running (the child waits for none of them). */
 static void forget_parents_threads(ws_thread_pool *p)
 {
     if (p->pid == getpid()) return;
@@ -89,6 +90,9 @@ static void forget_parents_threads(ws_thread_pool *p)
         free(p->threads[k]);
     }
     p->n = 0;
+    p->running = 0;
+    sem_destroy(&p->done);      /* its count, copied, may hold posts of the parent's jobs */
+    sem_init(&p->done, 0, 0);
     p->pid = getpid();
 }
 
@@ -109,6 +113,7 @@ int32_t ws_thread_pool_run(ws_thread_pool *p, int32_t n, void *(*fn)(void *), vo
 
 void ws_thread_pool_wait(ws_thread_pool *p)
 {
+    forget_parents_threads(p);
     for (; p->running > 0; p->running--) sem_take(&p->done);
 }
 
@@ -116,7 +121,6 @@ void ws_thread_pool_free(ws_thread_pool *p)
 {
     if (!p) return;
     ws_thread_pool_wait(p);
-    forget_parents_threads(p);
     for (int32_t k = 0; k < p->n; k++) {
         pool_thread *t = p->threads[k];
         t->fn = NULL;

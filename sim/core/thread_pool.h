@@ -13,7 +13,8 @@
  * each launch hands them its workers' loop.
  *
  * A pool is used by one caller at a time.  After a fork the child's pool
- * has no threads (they stayed in the parent); it starts new ones. */
+ * has no threads (they stayed in the parent) and no jobs running, even
+ * where the parent forked in the middle of a run; it starts new ones. */
 #ifndef WARPSIM_THREAD_POOL_H
 #define WARPSIM_THREAD_POOL_H
 

@@ -1,7 +1,8 @@
 /* Threads kept between launches (sim/core/thread_pool.h): each job of a
  * run gets its own argument and its own thread, a wait returns once every
  * job has, a later run takes the threads an earlier one started (growing
- * the pool only as needed), and a forked child starts threads of its own. */
+ * the pool only as needed), and a forked child starts threads of its own,
+ * waiting for none of the parent's jobs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -143,12 +144,60 @@ static void test_a_forked_child_starts_its_own(void **state)
     ws_thread_pool_free(p);
 }
 
+/* Waits for *go before it returns. */
+static void *held_job(void *arg)
+{
+    atomic_int *go = arg;
+    while (!atomic_load(go)) usleep(1000);
+    return NULL;
+}
+
+/* A child forked while a run's jobs still run (a program's other host
+ * thread forks while a launch runs on the pool) waits for none of them:
+ * its wait returns, its free ends, and its own runs work. */
+static void test_a_child_forked_mid_run_waits_for_nothing(void **state)
+{
+    (void)state;
+    ws_thread_pool *p = ws_thread_pool_create();
+    assert_non_null(p);
+    static atomic_int go;
+    atomic_init(&go, 0);
+    assert_int_equal(ws_thread_pool_run(p, 3, held_job, &go, 0), 3);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        alarm(20);      /* a wait for the parent's jobs would hang: the alarm kills it */
+        ws_thread_pool_wait(p);
+        job jobs[2];
+        atomic_int waiting;
+        atomic_init(&waiting, 2);
+        for (int32_t k = 0; k < 2; k++) jobs[k] = (job){.index = k, .waiting = &waiting, .sum = -1};
+        int32_t started = ws_thread_pool_run(p, 2, job_main, jobs, sizeof jobs[0]);
+        ws_thread_pool_wait(p);
+        bool good = started == 2 && ws_thread_pool_size(p) == 2 && jobs[1].sum == 2000 * 2001 / 2;
+        ws_thread_pool_free(p);
+        _exit(good ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    /* the parent's run goes on, and ends when its jobs do */
+    atomic_store(&go, 1);
+    ws_thread_pool_wait(p);
+    assert_int_equal(ws_thread_pool_size(p), 3);
+    pthread_t ran_on[16];
+    run_jobs(p, 3, ran_on);
+    ws_thread_pool_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runs_take_the_threads_of_earlier_runs),
         cmocka_unit_test(test_wait_without_a_run_and_free_of_nothing),
         cmocka_unit_test(test_a_forked_child_starts_its_own),
+        cmocka_unit_test(test_a_child_forked_mid_run_waits_for_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
