@@ -66,6 +66,32 @@ static bool among(pthread_t t, const pthread_t *set, int32_t n)
     return false;
 }
 
+/* In a forked child: two jobs on p, which must start threads of its own
+ * (the parent's are not here: a run that waited for them would never
+ * end), then p freed; whether both jobs ran right on two threads. */
+static bool child_runs_two_jobs(ws_thread_pool *p)
+{
+    job jobs[2];
+    atomic_int waiting;
+    atomic_init(&waiting, 2);
+    for (int32_t k = 0; k < 2; k++) jobs[k] = (job){.index = k, .waiting = &waiting, .sum = -1};
+    int32_t started = ws_thread_pool_run(p, 2, job_main, jobs, sizeof jobs[0]);
+    ws_thread_pool_wait(p);
+    bool good = started == 2 && ws_thread_pool_size(p) == 2 && jobs[0].sum == 1000 * 1001 / 2 &&
+                jobs[1].sum == 2000 * 2001 / 2;
+    ws_thread_pool_free(p);
+    return good;
+}
+
+/* The child pid has ended, with status 0. */
+static void assert_child_succeeded(pid_t pid)
+{
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static void test_runs_take_the_threads_of_earlier_runs(void **state)
 {
     (void)state;
@@ -111,24 +137,8 @@ static void test_a_forked_child_starts_its_own(void **state)
     run_jobs(p, 4, ran_on);
     pid_t pid = fork();
     assert_true(pid >= 0);
-    if (pid == 0) {
-        /* the parent's threads are not here: a run that waited for them
-         * would never end */
-        job jobs[2];
-        atomic_int waiting;
-        atomic_init(&waiting, 2);
-        for (int32_t k = 0; k < 2; k++) jobs[k] = (job){.index = k, .waiting = &waiting, .sum = -1};
-        int32_t started = ws_thread_pool_run(p, 2, job_main, jobs, sizeof jobs[0]);
-        ws_thread_pool_wait(p);
-        bool good = started == 2 && ws_thread_pool_size(p) == 2 && jobs[0].sum == 1000 * 1001 / 2 &&
-                    jobs[1].sum == 2000 * 2001 / 2;
-        ws_thread_pool_free(p);
-        _exit(good ? 0 : 1);
-    }
-    int status = 0;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
+    if (pid == 0) _exit(child_runs_two_jobs(p) ? 0 : 1);
+    assert_child_succeeded(pid);
     assert_int_equal(ws_thread_pool_size(p), 4);
     /* a child that only frees the pool: nothing to join, nothing left */
     pid = fork();
@@ -137,9 +147,7 @@ static void test_a_forked_child_starts_its_own(void **state)
         ws_thread_pool_free(p);
         _exit(0);
     }
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_child_succeeded(pid);
     run_jobs(p, 4, ran_on);
     ws_thread_pool_free(p);
 }
@@ -168,20 +176,9 @@ static void test_a_child_forked_mid_run_waits_for_nothing(void **state)
     if (pid == 0) {
         alarm(20);      /* a wait for the parent's jobs would hang: the alarm kills it */
         ws_thread_pool_wait(p);
-        job jobs[2];
-        atomic_int waiting;
-        atomic_init(&waiting, 2);
-        for (int32_t k = 0; k < 2; k++) jobs[k] = (job){.index = k, .waiting = &waiting, .sum = -1};
-        int32_t started = ws_thread_pool_run(p, 2, job_main, jobs, sizeof jobs[0]);
-        ws_thread_pool_wait(p);
-        bool good = started == 2 && ws_thread_pool_size(p) == 2 && jobs[1].sum == 2000 * 2001 / 2;
-        ws_thread_pool_free(p);
-        _exit(good ? 0 : 1);
+        _exit(child_runs_two_jobs(p) ? 0 : 1);
     }
-    int status = 0;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_child_succeeded(pid);
     /* the parent's run goes on, and ends when its jobs do */
     atomic_store(&go, 1);
     ws_thread_pool_wait(p);

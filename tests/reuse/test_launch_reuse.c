@@ -321,11 +321,12 @@ static void test_reads_on_threads(void **state)
 }
 
 /* A record of thousands of pages is copied on several threads: for 1, 3
- * and 8 of them, and 3 and 8 of one pool's (thread_pool.h), a launch that reads 12 MiB, writes 8 MiB elsewhere and
- * changes some pages it read in place is replayed exactly (the outputs and
- * the in-place pages as the launch left them, checked against the bytes
- * computed here) once its input holds the values it read again, and not
- * when a byte of it read on the last page differs. */
+ * and 8 of them, and 3 and 8 of one pool's (thread_pool.h), a launch that
+ * reads 12 MiB, writes 8 MiB elsewhere and changes some pages it read in
+ * place is replayed exactly (the outputs and the in-place pages as the
+ * launch left them, checked against the bytes computed here) once its
+ * input holds the values it read again, and not when a byte of it read on
+ * the last page differs. */
 #define BIG_IN (3000 * 4096)
 #define BIG_OUT (2000 * 4096)
 
