@@ -11,6 +11,8 @@
 #include "alu_impl.h"
 
 #define M32 UINT64_C(0xFFFFFFFF)
+#define M16 UINT64_C(0xFFFF)
+#define M8 UINT64_C(0xFF)
 
 /* Keeps r for the lanes in mask. */
 static inline void store(uint32_t mask, uint64_t *d, const uint64_t *r)
@@ -44,6 +46,8 @@ static inline float f32(uint64_t v) { return alu_f32(v); }
 static inline double f64(uint64_t v) { return alu_f64(v); }
 static inline uint64_t canon32(float v) { return v != v ? ALU_F32_NAN : alu_f32_bits(v); }
 static inline int64_t sx32(uint64_t v) { return (int64_t)(int32_t)(uint32_t)v; }
+static inline int64_t sx16(uint64_t v) { return (int64_t)(int16_t)(uint16_t)v; }
+static inline int64_t sx8(uint64_t v) { return (int64_t)(int8_t)(uint8_t)v; }
 
 /* Arithmetic shift right of an n-bit value, as alu_int.c's shr_s. */
 static inline uint64_t shr_s(uint64_t a, uint64_t s, unsigned n)
@@ -79,8 +83,10 @@ static inline uint64_t rzi_s32(double x)
 }
 
 /* ---- integer ---- */
+FAST(add_16, (a + b) & M16)
 FAST(add_32, (a + b) & M32)
 FAST(add_64, a + b)
+FAST(sub_16, (a - b) & M16)
 FAST(sub_32, (a - b) & M32)
 FAST(sub_64, a - b)
 FAST(mul_lo_32, (a * b) & M32)
@@ -101,6 +107,7 @@ FAST(and_any, a & b)
 FAST(or_any, a | b)
 FAST(xor_any, a ^ b)
 FAST(not_pred, ~a & 1)
+FAST(not_16, ~a & M16)
 FAST(not_32, ~a & M32)
 FAST(not_64, ~a)
 FAST(min_s32, sx32(a) < sx32(b) ? a : b)
@@ -109,6 +116,15 @@ FAST(min_u32, a < b ? a : b)
 FAST(max_u32, a > b ? a : b)
 FAST(neg_s32, (0 - a) & M32)
 FAST(selp_any, (c & 1) ? a : b)
+/* division: no vector form, but no per-lane switch on type and operation */
+FAST(div_u32, alu_divide(a, b, 32, false, false))
+FAST(div_s32, alu_divide(a, b, 32, true, false))
+FAST(rem_u32, alu_divide(a, b, 32, false, true))
+FAST(rem_s32, alu_divide(a, b, 32, true, true))
+FAST(div_u64, alu_divide(a, b, 64, false, false))
+FAST(div_s64, alu_divide(a, b, 64, true, false))
+FAST(rem_u64, alu_divide(a, b, 64, false, true))
+FAST(rem_s64, alu_divide(a, b, 64, true, true))
 
 /* ---- floating point: round to nearest, no ftz, no sat ---- */
 FAST(add_f32, canon32(f32(a) + f32(b)))
@@ -152,6 +168,10 @@ FAST(fma_f64, alu_f64_bits(fma(f64(a), f64(b), f64(c))))
 #define S32V(v) sx32(v)
 #define U64V(v) (v)
 #define S64V(v) ((int64_t)(v))
+#define U16V(v) ((v) & M16)
+#define S16V(v) sx16(v)
+SETP_INT(s16, U16V, S16V)
+SETP_INT(u16, U16V, U16V)
 SETP_INT(s32, U32V, S32V)
 SETP_INT(u32, U32V, U32V)
 SETP_INT(s64, U64V, S64V)
@@ -177,16 +197,24 @@ SETP_FLOAT(f64, f64)
 /* ---- cvt ---- */
 FAST(cvt_sext32, (uint64_t)sx32(a))                 /* s32 to a 64-bit type */
 FAST(cvt_low32, a & M32)                            /* to a 32-bit type, or u32 to a 64-bit one */
+FAST(cvt_low16, a & M16)                            /* the same for 16 bits */
+FAST(cvt_low8, a & M8)                              /* ... and 8 */
+FAST(cvt_sext16_32, (uint64_t)sx16(a) & M32)        /* s16 to a 32-bit type */
+FAST(cvt_sext16_64, (uint64_t)sx16(a))              /* ... to a 64-bit one */
+FAST(cvt_sext8_16, (uint64_t)sx8(a) & M16)          /* s8 to a 16-bit type */
+FAST(cvt_sext8_32, (uint64_t)sx8(a) & M32)
+FAST(cvt_sext8_64, (uint64_t)sx8(a))
 FAST(cvt_f32_s32, alu_f32_bits((float)(int32_t)(uint32_t)a))
 FAST(cvt_f32_u32, alu_f32_bits((float)(uint32_t)a))
 FAST(cvt_rzi_s32_f32, rzi_s32(f32(a)))
 
 /* The handler table: index 0 is "none" (the general path). */
 #define HANDLERS(H) \
-    H(add_32) H(add_64) H(sub_32) H(sub_64) H(mul_lo_32) H(mul_lo_64) H(mul_wide_u32) H(mul_wide_s32) \
+    H(add_16) H(add_32) H(add_64) H(sub_16) H(sub_32) H(sub_64) H(mul_lo_32) H(mul_lo_64) H(mul_wide_u32) H(mul_wide_s32) \
     H(mad_lo_32) H(mad_lo_64) H(mad_wide_u32) H(mad_wide_s32) H(shl_32) H(shl_64) H(shr_u32) \
-    H(shr_u64) H(shr_s32) H(shr_s64) H(and_any) H(or_any) H(xor_any) H(not_pred) H(not_32) \
+    H(shr_u64) H(shr_s32) H(shr_s64) H(and_any) H(or_any) H(xor_any) H(not_pred) H(not_16) H(not_32) \
     H(not_64) H(min_s32) H(max_s32) H(min_u32) H(max_u32) H(neg_s32) H(selp_any) \
+    H(div_u32) H(div_s32) H(rem_u32) H(rem_s32) H(div_u64) H(div_s64) H(rem_u64) H(rem_s64) \
     H(add_f32) H(sub_f32) H(mul_f32) H(fma_f32) H(fma_f32_hw) H(div_f32) \
     H(add_ftz_f32) H(sub_ftz_f32) H(mul_ftz_f32) H(fma_ftz_f32) H(neg_f32) H(abs_f32) H(min_f32) \
     H(max_f32) H(add_f64) H(sub_f64) H(mul_f64) H(fma_f64) \
@@ -194,11 +222,14 @@ FAST(cvt_rzi_s32_f32, rzi_s32(f32(a)))
     H(setp_eq_u32) H(setp_ne_u32) H(setp_lt_u32) H(setp_le_u32) H(setp_gt_u32) H(setp_ge_u32) \
     H(setp_eq_s64) H(setp_ne_s64) H(setp_lt_s64) H(setp_le_s64) H(setp_gt_s64) H(setp_ge_s64) \
     H(setp_eq_u64) H(setp_ne_u64) H(setp_lt_u64) H(setp_le_u64) H(setp_gt_u64) H(setp_ge_u64) \
+    H(setp_eq_s16) H(setp_ne_s16) H(setp_lt_s16) H(setp_le_s16) H(setp_gt_s16) H(setp_ge_s16) \
+    H(setp_eq_u16) H(setp_ne_u16) H(setp_lt_u16) H(setp_le_u16) H(setp_gt_u16) H(setp_ge_u16) \
     H(setp_eq_f32) H(setp_ne_f32) H(setp_lt_f32) H(setp_le_f32) H(setp_gt_f32) H(setp_ge_f32) \
     H(setp_equ_f32) H(setp_neu_f32) H(setp_ltu_f32) H(setp_leu_f32) H(setp_gtu_f32) H(setp_geu_f32) \
     H(setp_eq_f64) H(setp_ne_f64) H(setp_lt_f64) H(setp_le_f64) H(setp_gt_f64) H(setp_ge_f64) \
     H(setp_equ_f64) H(setp_neu_f64) H(setp_ltu_f64) H(setp_leu_f64) H(setp_gtu_f64) H(setp_geu_f64) \
-    H(cvt_sext32) H(cvt_low32) H(cvt_f32_s32) H(cvt_f32_u32) H(cvt_rzi_s32_f32)
+    H(cvt_sext32) H(cvt_low32) H(cvt_low16) H(cvt_low8) H(cvt_sext16_32) H(cvt_sext16_64) \
+    H(cvt_sext8_16) H(cvt_sext8_32) H(cvt_sext8_64) H(cvt_f32_s32) H(cvt_f32_u32) H(cvt_rzi_s32_f32)
 
 enum {
     FAST_NONE,
@@ -221,6 +252,7 @@ static bool is_u32(ptx_type t) { return t == PTX_T_U32 || t == PTX_T_B32; }
 static bool is_u64(ptx_type t) { return t == PTX_T_U64 || t == PTX_T_B64; }
 static bool is_32(ptx_type t) { return is_u32(t) || t == PTX_T_S32; }
 static bool is_64(ptx_type t) { return is_u64(t) || t == PTX_T_S64; }
+static bool is_u16(ptx_type t) { return t == PTX_T_U16 || t == PTX_T_B16; }
 static bool rn(const ptx_mods *m) { return m->rounding == PTX_RND_NONE || m->rounding == PTX_RND_RN; }
 
 /* The six ordered comparisons' handlers of a setp type start at first;
@@ -236,12 +268,14 @@ static int setp_of(const ptx_mods *m)
         if (c >= PTX_CMP_EQU && c <= PTX_CMP_GEU) return first + 6 + (c - PTX_CMP_EQU);
         return FAST_NONE;
     }
-    if (t == PTX_T_S32) first = FAST_setp_eq_s32;
+    if (t == PTX_T_S16) first = FAST_setp_eq_s16;
+    else if (is_u16(t)) first = FAST_setp_eq_u16;
+    else if (t == PTX_T_S32) first = FAST_setp_eq_s32;
     else if (is_u32(t)) first = FAST_setp_eq_u32;
     else if (t == PTX_T_S64) first = FAST_setp_eq_s64;
     else if (is_u64(t)) first = FAST_setp_eq_u64;
     else return FAST_NONE;
-    bool sgn = t == PTX_T_S32 || t == PTX_T_S64;
+    bool sgn = t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
     if (c >= PTX_CMP_EQ && c <= PTX_CMP_GE) return first + (c - PTX_CMP_EQ);
     if (!sgn && c >= PTX_CMP_LO && c <= PTX_CMP_HS)        /* lo ls hi hs: lt le gt ge */
         return first + 2 + (c - PTX_CMP_LO);
@@ -252,12 +286,19 @@ static int int_of(const ptx_mods *m)
 {
     ptx_type t = m->types[0];
     uint32_t f = m->flags;
-    bool b32 = is_32(t), b64 = is_64(t), sgn = t == PTX_T_S32;
-    if (!b32 && !b64 && t != PTX_T_PRED) return FAST_NONE;
+    bool b16 = is_u16(t) || t == PTX_T_S16, b32 = is_32(t), b64 = is_64(t), sgn = t == PTX_T_S32;
+    if (!b16 && !b32 && !b64 && t != PTX_T_PRED) return FAST_NONE;
     switch (m->op) {
-    case PTX_OP_ADD: if (f) break; return b32 ? FAST_add_32 : b64 ? FAST_add_64 : FAST_NONE;
-    case PTX_OP_SUB: if (f) break; return b32 ? FAST_sub_32 : b64 ? FAST_sub_64 : FAST_NONE;
+    case PTX_OP_ADD: if (f) break; return b16 ? FAST_add_16 : b32 ? FAST_add_32 : b64 ? FAST_add_64 : FAST_NONE;
+    case PTX_OP_SUB: if (f) break; return b16 ? FAST_sub_16 : b32 ? FAST_sub_32 : b64 ? FAST_sub_64 : FAST_NONE;
+    case PTX_OP_DIV: case PTX_OP_REM: {
+        if (f || b16) break;
+        bool s = t == PTX_T_S32 || t == PTX_T_S64;
+        int first = b32 ? (s ? FAST_div_s32 : FAST_div_u32) : (s ? FAST_div_s64 : FAST_div_u64);
+        return first + (m->op == PTX_OP_REM ? 2 : 0);      /* rem_X follows div_X by two */
+    }
     case PTX_OP_MUL: case PTX_OP_MAD: {
+        if (b16) break;
         bool mad = m->op == PTX_OP_MAD;
         if (f == 0 || f == PTX_F_LO)
             return b32 ? (mad ? FAST_mad_lo_32 : FAST_mul_lo_32) :
@@ -268,10 +309,11 @@ static int int_of(const ptx_mods *m)
         break;
     }
     case PTX_OP_SHL:
+        if (b16) break;
         if (f || t == PTX_T_S32 || t == PTX_T_S64) break;
         return b32 ? FAST_shl_32 : b64 ? FAST_shl_64 : FAST_NONE;
     case PTX_OP_SHR:
-        if (f) break;
+        if (f || b16) break;
         if (b32) return sgn ? FAST_shr_s32 : FAST_shr_u32;
         if (b64) return t == PTX_T_S64 ? FAST_shr_s64 : FAST_shr_u64;
         break;
@@ -281,7 +323,7 @@ static int int_of(const ptx_mods *m)
         if (m->op == PTX_OP_AND) return FAST_and_any;
         if (m->op == PTX_OP_OR) return FAST_or_any;
         if (m->op == PTX_OP_XOR) return FAST_xor_any;
-        return t == PTX_T_PRED ? FAST_not_pred : b32 ? FAST_not_32 : FAST_not_64;
+        return t == PTX_T_PRED ? FAST_not_pred : b16 ? FAST_not_16 : b32 ? FAST_not_32 : FAST_not_64;
     case PTX_OP_MIN: case PTX_OP_MAX:
         if (f || !b32) break;
         if (m->op == PTX_OP_MIN) return sgn ? FAST_min_s32 : FAST_min_u32;
@@ -333,12 +375,19 @@ static int cvt_of(const ptx_mods *m)
 {
     ptx_type d = m->types[0], s = m->types[1];
     if (m->flags) return FAST_NONE;
-    bool s32 = is_32(s), s64 = is_64(s), d32 = is_32(d), d64 = is_64(d);
+    bool s32 = is_32(s);
     if (m->rounding == PTX_RND_NONE) {
-        if (s == PTX_T_S32 && d64) return FAST_cvt_sext32;
-        if ((s32 || s64) && d32) return FAST_cvt_low32;
-        if (s32 && d64) return FAST_cvt_low32;
-        return FAST_NONE;
+        if (!alu_is_int(s) || !alu_is_int(d)) return FAST_NONE;
+        /* the source's value (sign- or zero-extended) cut to the
+         * destination's width, as alu_cvt.c's cvt_one */
+        unsigned sb = alu_bits(s), db = alu_bits(d);
+        if (alu_is_signed(s) && sb < db) {
+            if (sb == 32) return FAST_cvt_sext32;
+            if (sb == 16) return db == 32 ? FAST_cvt_sext16_32 : FAST_cvt_sext16_64;
+            return db == 16 ? FAST_cvt_sext8_16 : db == 32 ? FAST_cvt_sext8_32 : FAST_cvt_sext8_64;
+        }
+        unsigned n = sb < db ? sb : db;
+        return n == 8 ? FAST_cvt_low8 : n == 16 ? FAST_cvt_low16 : n == 32 ? FAST_cvt_low32 : FAST_NONE;
     }
     if (m->rounding == PTX_RND_RN && d == PTX_T_F32 && s32)
         return s == PTX_T_S32 ? FAST_cvt_f32_s32 : FAST_cvt_f32_u32;

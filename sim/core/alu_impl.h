@@ -62,6 +62,26 @@ static inline int64_t alu_sext(uint64_t v, unsigned n)
     return (int64_t)((v ^ m) - m);
 }
 
+/* Division by zero: the GPU returns all ones for unsigned division (and
+ * a for the remainder); signed division gives -1 for a >= 0 and 1 for
+ * a < 0 (the quotient of the unsigned magnitudes, with the sign applied),
+ * and the remainder a.  MIN / -1 wraps to MIN with remainder 0.  (Shared
+ * by the general path, alu_int.c, and the fast one, alu_fast.c.) */
+static inline uint64_t alu_divide(uint64_t a, uint64_t b, unsigned n, bool sgn, bool rem)
+{
+    if (!sgn) {
+        if (b == 0)
+            return rem ? a : alu_mask_bits(n);
+        return rem ? a % b : a / b;
+    }
+    int64_t x = alu_sext(a, n), y = alu_sext(b, n);
+    if (y == 0)
+        return rem ? a : alu_trunc(x >= 0 ? ~(uint64_t)0 : 1, n);
+    if (y == -1)        /* avoids INT64_MIN / -1 */
+        return rem ? 0 : alu_trunc(0 - a, n);
+    return alu_trunc((uint64_t)(rem ? x % y : x / y), n);
+}
+
 /* ---- float bits ---- */
 static inline float alu_f32(uint64_t v) { uint32_t u = (uint32_t)v; float f; memcpy(&f, &u, 4); return f; }
 static inline uint64_t alu_f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }

@@ -157,25 +157,6 @@ static uint64_t mul24(uint64_t a, uint64_t b, bool sgn)
     return (a & 0xFFFFFF) * (b & 0xFFFFFF);
 }
 
-/* Division by zero: the GPU returns all ones for unsigned division (and
- * a for the remainder); signed division gives -1 for a >= 0 and 1 for
- * a < 0 (the quotient of the unsigned magnitudes, with the sign applied),
- * and the remainder a.  MIN / -1 wraps to MIN with remainder 0. */
-static uint64_t divide(uint64_t a, uint64_t b, unsigned n, bool sgn, bool rem)
-{
-    if (!sgn) {
-        if (b == 0)
-            return rem ? a : alu_mask_bits(n);
-        return rem ? a % b : a / b;
-    }
-    int64_t x = alu_sext(a, n), y = alu_sext(b, n);
-    if (y == 0)
-        return rem ? a : alu_trunc(x >= 0 ? ~(uint64_t)0 : 1, n);
-    if (y == -1)        /* avoids INT64_MIN / -1 */
-        return rem ? 0 : alu_trunc(0 - a, n);
-    return alu_trunc((uint64_t)(rem ? x % y : x / y), n);
-}
-
 static uint64_t shr_s(uint64_t a, uint64_t s, unsigned n)
 {
     int64_t x = alu_sext(a, n);
@@ -224,8 +205,8 @@ void alu_int_exec(const alu_call *k)
         if (sgn) ALU_MAP(k, alu_trunc(c + (alu_sext(a, n) > alu_sext(b, n) ? a - b : b - a), n));
         else     ALU_MAP(k, alu_trunc(c + (a > b ? a - b : b - a), n));
         break;
-    case PTX_OP_DIV: ALU_LANES(k, i) k->d[i] = divide(k->a[i], k->b[i], n, sgn, false); break;
-    case PTX_OP_REM: ALU_LANES(k, i) k->d[i] = divide(k->a[i], k->b[i], n, sgn, true); break;
+    case PTX_OP_DIV: ALU_LANES(k, i) k->d[i] = alu_divide(k->a[i], k->b[i], n, sgn, false); break;
+    case PTX_OP_REM: ALU_LANES(k, i) k->d[i] = alu_divide(k->a[i], k->b[i], n, sgn, true); break;
     case PTX_OP_MIN:
         if (m->flags & PTX_F_RELU)
             ALU_MAP(k, (uint32_t)((int32_t)a < (int32_t)b ? ((int32_t)a < 0 ? 0 : a) : ((int32_t)b < 0 ? 0 : b)));
