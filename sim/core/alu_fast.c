@@ -93,6 +93,8 @@ FAST(mul_lo_32, (a * b) & M32)
 FAST(mul_lo_64, a * b)
 FAST(mul_wide_u32, a * b)
 FAST(mul_wide_s32, (uint64_t)(sx32(a) * sx32(b)))
+FAST(mul_hi_u32, (a * b) >> 32 & M32)                /* bits 32-63 of the product (division by a constant) */
+FAST(mul_hi_s32, (uint64_t)(sx32(a) * sx32(b)) >> 32 & M32)
 FAST(mad_lo_32, (a * b + c) & M32)
 FAST(mad_lo_64, a * b + c)
 FAST(mad_wide_u32, a * b + c)
@@ -132,6 +134,8 @@ FAST(sub_f32, canon32(f32(a) - f32(b)))
 FAST(mul_f32, canon32(f32(a) * f32(b)))
 FAST(fma_f32, canon32(fmaf(f32(a), f32(b), f32(c))))
 FAST(div_f32, canon32(f32(a) / f32(b)))
+FAST(sqrt_f32, canon32(sqrtf(f32(a))))              /* sqrt.rn and rcp.rn: IEEE-rounded */
+FAST(rcp_f32, canon32(1.0f / f32(a)))
 /* x86-64 hosts with FMA3 (nearly all): fmaf as one instruction, not a libm
  * call per lane; the same correctly rounded result (decode picks it when
  * the processor has it). */
@@ -211,11 +215,12 @@ FAST(cvt_rzi_s32_f32, rzi_s32(f32(a)))
 /* The handler table: index 0 is "none" (the general path). */
 #define HANDLERS(H) \
     H(add_16) H(add_32) H(add_64) H(sub_16) H(sub_32) H(sub_64) H(mul_lo_32) H(mul_lo_64) H(mul_wide_u32) H(mul_wide_s32) \
+    H(mul_hi_u32) H(mul_hi_s32) \
     H(mad_lo_32) H(mad_lo_64) H(mad_wide_u32) H(mad_wide_s32) H(shl_32) H(shl_64) H(shr_u32) \
     H(shr_u64) H(shr_s32) H(shr_s64) H(and_any) H(or_any) H(xor_any) H(not_pred) H(not_16) H(not_32) \
     H(not_64) H(min_s32) H(max_s32) H(min_u32) H(max_u32) H(neg_s32) H(selp_any) \
     H(div_u32) H(div_s32) H(rem_u32) H(rem_s32) H(div_u64) H(div_s64) H(rem_u64) H(rem_s64) \
-    H(add_f32) H(sub_f32) H(mul_f32) H(fma_f32) H(fma_f32_hw) H(div_f32) \
+    H(add_f32) H(sub_f32) H(mul_f32) H(fma_f32) H(fma_f32_hw) H(div_f32) H(sqrt_f32) H(rcp_f32) \
     H(add_ftz_f32) H(sub_ftz_f32) H(mul_ftz_f32) H(fma_ftz_f32) H(neg_f32) H(abs_f32) H(min_f32) \
     H(max_f32) H(add_f64) H(sub_f64) H(mul_f64) H(fma_f64) \
     H(setp_eq_s32) H(setp_ne_s32) H(setp_lt_s32) H(setp_le_s32) H(setp_gt_s32) H(setp_ge_s32) \
@@ -306,6 +311,7 @@ static int int_of(const ptx_mods *m)
         if (f == PTX_F_WIDE && b32)
             return sgn ? (mad ? FAST_mad_wide_s32 : FAST_mul_wide_s32)
                        : (mad ? FAST_mad_wide_u32 : FAST_mul_wide_u32);
+        if (f == PTX_F_HI && b32 && !mad) return sgn ? FAST_mul_hi_s32 : FAST_mul_hi_u32;
         break;
     }
     case PTX_OP_SHL:
@@ -371,6 +377,13 @@ static int float_of(const ptx_mods *m)
     }
 }
 
+/* sqrt.rn.f32 and rcp.rn.f32 without modifiers (alu_sfu.c's sfu_f32). */
+static int sfu_of(const ptx_mods *m)
+{
+    if (m->types[0] != PTX_T_F32 || m->flags || m->rounding != PTX_RND_RN) return FAST_NONE;
+    return m->op == PTX_OP_SQRT ? FAST_sqrt_f32 : m->op == PTX_OP_RCP ? FAST_rcp_f32 : FAST_NONE;
+}
+
 static int cvt_of(const ptx_mods *m)
 {
     ptx_type d = m->types[0], s = m->types[1];
@@ -407,6 +420,7 @@ uint8_t ws_alu_fast_of(const ptx_mods *m)
         h = m->op == PTX_OP_SETP ? setp_of(m) : m->op == PTX_OP_SELP ? FAST_selp_any : FAST_NONE;
         break;
     case WS_FAM_CVT: h = cvt_of(m); break;
+    case WS_FAM_SFU: h = sfu_of(m); break;
     default: h = FAST_NONE; break;
     }
     return (uint8_t)h;

@@ -74,7 +74,7 @@ static void test_fast_matches_general(void **s)
     static const ptx_opcode ops[] = {
         PTX_OP_ADD, PTX_OP_SUB, PTX_OP_MUL, PTX_OP_MAD, PTX_OP_FMA, PTX_OP_DIV, PTX_OP_REM, PTX_OP_SHL, PTX_OP_SHR,
         PTX_OP_AND, PTX_OP_OR, PTX_OP_XOR, PTX_OP_NOT, PTX_OP_MIN, PTX_OP_MAX, PTX_OP_NEG, PTX_OP_ABS,
-        PTX_OP_SETP, PTX_OP_SELP, PTX_OP_CVT,
+        PTX_OP_SETP, PTX_OP_SELP, PTX_OP_CVT, PTX_OP_SQRT, PTX_OP_RCP,
     };
     static const ptx_type types[] = {
         PTX_T_NONE, PTX_T_PRED, PTX_T_B8, PTX_T_B16, PTX_T_B32, PTX_T_B64, PTX_T_U8, PTX_T_U16, PTX_T_U32,
@@ -121,7 +121,9 @@ static void test_general_forms(void **s)
     assert_int_equal(ws_alu_fast_of(&m), 0);
     m = mods(PTX_OP_CVT, PTX_T_S32, PTX_T_S64, 0, PTX_F_SAT);
     assert_int_equal(ws_alu_fast_of(&m), 0);
-    m = mods(PTX_OP_MUL, PTX_T_U32, PTX_T_NONE, 0, PTX_F_HI);
+    m = mods(PTX_OP_MAD, PTX_T_U32, PTX_T_NONE, 0, PTX_F_HI);
+    assert_int_equal(ws_alu_fast_of(&m), 0);
+    m = mods(PTX_OP_SQRT, PTX_T_F32, PTX_T_NONE, PTX_RND_RZ, 0);
     assert_int_equal(ws_alu_fast_of(&m), 0);
 }
 
