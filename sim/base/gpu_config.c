@@ -216,6 +216,11 @@ static bool check_consistency(parse_ctx *c)
         return fail(c, "maxThreadsPerBlock exceeds maxThreadsPerMultiProcessor");
     if (g->regsPerBlock > g->regsPerMultiprocessor)
         return fail(c, "regsPerBlock exceeds regsPerMultiprocessor");
+    /* the timing model keeps each sub-partition's warps in 64-bit sets */
+    int32_t warps = g->maxThreadsPerMultiProcessor / g->warpSize, nsp = g->subPartitionsPerMultiprocessor;
+    if ((warps + nsp - 1) / nsp > 64)
+        return fail(c, "at most 64 warps a sub-partition: maxThreadsPerMultiProcessor / warpSize (%d warps) "
+                       "needs subPartitionsPerMultiprocessor >= %d", warps, (warps + 63) / 64);
     if (g->regsPerMultiprocessor % g->subPartitionsPerMultiprocessor)
         return fail(c, "regsPerMultiprocessor must divide evenly among subPartitionsPerMultiprocessor");
     if (g->sharedMemPerBlock > g->sharedMemPerBlockOptin)

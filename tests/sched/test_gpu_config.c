@@ -148,6 +148,16 @@ static void test_errors(void **state)
                                        err, sizeof err), "list of sizes"));
     assert_non_null(strstr(load_edited("sharedMemPerBlockOptin = 166912", "sharedMemPerBlockOptin = 167936",
                                        err, sizeof err), "exceeds sharedMemPerMultiprocessor"));
+    /* a sub-partition's warps are 64-bit sets: 64 warps in one, or 256 in
+     * four, are the most; 257 in four are refused */
+    assert_string_equal(load_edited("subPartitionsPerMultiprocessor = 4", "subPartitionsPerMultiprocessor = 1",
+                                    err, sizeof err), "");
+    assert_string_equal(load_edited("maxThreadsPerMultiProcessor = 2048", "maxThreadsPerMultiProcessor = 8192",
+                                    err, sizeof err), "");
+    snprintf(want, sizeof want, "test.ini: error: at most 64 warps a sub-partition: maxThreadsPerMultiProcessor / "
+             "warpSize (257 warps) needs subPartitionsPerMultiprocessor >= 5");
+    assert_string_equal(load_edited("maxThreadsPerMultiProcessor = 2048", "maxThreadsPerMultiProcessor = 8224",
+                                    err, sizeof err), want);
 }
 
 static void test_lookup(void **state)
