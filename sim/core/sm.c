@@ -44,6 +44,8 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
                       s->two_level_active);
         sm->sp[i].blocked_min = sm->sp[i].drain_min = WS_NEVER;
     }
+    /* slot i is bit i / nsp of sub-partition i % nsp */
+    for (uint32_t i = 0; i < sm->nslots; i++) sm->sp[i % sm->nsp].slot[i / sm->nsp] = &sm->slots[i];
     sm->ready_to_run = true;
     return true;
 }
@@ -93,7 +95,7 @@ static bool block_storage(ws_tsim *s, ws_sm_block *b)
 
 static ws_sm_warp *slot_of(ws_sm *sm, uint32_t spi, uint32_t bit)
 {
-    return &sm->slots[bit * sm->nsp + spi];
+    return sm->sp[spi].slot[bit];
 }
 
 /* Every change of a resident warp's reason goes here: the SM's count per

@@ -120,6 +120,7 @@ typedef struct ws_subpart {
      * look); side by side, so that a pass over the blocked set reads a
      * few lines, not a line of each warp's slot */
     uint64_t until[WS_SCHED_MAX_WARPS];
+    struct ws_sm_warp *slot[WS_SCHED_MAX_WARPS];   /* per bit: its warp slot (sm.c slot_of) */
 } ws_subpart;
 
 /* A sector request of one SM's cycle for L2: the SM has done the L1 part;
