@@ -521,7 +521,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     if (w->state == WS_WARP_DONE && !sw->finished) {
         sw->finished = true;
         sm->finished++;
-        sm->retire_at = 0;
+        sm->retire_at = min64(sm->retire_at, drained_at(sw));
         sp->finished |= BIT(sw);
     }
     if (r == WS_STEP_BLOCKED || r == WS_STEP_DONE || w->state != WS_WARP_READY)

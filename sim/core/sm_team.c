@@ -140,7 +140,7 @@ static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
         uint64_t now = sm->next;
         *at = now;
         ws_sm_catch_up(s, sm, now);
-        if (sm->finished && !ws_sm_retire(s, sm, now)) return false;
+        if (sm->finished && now >= sm->retire_at && !ws_sm_retire(s, sm, now)) return false;
         if (!ws_sm_cycle(s, sm, now)) return false;
     }
     return true;
