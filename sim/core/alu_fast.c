@@ -214,8 +214,8 @@ FAST(cvt_rzi_s32_f32, rzi_s32(f32(a)))
 
 /* The handler table: index 0 is "none" (the general path). */
 #define HANDLERS(H) \
-    H(add_16) H(add_32) H(add_64) H(sub_16) H(sub_32) H(sub_64) H(mul_lo_32) H(mul_lo_64) H(mul_wide_u32) H(mul_wide_s32) \
-    H(mul_hi_u32) H(mul_hi_s32) \
+    H(add_16) H(add_32) H(add_64) H(sub_16) H(sub_32) H(sub_64) H(mul_lo_32) H(mul_lo_64) \
+    H(mul_wide_u32) H(mul_wide_s32) H(mul_hi_u32) H(mul_hi_s32) \
     H(mad_lo_32) H(mad_lo_64) H(mad_wide_u32) H(mad_wide_s32) H(shl_32) H(shl_64) H(shr_u32) \
     H(shr_u64) H(shr_s32) H(shr_s64) H(and_any) H(or_any) H(xor_any) H(not_pred) H(not_16) H(not_32) \
     H(not_64) H(min_s32) H(max_s32) H(min_u32) H(max_u32) H(neg_s32) H(selp_any) \
@@ -297,7 +297,7 @@ static int int_of(const ptx_mods *m)
     case PTX_OP_ADD: if (f) break; return b16 ? FAST_add_16 : b32 ? FAST_add_32 : b64 ? FAST_add_64 : FAST_NONE;
     case PTX_OP_SUB: if (f) break; return b16 ? FAST_sub_16 : b32 ? FAST_sub_32 : b64 ? FAST_sub_64 : FAST_NONE;
     case PTX_OP_DIV: case PTX_OP_REM: {
-        if (f || b16) break;
+        if (f || !(b32 || b64)) break;
         bool s = t == PTX_T_S32 || t == PTX_T_S64;
         int first = b32 ? (s ? FAST_div_s32 : FAST_div_u32) : (s ? FAST_div_s64 : FAST_div_u64);
         return first + (m->op == PTX_OP_REM ? 2 : 0);      /* rem_X follows div_X by two */
