@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/prefetch.h"
 #include "sm_queue.h"
 #include "sort_keys.h"
 
@@ -245,7 +246,7 @@ static bool push_wait(wait_items *w, uint64_t key, uint64_t ticket)
 
 static void prefetch_ahead(const ws_l2_split *sp, const uint64_t *key, uint32_t i, uint32_t n)
 {
-    if (i + AHEAD_RECORD < n) __builtin_prefetch(request_of(sp, key[i + AHEAD_RECORD]));
+    if (i + AHEAD_RECORD < n) ws_prefetch(request_of(sp, key[i + AHEAD_RECORD]));
     if (i + AHEAD_SET < n) ws_l2_prefetch(sp->l2, request_of(sp, key[i + AHEAD_SET])->sector);
 }
 

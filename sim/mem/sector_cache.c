@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/prefetch.h"
 #include "../base/zeroed.h"
 
 #define LINE_BYTES (32u * WS_SECTORS_PER_LINE)
@@ -233,11 +234,11 @@ void ws_scache_prefetch(const ws_sector_cache *c, uint64_t sector)
     /* a set's tags and use words: 8 B a way, a line of the host's per 8
      * ways (and the last way's, the arrays not being aligned to sets) */
     for (uint32_t w = 0; w < c->ways; w += 8) {
-        __builtin_prefetch(&c->tag[set + w]);
-        __builtin_prefetch(&c->use[set + w]);
+        ws_prefetch(&c->tag[set + w]);
+        ws_prefetch(&c->use[set + w]);
     }
-    __builtin_prefetch(&c->tag[set + c->ways - 1]);
-    __builtin_prefetch(&c->use[set + c->ways - 1]);
+    ws_prefetch(&c->tag[set + c->ways - 1]);
+    ws_prefetch(&c->use[set + c->ways - 1]);
 }
 
 bool ws_scache_is_dirty(const ws_sector_cache *c, uint64_t sector)
