@@ -134,19 +134,12 @@ static uint64_t min64(uint64_t a, uint64_t b)
     return a < b ? a : b;
 }
 
-/* When sw's memory has drained, as far as is known (in a window, what
- * waits for its end is not). */
-static uint64_t drained_at(const ws_sm_warp *sw)
-{
-    return sw->npending ? WS_WINDOW_PENDING : sw->mem_done;
-}
-
-/* The earliest drained_at of sp's draining warps. */
+/* The earliest ws_sm_drained_at of sp's draining warps. */
 static uint64_t drain_min(ws_sm *sm, ws_subpart *sp, uint32_t spi)
 {
     uint64_t t = WS_NEVER;
     for (uint64_t m = sp->draining; m; m &= m - 1)
-        t = min64(t, drained_at(slot_of(sm, spi, (uint32_t)__builtin_ctzll(m))));
+        t = min64(t, ws_sm_drained_at(slot_of(sm, spi, (uint32_t)__builtin_ctzll(m))));
     return t;
 }
 
@@ -298,8 +291,8 @@ bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
     for (uint32_t p = 0; sm->finished && p < sm->nsp; p++)
         for (uint64_t m = sm->sp[p].finished; m; m &= m - 1) {
             ws_sm_warp *sw = slot_of(sm, p, (uint32_t)__builtin_ctzll(m));
-            if (drained_at(sw) > now) {
-                next = min64(next, drained_at(sw));
+            if (ws_sm_drained_at(sw) > now) {
+                next = min64(next, ws_sm_drained_at(sw));
                 continue;
             }
             leave(sm, sw);
@@ -369,7 +362,7 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
     sp->until[sw->bit] = 0;
     if (sw->wstate == WS_WARP_DONE) {
         set_reason(sm, sw, WS_STALL_DRAIN);
-        *wake = drained_at(sw);
+        *wake = ws_sm_drained_at(sw);
         return false;
     }
     if (sw->wstate == WS_WARP_BARRIER) {
@@ -521,7 +514,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     if (w->state == WS_WARP_DONE && !sw->finished) {
         sw->finished = true;
         sm->finished++;
-        sm->retire_at = min64(sm->retire_at, drained_at(sw));
+        ws_sm_note_drain(sm, sw);
         sp->finished |= BIT(sw);
     }
     if (r == WS_STEP_BLOCKED || r == WS_STEP_DONE || w->state != WS_WARP_READY)
@@ -547,7 +540,7 @@ static uint64_t file_waiting(ws_subpart *sp, ws_sm_warp *sw, uint64_t now, uint6
     sp->eval &= ~BIT(sw);
     if (state == WS_WARP_DONE) {
         sp->draining |= BIT(sw);
-        sp->drain_min = min64(sp->drain_min, drained_at(sw));
+        sp->drain_min = min64(sp->drain_min, ws_sm_drained_at(sw));
     } else if (state == WS_WARP_BARRIER) {
         sp->parked |= BIT(sw);
     } else if (until >= WS_WINDOW_PENDING) {

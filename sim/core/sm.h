@@ -262,6 +262,23 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id);
 bool ws_sm_run_storage(ws_tsim *s, ws_sm *sm);
 void ws_sm_free(ws_sm *sm);
 
+/* When sw's memory has drained, as far as is known (in a window, what
+ * waits for its end is not). */
+static inline uint64_t ws_sm_drained_at(const ws_sm_warp *sw)
+{
+    return sw->npending ? WS_WINDOW_PENDING : sw->mem_done;
+}
+
+/* After sw finished, or its memory answered: sm's retire_at, the cycle
+ * before which none of its finished warps drains, comes down to sw's drain
+ * time if that is earlier (nothing else moves a finished warp's drain time
+ * earlier, so ws_sm_retire looks no later than it must). */
+static inline void ws_sm_note_drain(ws_sm *sm, const ws_sm_warp *sw)
+{
+    uint64_t t = ws_sm_drained_at(sw);
+    if (sw->finished && t < sm->retire_at) sm->retire_at = t;
+}
+
 /* A used slot of an SM in ws_sm.by_start: the cycle its block started (at
  * most 2^42 - 1, weeks of simulation), then its slot (below 1,024). */
 #define WS_SM_SLOT_BITS 10

@@ -279,9 +279,7 @@ static void finish(ws_tsim *s, ws_sm *sm, uint32_t k)
         sw->npending--;
         sw->opnd_pc = -1;
     }
-    /* a finished warp may drain earlier now (ws_sm_retire looks then) */
-    uint64_t drained = sw->npending ? WS_WINDOW_PENDING : sw->mem_done;
-    if (sw->finished && drained < sm->retire_at) sm->retire_at = drained;
+    ws_sm_note_drain(sm, sw);
     if (e->trace && sm->trace_ev[e->trace - 1].done < ready) sm->trace_ev[e->trace - 1].done = ready;
 }
 
