@@ -106,6 +106,33 @@ static void test_div_rem(void **s)
     assert_int_equal(run2(M(DIV, S16), 0x8000, 0xFFFF), 0x8000);
 }
 
+/* Division of many values against C's own (which truncates toward zero, as
+ * PTX does), worked out here on 32- and 64-bit C types: signs, values
+ * near the limits, small and large divisors. */
+static void test_div_rem_many(void **s)
+{
+    (void)s;
+    static const uint32_t edge32[] = {0, 1, 2, 3, 7, 0x7FFFFFFF, 0x80000000u, 0x80000001u, 0xFFFFFFFE, 0xFFFFFFFF};
+    uint64_t seed = 12345;
+    for (int i = 0; i < 4000; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t a = i < 100 ? edge32[i % 10] : (uint32_t)(seed >> 32);
+        uint32_t b = i < 100 ? edge32[i / 10] : (uint32_t)seed >> (seed >> 59);     /* divisors of every size */
+        if (b == 0) continue;
+        assert_int_equal(run2(M(DIV, U32), a, b), a / b);
+        assert_int_equal(run2(M(REM, U32), a, b), a % b);
+        int32_t x = (int32_t)a, y = (int32_t)b;
+        if (y == -1) continue;          /* INT_MIN / -1: test_div_rem */
+        assert_int_equal(run2(M(DIV, S32), a, b), (uint32_t)(x / y));
+        assert_int_equal(run2(M(REM, S32), a, b), (uint32_t)(x % y));
+        int64_t X = (int64_t)(seed * 0x9E3779B97F4A7C15ull), Y = y;     /* a 64-bit dividend, a 32-bit divisor */
+        assert_int_equal(run2(M(DIV, S64), (uint64_t)X, (uint64_t)Y), (uint64_t)(X / Y));
+        assert_int_equal(run2(M(REM, S64), (uint64_t)X, (uint64_t)Y), (uint64_t)(X % Y));
+        assert_int_equal(run2(M(DIV, U64), (uint64_t)X, b), (uint64_t)X / b);
+        assert_int_equal(run2(M(DIV, U64), a, b), a / b);
+    }
+}
+
 static void test_minmax_abs_neg(void **s)
 {
     (void)s;
@@ -168,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_mul),
         cmocka_unit_test(test_madc_chain),
         cmocka_unit_test(test_div_rem),
+        cmocka_unit_test(test_div_rem_many),
         cmocka_unit_test(test_minmax_abs_neg),
         cmocka_unit_test(test_shifts),
         cmocka_unit_test(test_logic),
