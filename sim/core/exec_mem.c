@@ -387,6 +387,59 @@ static bool lanes_cover(uint64_t lo, uint64_t n, const uint64_t *addr, uint32_t 
     return covered == (slots == 64 ? ~UINT64_C(0) : (UINT64_C(1) << slots) - 1);
 }
 
+/* Where the lanes of mask at addr, size bytes each, are aligned and near:
+ * the slots of size bytes from *lo they fill, as bits (*slots); false
+ * otherwise. */
+static bool lane_slots(const uint64_t *addr, uint32_t mask, uint32_t size, uint64_t *lo, uint64_t *slots)
+{
+    uint64_t hi, bits;
+    lanes_span(addr, mask, lo, &hi, &bits);
+    if ((size & (size - 1)) || ((bits | *lo) & (size - 1)) || hi - *lo >= 64 * (uint64_t)size) return false;
+    uint32_t shift = (uint32_t)__builtin_ctz(size);
+    *slots = 0;
+    FOR_LANES(mask, lane) *slots |= UINT64_C(1) << ((addr[lane] - *lo) >> shift);
+    return true;
+}
+
+/* The watcher (the reuse recorder) told of the slots of size bytes from lo
+ * that slots marks, one note per run of neighbours (lanes on one address,
+ * a histogram's bins: one note).  ahead: told from the SM's thread of a
+ * write put off (ws_devmem_tell_ahead). */
+static void tell_runs(ws_devmem *m, uint64_t lo, uint64_t slots, uint32_t size, bool write, bool ahead)
+{
+    uint32_t shift = (uint32_t)__builtin_ctz(size);
+    while (slots) {
+        uint32_t first = (uint32_t)__builtin_ctzll(slots), end = 64;
+        uint64_t above = ~(slots >> first);
+        if (above) end = first + (uint32_t)__builtin_ctzll(above);
+        uint64_t at = lo + ((uint64_t)first << shift), n = (uint64_t)(end - first) << shift;
+        if (ahead) ws_devmem_tell_ahead(m, at, n, write);
+        else ws_devmem_tell(m, at, n, write);
+        slots = end == 64 ? 0 : slots & (~UINT64_C(0) << end);
+    }
+}
+
+/* The watcher told of the bytes the lanes of mask at addr, size bytes
+ * each, read or write: by runs (tell_runs) where they are aligned and
+ * near, else lane by lane; an atomic's (both) as read, then written. */
+static void tell_lanes(ws_devmem *m, const uint64_t *addr, uint32_t mask, uint32_t size, bool write, bool both,
+                       bool ahead)
+{
+    uint64_t lo, slots;
+    if (lane_slots(addr, mask, size, &lo, &slots)) {
+        if (both) tell_runs(m, lo, slots, size, false, ahead);
+        tell_runs(m, lo, slots, size, write, ahead);
+        return;
+    }
+    for (int pass = both ? 0 : 1; pass < 2; pass++) {
+        bool w = pass == 0 ? false : write;
+        FOR_LANES(mask, lane) {
+            if (ahead) ws_devmem_tell_ahead(m, addr[lane], size, w);
+            else ws_devmem_tell(m, addr[lane], size, w);
+        }
+    }
+}
+
 /* A write's host bytes [lo, lo + n) for the lanes of mask at addr, size
  * bytes each, with the watcher (the reuse recorder) told of exactly the
  * bytes they write, before they change: the whole range once when the
@@ -397,11 +450,8 @@ static uint8_t *write_span_told(ws_devmem *m, uint64_t lo, uint64_t n, const uin
 {
     uint8_t *h = ws_devmem_write_span(m, lo, n);
     if (!h || !ws_devmem_watched(m)) return h;
-    if (lanes_cover(lo, n, addr, mask, size, uniform, whole)) {
-        ws_devmem_tell(m, lo, n, true);
-    } else {
-        FOR_LANES(mask, lane) ws_devmem_tell(m, addr[lane], size, true);
-    }
+    if (lanes_cover(lo, n, addr, mask, size, uniform, whole)) ws_devmem_tell(m, lo, n, true);
+    else tell_lanes(m, addr, mask, size, true, false, false);
     return h;
 }
 
@@ -624,17 +674,11 @@ static void tell_ahead(ws_exec *x, const ws_insn *in, uint32_t mask, const uint6
                        bool atomic)
 {
     ws_devmem *m = x->p->mem;
-    uint64_t lo, hi, bits, off;
+    uint64_t off;
     if (in->space != WS_SP_GLOBAL)
         FOR_LANES(mask, lane) if (ws_generic_classify(addrs[lane], &off) != WS_GEN_GLOBAL) mask &= ~(UINT32_C(1) << lane);
     if (!mask) return;
-    if (atomic) FOR_LANES(mask, lane) ws_devmem_tell_ahead(m, addrs[lane], size, false);
-    lanes_span(addrs, mask, &lo, &hi, &bits);
-    if (hi - lo < 64 * (uint64_t)size && lanes_cover(lo, hi - lo + size, addrs, mask, size, false, false)) {
-        ws_devmem_tell_ahead(m, lo, hi - lo + size, true);
-        return;
-    }
-    FOR_LANES(mask, lane) ws_devmem_tell_ahead(m, addrs[lane], size, true);
+    tell_lanes(m, addrs, mask, size, true, atomic, true);
 }
 
 /* Where each lane of a captured global write (mask, size bytes at addrs)
@@ -879,7 +923,7 @@ static bool global_lanes(ws_exec *x, uint8_t space, const uint64_t *addrs, uint3
     }
     /* every lane has its bytes: the watcher told of the writes before
      * they are made */
-    if (write) FOR_LANES(mask, lane) ws_devmem_tell(x->p->mem, addrs[lane], size, true);
+    if (write) tell_lanes(x->p->mem, addrs, mask, size, true, false, false);
     return true;
 }
 
@@ -1012,7 +1056,7 @@ static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
     bool watched = in->space != WS_SP_SHARED && ws_devmem_watched(x->p->mem);
     bool whole = mask && plain_width(size) && (!watched || in->space == WS_SP_GLOBAL) &&
                  warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, addr_imm, &wb);
-    if (whole && watched) FOR_LANES(mask, lane) ws_devmem_tell(x->p->mem, addrs[lane], size, false);
+    if (whole && watched) tell_lanes(x->p->mem, addrs, mask, size, false, false, false);
     FOR_LANES(mask, lane) {
         uint8_t buf[8], *p = whole ? lane_bytes(&wb, addrs, lane) : buf;
         uint64_t addr = addrs[lane];

@@ -16,6 +16,11 @@
 //  12 count(c)               counters zero again: reused from 11
 //  13 count(c)               counters as 12 left them (the atomics read
 //                            them): simulated, the counts doubled
+//  14 countEven(c)           simulated: atomics on counters 0 and 2 of 4
+//  15 countEven(c)           counters 1 and 3 changed on the host, 0 and 2
+//                            zero again: reused from 14 (1 and 3 are not
+//                            read, and keep the host's values)
+//  16 countEven(c)           counter 2 not zero: simulated
 // Every result is checked on the CPU; PASS last.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -59,6 +64,11 @@ static bool check_gaps(const char *what, const float *dy, float between)
 __global__ void count(int *c)
 {
     atomicAdd(&c[threadIdx.x % 4], 1);
+}
+
+__global__ void countEven(int *c)
+{
+    atomicAdd(&c[threadIdx.x % 2 * 2], 1);
 }
 
 static bool check_count(const char *what, const int *dc, int want)
@@ -137,6 +147,16 @@ int main()
     }
     count<<<8, 128>>>(dc);
     ok &= check_count("count again", dc, 2 * 8 * 128 / 4);
+    const int starts[3][4] = {{0, 0, 0, 0}, {0, 7, 0, 9}, {0, 0, 5, 0}};
+    for (int r = 0; r < 3; r++) {
+        cudaMemcpy(dc, starts[r], sizeof starts[r], cudaMemcpyHostToDevice);
+        countEven<<<2, 64>>>(dc);
+        int c[4], half = 2 * 64 / 2;
+        cudaMemcpy(c, dc, sizeof c, cudaMemcpyDeviceToHost);
+        bool same = c[0] == half && c[1] == starts[r][1] && c[2] == starts[r][2] + half && c[3] == starts[r][3];
+        printf("countEven %d: %s\n", r, same ? "ok" : "FAIL");
+        ok &= same;
+    }
     cudaFree(dc);
     cudaFree(dx);
     cudaFree(dy);
