@@ -69,17 +69,25 @@ static uint64_t shared_access(ws_tsim *s, ws_sm *sm, const ws_mem_resolved *res,
  * 31.9 and 5.0 cycles a warp instruction on an H200's SM). */
 static uint32_t atomic_serials(const uint64_t *addr, uint32_t mask, const ws_coalesce *co, uint32_t *serial)
 {
-    uint32_t same[WS_WARP_SIZE] = {0}, passes = 0;
+    /* the lanes' distinct addresses and how many lanes share each: a
+     * histogram's few bins are found at once, and neighbouring lanes on
+     * one address hit the last one found */
+    uint64_t at[WS_WARP_SIZE];
+    uint32_t lanes[WS_WARP_SIZE], n = 0, passes = 0;
     for (uint32_t m = mask; m; m &= m - 1) {
-        int lane = __builtin_ctz(m);
-        for (uint32_t o = mask; o; o &= o - 1) same[lane] += addr[__builtin_ctz(o)] == addr[lane];
+        uint64_t a = addr[__builtin_ctz(m)];
+        uint32_t j = n && at[n - 1] == a ? n - 1 : 0;
+        while (j < n && at[j] != a) j++;
+        if (j == n) {
+            at[n] = a;
+            lanes[n++] = 0;
+        }
+        lanes[j]++;
     }
     for (uint32_t i = 0; i < co->sectors; i++) {
         serial[i] = 1;
-        for (uint32_t m = mask; m; m &= m - 1) {
-            int lane = __builtin_ctz(m);
-            if (addr[lane] / WS_SECTOR_BYTES == co->sector[i] && same[lane] > serial[i]) serial[i] = same[lane];
-        }
+        for (uint32_t j = 0; j < n; j++)
+            if (at[j] / WS_SECTOR_BYTES == co->sector[i] && lanes[j] > serial[i]) serial[i] = lanes[j];
         passes += serial[i];
     }
     return passes;
