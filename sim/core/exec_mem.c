@@ -163,18 +163,6 @@ const ws_mem_resolved *ws_step_resolved(const struct ws_step_info *info, const s
 
 enum { ACC_LD = WS_ACC_LD, ACC_ST = WS_ACC_ST, ACC_ATOM = WS_ACC_ATOM };
 
-static uint32_t distinct_addresses(const uint64_t addr[WS_WARP_SIZE], uint32_t mask)
-{
-    uint32_t n = 0;
-    FOR_LANES(mask, lane) {
-        uint32_t before = mask & ((UINT32_C(1) << lane) - 1);
-        bool seen = false;
-        for (uint32_t m = before; m && !seen; m &= m - 1) seen = addr[__builtin_ctz(m)] == addr[lane];
-        n += !seen;
-    }
-    return n;
-}
-
 /* Adds one warp-level access of the lanes in mask to x->stats: shared
  * wavefronts and bank conflicts, global requests, sectors and lines,
  * constant requests.  A generic access is split by the space each lane's
@@ -236,7 +224,7 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
     case WS_SP_GLOBAL:
         if (in->m.space == PTX_SPACE_CONST) {
             s->const_requests++;
-            s->const_addresses += distinct_addresses(addr, mask);
+            s->const_addresses += ws_distinct_addresses(addr, mask);
             return;
         }
         gmask = mask;

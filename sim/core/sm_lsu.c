@@ -33,19 +33,6 @@ static uint64_t l1_stage(ws_tsim *s, ws_sm *sm, uint64_t now, uint32_t n)
     return start;
 }
 
-static uint32_t distinct(const uint64_t *addr, uint32_t mask)
-{
-    uint32_t n = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
-        int lane = __builtin_ctz(m);
-        bool seen = false;
-        for (uint32_t o = mask & ((UINT32_C(1) << lane) - 1); o && !seen; o &= o - 1)
-            seen = addr[__builtin_ctz(o)] == addr[lane];
-        n += !seen;
-    }
-    return n;
-}
-
 /* A shared access holds the L1 data stage for the wavefronts the bank rule
  * gives it.  An atomic is charged the same: 32 lanes adding to one word
  * are one wavefront, as the H200 counts them
@@ -395,7 +382,7 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
     /* kernel parameters are constant-bank operands: the latency, no port */
     if (info->space == WS_SP_PARAM) return now + s->lat_const;
     if (in->m.space == PTX_SPACE_CONST) {
-        uint32_t n = distinct(info->addr, mask);
+        uint32_t n = ws_distinct_addresses(info->addr, mask);
         uint64_t start = max64(now, sp->const_free);
         sp->const_free = start + n;
         return start + n - 1 + s->lat_const;

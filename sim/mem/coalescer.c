@@ -110,3 +110,27 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
     out->sectors = n;
     out->lines = lines_of(s, n);
 }
+
+uint32_t ws_distinct_addresses(const uint64_t addr[32], uint32_t mask)
+{
+    if (!mask) return 0;
+    /* every lane on one address (a filter's weight, a loop bound): the
+     * common case, in a loop the compiler vectorizes */
+    uint64_t first = addr[__builtin_ctz(mask)], differ = 0;
+    if (mask == UINT32_MAX)
+        for (int lane = 0; lane < 32; lane++) differ |= addr[lane] ^ first;
+    else
+        for (uint32_t m = mask; m; m &= m - 1) differ |= addr[__builtin_ctz(m)] ^ first;
+    if (!differ) return 1;
+    /* else each address once, neighbouring lanes on one address found at
+     * the last one kept */
+    uint64_t seen[32];
+    uint32_t n = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint64_t a = addr[__builtin_ctz(m)];
+        uint32_t j = n && seen[n - 1] == a ? n - 1 : 0;
+        while (j < n && seen[j] != a) j++;
+        if (j == n) seen[n++] = a;
+    }
+    return n;
+}

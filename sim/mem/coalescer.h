@@ -53,4 +53,8 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
  * same result without reading the lanes again. */
 void ws_coalesce_halves(uint64_t a0, uint64_t a16, uint64_t step, uint32_t size, ws_coalesce *out);
 
+/* The distinct addresses among the lanes in mask: the passes a constant-
+ * memory access takes (one per address), and what its counter adds. */
+uint32_t ws_distinct_addresses(const uint64_t addr[32], uint32_t mask);
+
 #endif

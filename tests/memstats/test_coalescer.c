@@ -227,6 +227,44 @@ static void test_runs_and_broadcasts(void **state)
  * in order, and lines as ws_coalesce_eval reading every lane, and as the
  * byte-wise reference, for steps of 0 or the lanes' word and sizes from
  * that word up to 16 (a merged SASS access covers several words). */
+/* Distinct addresses: hand-worked cases, then random lanes drawn from a
+ * few values (many repeats) or many (few), under random masks, against a
+ * count that sorts the addresses. */
+static uint32_t distinct_by_sorting(const uint64_t addr[32], uint32_t mask)
+{
+    uint64_t v[32];
+    uint32_t n = 0, d = 0;
+    for (int l = 0; l < 32; l++)
+        if (mask >> l & 1) v[n++] = addr[l];
+    qsort(v, n, sizeof *v, cmp_u64);
+    for (uint32_t i = 0; i < n; i++) d += i == 0 || v[i] != v[i - 1];
+    return d;
+}
+
+static void test_distinct_addresses(void **state)
+{
+    (void)state;
+    uint64_t a[32];
+    for (int l = 0; l < 32; l++) a[l] = 0x1000;
+    assert_int_equal(ws_distinct_addresses(a, 0), 0);
+    assert_int_equal(ws_distinct_addresses(a, UINT32_MAX), 1);
+    a[31] = 0x1004;
+    assert_int_equal(ws_distinct_addresses(a, UINT32_MAX), 2);
+    assert_int_equal(ws_distinct_addresses(a, 0x7FFFFFFFu), 1);     /* lane 31 off */
+    for (int l = 0; l < 32; l++) a[l] = 0x1000 + 4 * (uint64_t)(l % 7);
+    assert_int_equal(ws_distinct_addresses(a, UINT32_MAX), 7);
+    uint64_t seed = 99;
+    for (int i = 0; i < 20000; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t values = 1 + (uint32_t)(seed >> 59), mask = i % 3 ? (uint32_t)(seed >> 13) : UINT32_MAX;
+        for (int l = 0; l < 32; l++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            a[l] = 0x2000 + 8 * ((seed >> 33) % values);
+        }
+        assert_int_equal(ws_distinct_addresses(a, mask), distinct_by_sorting(a, mask));
+    }
+}
+
 static void test_halves_by_shape(void **state)
 {
     (void)state;
@@ -264,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_random_against_reference),
         cmocka_unit_test(test_runs_and_broadcasts),
         cmocka_unit_test(test_halves_by_shape),
+        cmocka_unit_test(test_distinct_addresses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
