@@ -244,17 +244,28 @@ static apage *shared_page(ws_reuse_recorder *r, uint64_t number)
     }
 }
 
-/* Bits [lo, hi) of m, or-ed in; a word whose bits are set already is only
- * read (the same bytes are mostly read again, or written whole). */
+/* bits or-ed into *w; a word whose bits are set already is only read (the
+ * same bytes are mostly read again, or written whole). */
+static inline void word_set_shared(_Atomic uint64_t *w, uint64_t bits)
+{
+    if ((atomic_load_explicit(w, memory_order_relaxed) & bits) != bits)
+        atomic_fetch_or_explicit(w, bits, memory_order_relaxed);
+}
+
+/* Bits [lo, hi) of m, or-ed in: the first and last words in part, the
+ * words between whole. */
 static void bits_set_shared(_Atomic uint64_t *m, uint32_t lo, uint32_t hi)
 {
-    while (lo < hi) {
-        uint32_t w = lo / 64, end = (w + 1) * 64 < hi ? (w + 1) * 64 : hi;
-        uint64_t bits = (end - lo == 64 ? ~UINT64_C(0) : (UINT64_C(1) << (end - lo)) - 1) << (lo % 64);
-        if ((atomic_load_explicit(&m[w], memory_order_relaxed) & bits) != bits)
-            atomic_fetch_or_explicit(&m[w], bits, memory_order_relaxed);
-        lo = end;
+    if (lo >= hi) return;
+    uint32_t w = lo / 64, last = (hi - 1) / 64;
+    uint64_t head = ~UINT64_C(0) << (lo % 64), tail = ~UINT64_C(0) >> (63 - (hi - 1) % 64);
+    if (w == last) {
+        word_set_shared(&m[w], head & tail);
+        return;
     }
+    word_set_shared(&m[w], head);
+    while (++w < last) word_set_shared(&m[w], ~UINT64_C(0));
+    word_set_shared(&m[last], tail);
 }
 
 /* A read, a write told ahead or a write about to be made, into the shared
