@@ -1,6 +1,7 @@
 /* Bit manipulation: popc clz brev bfind bfe bfi prmt lop3 dp4a shf fns
  * bmsk, following the pseudocode of the PTX ISA manual. */
 #include "alu_impl.h"
+#include "../base/bits.h"
 
 bool alu_bits_supports(const ptx_mods *m)
 {
@@ -198,7 +199,7 @@ void alu_bits_exec(const alu_call *k)
     unsigned n = alu_bits(t) == 64 ? 64 : 32;
     bool sgn = alu_is_signed(t);
     switch (m->op) {
-    case PTX_OP_POPC: ALU_MAP(k, (uint64_t)__builtin_popcountll(alu_trunc(a, n))); break;
+    case PTX_OP_POPC: ALU_MAP(k, (uint64_t)ws_popcount64(alu_trunc(a, n))); break;
     case PTX_OP_CLZ:
         ALU_MAP(k, alu_trunc(a, n) == 0 ? n : (uint64_t)__builtin_clzll(alu_trunc(a, n)) - (64 - n));
         break;

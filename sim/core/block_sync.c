@@ -5,12 +5,14 @@
 #include <stdio.h>
 
 #include "block_sync.h"
+
+#include "../base/bits.h"
 #include "warp.h"
 #include "warp_groups.h"
 
 static uint32_t live_threads(const ws_warp *w)
 {
-    return w->state == WS_WARP_DONE ? 0 : (uint32_t)__builtin_popcount(w->lanes & ~w->exited);
+    return w->state == WS_WARP_DONE ? 0 : ws_popcount32(w->lanes & ~w->exited);
 }
 
 static bool waits_at(const ws_group *g, uint32_t id)
@@ -65,16 +67,25 @@ static bool release(ws_exec *x, ws_block *b, uint32_t id, uint32_t expected_if_a
 
 uint32_t ws_block_release_barriers(ws_exec *x, ws_block *b)
 {
-    /* the barriers some thread waits at, in one pass: only those can go */
-    uint32_t live = 0, released = 0, waited = 0;
+    /* the barriers some thread waits at and their arrivals, in one pass:
+     * only a barrier whose expected threads are all there can go (release
+     * counts again, and releases) */
+    uint32_t live = 0, released = 0, waited = 0, arrived[16] = {0}, count[16] = {0};
     for (uint32_t i = 0; i < b->nwarps; i++) {
         const ws_warp *w = &b->warps[i];
         live += live_threads(w);
-        for (int32_t k = 0; k < w->nothers; k++)
-            if (w->others[k].wait == WS_WAIT_BARRIER) waited |= UINT32_C(1) << (w->others[k].bar_id & 31);
+        for (int32_t k = 0; k < w->nothers; k++) {
+            const ws_group *g = &w->others[k];
+            if (g->wait != WS_WAIT_BARRIER) continue;
+            uint32_t id = g->bar_id & 15;      /* do_barrier takes 0..15 only */
+            waited |= UINT32_C(1) << id;
+            arrived[id] += g->bar_arrived;
+            if (g->bar_count) count[id] = g->bar_count;
+        }
     }
     for (uint32_t id = 0; id < 16; id++)
-        if (waited >> id & 1) released += release(x, b, id, live);
+        if ((waited >> id & 1) && arrived[id] >= (count[id] ? count[id] : live))
+            released += release(x, b, id, live);
     return released;
 }
 

@@ -6,6 +6,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "../base/bits.h"
 #include "alu.h"
 #include "progress_line.h"
 #include "warp.h"
@@ -419,7 +420,7 @@ static inline uint32_t pred_mask(const uint64_t g[WS_WARP_SIZE])
 
 static inline uint32_t lanes_in(uint32_t m)
 {
-    return m == UINT32_MAX ? WS_WARP_SIZE : (uint32_t)__builtin_popcount(m);
+    return m == UINT32_MAX ? WS_WARP_SIZE : ws_popcount32(m);
 }
 
 int32_t ws_warp_next_pc(ws_warp *w)

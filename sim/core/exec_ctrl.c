@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/bits.h"
 #include "warp.h"
 #include "warp_groups.h"
 #include "warp_ops.h"
@@ -224,7 +225,7 @@ static ws_step_result do_barrier(ws_exec *x, ws_block *b, ws_warp *w, const ws_i
     g->exec_lanes = arriving;
     g->bar_id = id;
     g->bar_count = count;
-    g->bar_arrived = (uint32_t)__builtin_popcount(arriving);
+    g->bar_arrived = ws_popcount32(arriving);
     g->bar_true = ntrue;
     return WS_STEP_BLOCKED;
 }

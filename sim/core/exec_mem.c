@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/bits.h"
 #include "warp.h"
 #include "warp_ops.h"
 #include "../mem/coalescer.h"
@@ -179,7 +180,7 @@ static void account_pc(ws_pc_counts *c, int op, const ws_bank_access *b, const w
     if (co) {
         c->global_requests[op] += co->requests;
         c->global_sectors[op] += co->sectors;
-        c->global_ideal_sectors[op] += ((uint64_t)__builtin_popcount(gmask) * size + 31) / 32;
+        c->global_ideal_sectors[op] += ((uint64_t)ws_popcount32(gmask) * size + 31) / 32;
         uint32_t rest = gmask & (gmask - 1);
         if (!c->stride_known && rest) {     /* the two lowest lanes: the step per lane between them */
             int a = __builtin_ctz(gmask), b = __builtin_ctz(rest);

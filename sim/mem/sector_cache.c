@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/bits.h"
 #include "../base/prefetch.h"
 #include "../base/zeroed.h"
 
@@ -22,7 +23,7 @@ _Static_assert(DIRTY_SHIFT + WS_SECTORS_PER_LINE <= 64, "a way's use word holds 
 static uint64_t stamp_of(uint64_t use) { return use & STAMP_MASK; }
 static bool valid_in(uint64_t use, uint32_t s) { return use >> (VALID_SHIFT + s) & 1; }
 static bool dirty_in(uint64_t use, uint32_t s) { return use >> (DIRTY_SHIFT + s) & 1; }
-static uint32_t dirty_count(uint64_t use) { return (uint32_t)__builtin_popcountll(use >> DIRTY_SHIFT); }
+static uint32_t dirty_count(uint64_t use) { return ws_popcount64(use >> DIRTY_SHIFT); }
 static uint64_t valid_bit(uint32_t s) { return UINT64_C(1) << (VALID_SHIFT + s); }
 static uint64_t dirty_bit(uint32_t s) { return UINT64_C(1) << (DIRTY_SHIFT + s); }
 /* use with its stamp replaced, its bits kept */
