@@ -188,9 +188,23 @@ typedef struct ws_lsu_queue {
 bool ws_lsu_queue_init(ws_lsu_queue *q, uint32_t nsp);
 void ws_lsu_queue_free(ws_lsu_queue *q);
 
+/* The queue's storage grown to have room for a cycle's entries from what
+ * it holds; false on out of memory. */
+bool ws_lsu_queue_grow(ws_lsu_queue *q);
+
 /* A cycle of a window begins: the bound starts again from what the queue
- * holds, which grows to have room for the cycle's.  False on out of memory. */
-bool ws_lsu_cycle_begin(ws_lsu_queue *q);
+ * holds, which grows to have room for the cycle's.  False on out of memory.
+ * (Every cycle of every SM in a window: inline, the growth apart.) */
+static inline bool ws_lsu_cycle_begin(ws_lsu_queue *q)
+{
+    q->n0 = q->n;
+    q->nreq0 = q->nreq;
+    q->ndep0 = q->ndep;
+    q->full = false;
+    if (q->n + q->cap <= q->alloc && q->nreq + q->reqcap <= q->reqalloc && q->ndep + q->reqcap <= q->depalloc)
+        return true;
+    return ws_lsu_queue_grow(q);
+}
 
 /* Whether q has room for one more memory instruction this cycle (kept in
  * q->full as entries are added, for the issue check's sake). */

@@ -129,12 +129,8 @@ static uint32_t grown(uint32_t alloc, uint32_t need)
         } \
     } while (0)
 
-bool ws_lsu_cycle_begin(ws_lsu_queue *q)
+bool ws_lsu_queue_grow(ws_lsu_queue *q)
 {
-    q->n0 = q->n;
-    q->nreq0 = q->nreq;
-    q->ndep0 = q->ndep;
-    q->full = false;
     GROW(q->a, q->alloc, q->n + q->cap);
     GROW(q->req, q->reqalloc, q->nreq + q->reqcap);
     GROW(q->dep, q->depalloc, q->ndep + q->reqcap);
