@@ -387,8 +387,13 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
     if (sw->opnd_pc != pc) {
         uint64_t t = 0;
         uint8_t why = WS_STALL_WAIT;
-        for (uint32_t i = 0; i < d->nsrc + d->ndst; i++) {
-            int32_t r = i < d->nsrc ? d->src[i] : d->dst[i - d->nsrc];
+        /* the sources, then the destinations: the first latest one gives why */
+        for (uint32_t i = 0; i < d->nsrc; i++) {
+            int32_t r = d->src[i];
+            if (sw->ready[r] > t) { t = sw->ready[r]; why = sw->kind[r]; }
+        }
+        for (uint32_t i = 0; i < d->ndst; i++) {
+            int32_t r = d->dst[i];
             if (sw->ready[r] > t) { t = sw->ready[r]; why = sw->kind[r]; }
         }
         sw->opnd_pc = pc;
