@@ -115,6 +115,21 @@ static void set_reason(ws_sm *sm, ws_sm_warp *sw, uint8_t reason)
         sp->throttled &= ~BIT(sw);
 }
 
+/* set_reason for a reason that is neither long_scoreboard nor a throttle
+ * (throttle false) or is a throttle (true), written out where a cycle
+ * sets it warp after warp: a warp ready but for its pipe, and one ready
+ * but not picked, flip between the two every cycle the pipe is busy. */
+static inline __attribute__((always_inline)) void set_short_reason(ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw,
+                                                                   uint8_t reason, bool throttle)
+{
+    sm->nreason[sw->reason]--;
+    sm->nreason[reason]++;
+    sw->reason = reason;
+    sp->long_wait &= ~BIT(sw);
+    if (throttle) sp->throttled |= BIT(sw);
+    else sp->throttled &= ~BIT(sw);
+}
+
 /* sw waits at pipe: can_issue found its operands ready. */
 static void to_pipe(ws_subpart *sp, ws_sm_warp *sw, uint8_t pipe)
 {
@@ -344,7 +359,7 @@ static bool pipe_ready(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, ui
     uint64_t t = sp->pipe_free[sw->pipe];
     if (t <= now && sw->lsu) t = lsu_free(s, sm, now);
     if (t > now) {
-        set_reason(sm, sw, sw->throttle);
+        set_short_reason(sm, sp, sw, sw->throttle, true);   /* a throttle, never long_scoreboard */
         *wake = t;
         return false;
     }
@@ -582,7 +597,7 @@ static bool subpart_cycle(ws_tsim *s, ws_sm *sm, uint32_t p, uint64_t now, uint6
         uint64_t wake = WS_NEVER;
         if (can_issue(s, sm, sp, sw, now, &wake)) {
             ready |= BIT(sw);
-            set_reason(sm, sw, WS_STALL_NOT_SELECTED);
+            set_short_reason(sm, sp, sw, WS_STALL_NOT_SELECTED, false);
         } else {
             *next = min64(*next, file_waiting(sp, sw, now, wake));
         }
