@@ -119,12 +119,17 @@ static void set_reason(ws_sm *sm, ws_sm_warp *sw, uint8_t reason)
  * (throttle false) or is a throttle (true), written out where a cycle
  * sets it warp after warp: a warp ready but for its pipe, and one ready
  * but not picked, flip between the two every cycle the pipe is busy. */
-static inline __attribute__((always_inline)) void set_short_reason(ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw,
-                                                                   uint8_t reason, bool throttle)
+static inline __attribute__((always_inline)) void count_reason(ws_sm *sm, ws_sm_warp *sw, uint8_t reason)
 {
     sm->nreason[sw->reason]--;
     sm->nreason[reason]++;
     sw->reason = reason;
+}
+
+static inline __attribute__((always_inline)) void set_short_reason(ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw,
+                                                                   uint8_t reason, bool throttle)
+{
+    count_reason(sm, sw, reason);
     sp->long_wait &= ~BIT(sw);
     if (throttle) sp->throttled |= BIT(sw);
     else sp->throttled &= ~BIT(sw);
@@ -597,18 +602,22 @@ static bool subpart_cycle(ws_tsim *s, ws_sm *sm, uint32_t p, uint64_t now, uint6
         uint64_t wake = WS_NEVER;
         if (can_issue(s, sm, sp, sw, now, &wake)) {
             ready |= BIT(sw);
-            set_short_reason(sm, sp, sw, WS_STALL_NOT_SELECTED, false);
+            count_reason(sm, sw, WS_STALL_NOT_SELECTED);
         } else {
             *next = min64(*next, file_waiting(sp, sw, now, wake));
         }
     }
+    /* the ready warps' sets as set_short_reason would leave them (not
+     * selected is neither long_scoreboard nor a throttle), at once */
+    sp->long_wait &= ~ready;
+    sp->throttled &= ~ready;
     /* none ready: the scheduler would pick none and keep its last (two_level
      * still reorders its list, so it is asked) */
     if (!ready && sp->sched.policy != WS_SCHED_TWO_LEVEL) return true;
     int32_t j = ws_sched_pick_mask(&sp->sched, ready, sp->age, sp->long_wait);
     if (j < 0) return true;
     ws_sm_warp *sw = slot_of(sm, p, (uint32_t)j);
-    set_reason(sm, sw, WS_STALL_SELECTED);
+    count_reason(sm, sw, WS_STALL_SELECTED);     /* its sets: as not selected left them */
     *issued = true;
     return issue(s, sm, sp, sw, now);
 }
