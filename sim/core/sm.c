@@ -614,7 +614,7 @@ static bool subpart_cycle(ws_tsim *s, ws_sm *sm, uint32_t p, uint64_t now, uint6
     /* none ready: the scheduler would pick none and keep its last (two_level
      * still reorders its list, so it is asked) */
     if (!ready && sp->sched.policy != WS_SCHED_TWO_LEVEL) return true;
-    int32_t j = ws_sched_pick_mask(&sp->sched, ready, sp->age, sp->long_wait);
+    int32_t j = ws_sched_pick_next(&sp->sched, ready, sp->age, sp->long_wait);
     if (j < 0) return true;
     ws_sm_warp *sw = slot_of(sm, p, (uint32_t)j);
     count_reason(sm, sw, WS_STALL_SELECTED);     /* its sets: as not selected left them */

@@ -45,6 +45,16 @@ int32_t ws_sched_pick(ws_warp_scheduler *s, const bool *ready, const uint64_t *a
 int32_t ws_sched_pick_mask(ws_warp_scheduler *s, uint64_t ready, const uint64_t *age,
                            uint64_t long_wait);
 
+/* ws_sched_pick_mask, with greedy-then-oldest's usual answer, the warp
+ * that issued last still ready, given without a call (the timing model
+ * picks every cycle a warp issues). */
+static inline int32_t ws_sched_pick_next(ws_warp_scheduler *s, uint64_t ready, const uint64_t *age,
+                                         uint64_t long_wait)
+{
+    if (s->policy == WS_SCHED_GTO && s->last >= 0 && ((ready >> s->last) & 1)) return s->last;
+    return ws_sched_pick_mask(s, ready, age, long_wait);
+}
+
 const char *ws_sched_policy_name(ws_sched_policy p);   /* "lrr", "gto", "two_level" */
 
 #endif
