@@ -115,10 +115,7 @@ static void set_reason(ws_sm *sm, ws_sm_warp *sw, uint8_t reason)
         sp->throttled &= ~BIT(sw);
 }
 
-/* set_reason for a reason that is neither long_scoreboard nor a throttle
- * (throttle false) or is a throttle (true), written out where a cycle
- * sets it warp after warp: a warp ready but for its pipe, and one ready
- * but not picked, flip between the two every cycle the pipe is busy. */
+/* set_reason's counts and the warp's reason, its sets left to the caller. */
 static inline __attribute__((always_inline)) void count_reason(ws_sm *sm, ws_sm_warp *sw, uint8_t reason)
 {
     sm->nreason[sw->reason]--;
@@ -126,6 +123,10 @@ static inline __attribute__((always_inline)) void count_reason(ws_sm *sm, ws_sm_
     sw->reason = reason;
 }
 
+/* set_reason for a reason that is neither long_scoreboard nor a throttle
+ * (throttle false) or is a throttle (true), written out where a cycle
+ * sets it warp after warp: a warp ready but for its pipe, and one ready
+ * but not picked, flip between the two every cycle the pipe is busy. */
 static inline __attribute__((always_inline)) void set_short_reason(ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw,
                                                                    uint8_t reason, bool throttle)
 {
