@@ -1046,6 +1046,23 @@ static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
     bool whole = mask && plain_width(size) && (!watched || in->space == WS_SP_GLOBAL) &&
                  warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, addr_imm, &wb);
     if (whole && watched) tell_lanes(x->p->mem, addrs, mask, size, false, false, false);
+    if (whole && in->m.subop == PTX_SUB_ATOM_ADD && !ptx_type_is_float(in->m.types[0]) && (size == 4 || size == 8)) {
+        /* an integer add (a block's private histogram in shared memory),
+         * without ws_atom_apply's dispatch for each lane: old + b wraps as
+         * it does there, and changes the value wherever b is not 0 */
+        uint64_t any = 0, wm = size == 8 ? ~UINT64_C(0) : UINT32_MAX;
+        uint64_t *old_row = d && d->kind == WS_OK_REG ? w->regs[d->row] : NULL;
+        FOR_LANES(mask, lane) {
+            uint8_t *p = lane_bytes(&wb, addrs, lane);
+            uint64_t old = load_le(p, size);
+            store_le(p, old + bv[lane], size);      /* store_le keeps size bytes */
+            any |= bv[lane] & wm;
+            if (old_row) old_row[lane] = old;
+        }
+        if (any && !captured) ws_progress(x, w);
+        if (any && captured && x->steps > x->progress_at) x->progress_at = x->steps;
+        return true;
+    }
     FOR_LANES(mask, lane) {
         uint8_t buf[8], *p = whole ? lane_bytes(&wb, addrs, lane) : buf;
         uint64_t addr = addrs[lane];
