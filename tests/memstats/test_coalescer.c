@@ -222,11 +222,6 @@ static void test_runs_and_broadcasts(void **state)
     }
 }
 
-/* A full warp of two strided halves given by its shape (ws_coalesce_halves,
- * as the executor knows it from fetching the lanes' bytes): the same sectors,
- * in order, and lines as ws_coalesce_eval reading every lane, and as the
- * byte-wise reference, for steps of 0 or the lanes' word and sizes from
- * that word up to 16 (a merged SASS access covers several words). */
 /* Distinct addresses: hand-worked cases, then random lanes drawn from a
  * few values (many repeats) or many (few), under random masks, against a
  * count that sorts the addresses. */
@@ -265,6 +260,11 @@ static void test_distinct_addresses(void **state)
     }
 }
 
+/* A full warp of two strided halves given by its shape (ws_coalesce_halves,
+ * as the executor knows it from fetching the lanes' bytes): the same sectors,
+ * in order, and lines as ws_coalesce_eval reading every lane, and as the
+ * byte-wise reference, for steps of 0 or the lanes' word and sizes from
+ * that word up to 16 (a merged SASS access covers several words). */
 static void test_halves_by_shape(void **state)
 {
     (void)state;
