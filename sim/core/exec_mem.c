@@ -341,14 +341,17 @@ static bool lanes_near(const uint64_t *addr, uint64_t *lo, uint64_t *hi, uint64_
 static void lanes_span(const uint64_t *addr, uint32_t mask, uint64_t *lo, uint64_t *hi, uint64_t *bits)
 {
     if (mask == UINT32_MAX && lanes_near(addr, lo, hi, bits)) return;
-    *lo = UINT64_MAX;
-    *hi = *bits = 0;
+    /* in locals: the outputs might alias addr, for all the compiler knows */
+    uint64_t l = UINT64_MAX, h = 0, or = 0;
     FOR_LANES(mask, lane) {
         uint64_t a = addr[lane];
-        *lo = a < *lo ? a : *lo;
-        *hi = a > *hi ? a : *hi;
-        *bits |= a;
+        l = a < l ? a : l;
+        h = a > h ? a : h;
+        or |= a;
     }
+    *lo = l;
+    *hi = h;
+    *bits = or;
 }
 
 /* Whether a full warp is two half-warps that each step by one stride, 0
