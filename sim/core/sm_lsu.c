@@ -56,21 +56,11 @@ static uint64_t shared_access(ws_tsim *s, ws_sm *sm, const ws_mem_resolved *res,
  * 31.9 and 5.0 cycles a warp instruction on an H200's SM). */
 static uint32_t atomic_serials(const uint64_t *addr, uint32_t mask, const ws_coalesce *co, uint32_t *serial)
 {
-    /* the lanes' distinct addresses and how many lanes share each: a
-     * histogram's few bins are found at once, and neighbouring lanes on
-     * one address hit the last one found */
+    /* the lanes' distinct addresses and how many lanes share each (a
+     * histogram's few bins) */
     uint64_t at[WS_WARP_SIZE];
-    uint32_t lanes[WS_WARP_SIZE], n = 0, passes = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
-        uint64_t a = addr[__builtin_ctz(m)];
-        uint32_t j = n && at[n - 1] == a ? n - 1 : 0;
-        while (j < n && at[j] != a) j++;
-        if (j == n) {
-            at[n] = a;
-            lanes[n++] = 0;
-        }
-        lanes[j]++;
-    }
+    uint32_t lanes[WS_WARP_SIZE], passes = 0;
+    uint32_t n = ws_distinct_lanes(addr, mask, at, lanes);
     for (uint32_t i = 0; i < co->sectors; i++) {
         serial[i] = 1;
         for (uint32_t j = 0; j < n; j++)

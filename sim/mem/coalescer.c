@@ -122,15 +122,7 @@ uint32_t ws_distinct_addresses(const uint64_t addr[32], uint32_t mask)
     else
         for (uint32_t m = mask; m; m &= m - 1) differ |= addr[__builtin_ctz(m)] ^ first;
     if (!differ) return 1;
-    /* else each address once, neighbouring lanes on one address found at
-     * the last one kept */
-    uint64_t seen[32];
-    uint32_t n = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
-        uint64_t a = addr[__builtin_ctz(m)];
-        uint32_t j = n && seen[n - 1] == a ? n - 1 : 0;
-        while (j < n && seen[j] != a) j++;
-        if (j == n) seen[n++] = a;
-    }
-    return n;
+    uint64_t at[32];
+    uint32_t lanes[32];
+    return ws_distinct_lanes(addr, mask, at, lanes);
 }

@@ -57,4 +57,25 @@ void ws_coalesce_halves(uint64_t a0, uint64_t a16, uint64_t step, uint32_t size,
  * memory access takes (one per address), and what its counter adds. */
 uint32_t ws_distinct_addresses(const uint64_t addr[32], uint32_t mask);
 
+/* The same, each address once in at in the order its first lane comes,
+ * with how many lanes of mask share it in lanes (an atomic's serialized
+ * operations a sector, sm_lsu.c). */
+static inline uint32_t ws_distinct_lanes(const uint64_t addr[32], uint32_t mask, uint64_t at[32],
+                                         uint32_t lanes[32])
+{
+    /* neighbouring lanes on one address are found at the last one kept */
+    uint32_t n = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint64_t a = addr[__builtin_ctz(m)];
+        uint32_t j = n && at[n - 1] == a ? n - 1 : 0;
+        while (j < n && at[j] != a) j++;
+        if (j == n) {
+            at[n] = a;
+            lanes[n++] = 0;
+        }
+        lanes[j]++;
+    }
+    return n;
+}
+
 #endif
