@@ -815,6 +815,25 @@ static inline void store_le(uint8_t *p, uint64_t v, uint32_t n)
     le_put(p, v, n);
 }
 
+/* Whether an atomic is an integer add of 4 or 8 bytes (a histogram's
+ * bins): done in a loop of its own, without ws_atom_apply's dispatch for
+ * each lane.  old + b wraps as it does there (add_lane), and changes the
+ * value wherever b is not 0 (in add_changes' bits). */
+static bool int_add(const ptx_mods *m, uint32_t size)
+{
+    return m->subop == PTX_SUB_ATOM_ADD && !ptx_type_is_float(m->types[0]) && (size == 4 || size == 8);
+}
+
+static uint64_t add_changes(uint32_t size) { return size == 8 ? ~UINT64_C(0) : UINT32_MAX; }
+
+/* int_add's lane: b added to the size bytes at p; the old value. */
+static inline uint64_t add_lane(uint8_t *p, uint64_t b, uint32_t size)
+{
+    uint64_t old = load_le(p, size);
+    store_le(p, old + b, size);     /* store_le keeps size bytes */
+    return old;
+}
+
 /* Element at offset off of each lane's bytes into row, sign-extended
  * (sext: from es bytes) and cut to the register's width (keep).  A loop
  * per width, so that each copies a constant number of bytes. */
@@ -1049,16 +1068,11 @@ static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
     bool whole = mask && plain_width(size) && (!watched || in->space == WS_SP_GLOBAL) &&
                  warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, addr_imm, &wb);
     if (whole && watched) tell_lanes(x->p->mem, addrs, mask, size, false, false, false);
-    if (whole && in->m.subop == PTX_SUB_ATOM_ADD && !ptx_type_is_float(in->m.types[0]) && (size == 4 || size == 8)) {
-        /* an integer add (a block's private histogram in shared memory),
-         * without ws_atom_apply's dispatch for each lane: old + b wraps as
-         * it does there, and changes the value wherever b is not 0 */
-        uint64_t any = 0, wm = size == 8 ? ~UINT64_C(0) : UINT32_MAX;
+    if (whole && int_add(&in->m, size)) {      /* a block's private histogram in shared memory */
+        uint64_t any = 0, wm = add_changes(size);
         uint64_t *old_row = d && d->kind == WS_OK_REG ? w->regs[d->row] : NULL;
         FOR_LANES(mask, lane) {
-            uint8_t *p = lane_bytes(&wb, addrs, lane);
-            uint64_t old = load_le(p, size);
-            store_le(p, old + bv[lane], size);      /* store_le keeps size bytes */
+            uint64_t old = add_lane(lane_bytes(&wb, addrs, lane), bv[lane], size);
             any |= bv[lane] & wm;
             if (old_row) old_row[lane] = old;
         }
@@ -1284,14 +1298,10 @@ static void atom_hosted(ws_exec *x, const ws_deferred_list *l, const ws_deferred
     const uint64_t *host = l->rows + (size_t)d->rows * WS_WARP_SIZE;
     const uint64_t *bv = host + WS_WARP_SIZE, *cv = host + 2 * WS_WARP_SIZE;
     uint32_t size = ptx_type_size(d->in->m.types[0]);
-    if (d->in->m.subop == PTX_SUB_ATOM_ADD && !ptx_type_is_float(d->in->m.types[0]) && (size == 4 || size == 8)) {
-        /* an integer add (a histogram's bins), without ws_atom_apply's
-         * dispatch for each lane: old + b wraps as it does there, and
-         * changes the value wherever b is not 0 */
-        uint64_t any = 0, wm = size == 8 ? ~UINT64_C(0) : UINT32_MAX;
+    if (int_add(&d->in->m, size)) {
+        uint64_t any = 0, wm = add_changes(size);
         FOR_LANES(d->mask, lane) {
-            uint8_t *p = (uint8_t *)(uintptr_t)host[lane];
-            store_le(p, load_le(p, size) + bv[lane], size);     /* store_le keeps size bytes */
+            add_lane((uint8_t *)(uintptr_t)host[lane], bv[lane], size);
             any |= bv[lane] & wm;
         }
         if (any && x->steps > x->progress_at) x->progress_at = x->steps;
