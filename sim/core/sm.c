@@ -98,14 +98,23 @@ static ws_sm_warp *slot_of(ws_sm *sm, uint32_t spi, uint32_t bit)
     return sm->sp[spi].slot[bit];
 }
 
-/* Every change of a resident warp's reason goes here: the SM's count per
- * reason (the stall counters add count * cycles) and the long_wait set the
- * two-level scheduler reads. */
-static void set_reason(ws_sm *sm, ws_sm_warp *sw, uint8_t reason)
+/* A change of a resident warp's reason: the SM's count per reason (the
+ * stall counters add count * cycles) and the warp's own; its sets are
+ * set_reason's, or its caller's. */
+static inline __attribute__((always_inline)) void count_reason(ws_sm *sm, ws_sm_warp *sw, uint8_t reason)
 {
     sm->nreason[sw->reason]--;
     sm->nreason[reason]++;
     sw->reason = reason;
+}
+
+/* Any change of a resident warp's reason: its counts, and the long_wait
+ * set the two-level scheduler reads and the throttled set a cycle passes
+ * over (set_short_reason and the ready pass in subpart_cycle do the same
+ * where the reason's kind is known). */
+static void set_reason(ws_sm *sm, ws_sm_warp *sw, uint8_t reason)
+{
+    count_reason(sm, sw, reason);
     ws_subpart *sp = &sm->sp[sw->spi];
     if (reason == WS_STALL_LONG_SCOREBOARD) sp->long_wait |= BIT(sw);
     else sp->long_wait &= ~BIT(sw);
@@ -113,14 +122,6 @@ static void set_reason(ws_sm *sm, ws_sm_warp *sw, uint8_t reason)
         sp->throttled |= BIT(sw);
     else
         sp->throttled &= ~BIT(sw);
-}
-
-/* set_reason's counts and the warp's reason, its sets left to the caller. */
-static inline __attribute__((always_inline)) void count_reason(ws_sm *sm, ws_sm_warp *sw, uint8_t reason)
-{
-    sm->nreason[sw->reason]--;
-    sm->nreason[reason]++;
-    sw->reason = reason;
 }
 
 /* set_reason for a reason that is neither long_scoreboard nor a throttle
