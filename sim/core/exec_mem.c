@@ -393,10 +393,17 @@ static bool lane_slots(const uint64_t *addr, uint32_t mask, uint32_t size, uint6
     return true;
 }
 
-/* The watcher (the reuse recorder) told of the slots of size bytes from lo
- * that slots marks, one note per run of neighbours (lanes on one address,
- * a histogram's bins: one note).  ahead: told from the SM's thread of a
- * write put off (ws_devmem_tell_ahead). */
+/* The watcher (the reuse recorder) told of [at, at + n).  ahead: from the
+ * SM's thread, of a write put off (ws_devmem_tell_ahead). */
+static void tell_span(ws_devmem *m, uint64_t at, uint64_t n, bool write, bool ahead)
+{
+    if (ahead) ws_devmem_tell_ahead(m, at, n, write);
+    else ws_devmem_tell(m, at, n, write);
+}
+
+/* The watcher told of the slots of size bytes from lo that slots marks,
+ * one note per run of neighbours (lanes on one address, a histogram's
+ * bins: one note). */
 static void tell_runs(ws_devmem *m, uint64_t lo, uint64_t slots, uint32_t size, bool write, bool ahead)
 {
     uint32_t shift = (uint32_t)__builtin_ctz(size);
@@ -404,9 +411,7 @@ static void tell_runs(ws_devmem *m, uint64_t lo, uint64_t slots, uint32_t size, 
         uint32_t first = (uint32_t)__builtin_ctzll(slots), end = 64;
         uint64_t above = ~(slots >> first);
         if (above) end = first + (uint32_t)__builtin_ctzll(above);
-        uint64_t at = lo + ((uint64_t)first << shift), n = (uint64_t)(end - first) << shift;
-        if (ahead) ws_devmem_tell_ahead(m, at, n, write);
-        else ws_devmem_tell(m, at, n, write);
+        tell_span(m, lo + ((uint64_t)first << shift), (uint64_t)(end - first) << shift, write, ahead);
         slots = end == 64 ? 0 : slots & (~UINT64_C(0) << end);
     }
 }
@@ -423,13 +428,8 @@ static void tell_lanes(ws_devmem *m, const uint64_t *addr, uint32_t mask, uint32
         tell_runs(m, lo, slots, size, write, ahead);
         return;
     }
-    for (int pass = both ? 0 : 1; pass < 2; pass++) {
-        bool w = pass == 0 ? false : write;
-        FOR_LANES(mask, lane) {
-            if (ahead) ws_devmem_tell_ahead(m, addr[lane], size, w);
-            else ws_devmem_tell(m, addr[lane], size, w);
-        }
-    }
+    if (both) FOR_LANES(mask, lane) tell_span(m, addr[lane], size, false, ahead);
+    FOR_LANES(mask, lane) tell_span(m, addr[lane], size, write, ahead);
 }
 
 /* A write's host bytes [lo, lo + n) for the lanes of mask at addr, size
