@@ -250,8 +250,12 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
         /* the lanes' offsets keep their addresses' pattern when all are in shared memory */
         bool known = wb && wb->halves && smask == mask;
         ws_bank_halves halves = {.step = known ? wb->step : 0, .jump = known ? addr[16] - addr[0] : 0};
-        ws_bank_access_eval_memo(x->bank_memo, (uint32_t)pc, saddr, smask, size, op == ACC_LD,
-                                 known ? &halves : NULL, &r->banks);
+        if (!x->bank_memo) x->bank_memo = calloc(WS_BANK_MEMOS, sizeof *x->bank_memo);
+        if (x->bank_memo)
+            ws_bank_access_eval_memo(x->bank_memo, (uint32_t)pc, saddr, smask, size, op == ACC_LD,
+                                     known ? &halves : NULL, &r->banks);
+        else
+            ws_bank_access_eval(saddr, smask, size, op == ACC_LD, &r->banks);
         ws_shared_counts *c = op == ACC_LD ? &s->shared_ld : op == ACC_ST ? &s->shared_st : &s->shared_atom;
         c->requests++;
         c->wavefronts += b->wavefronts;

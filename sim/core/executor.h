@@ -158,9 +158,12 @@ typedef struct ws_exec {
      * stores must stay in and its loads out of; NULL for any other. */
     const struct ws_apart *apart;
     /* Each shared-memory access site's last bank evaluation (the counters
-     * evaluate every access; a site's warps mostly repeat one pattern).
-     * The executor's own: SMs on other threads have theirs. */
-    ws_bank_memo bank_memo[WS_BANK_MEMOS];
+     * evaluate every access; a site's warps mostly repeat one pattern),
+     * WS_BANK_MEMOS of them, made at the executor's first shared access
+     * (NULL till then, or when there was no memory: every access is then
+     * evaluated) and freed by its owner.  The executor's own: SMs on
+     * other threads have theirs. */
+    ws_bank_memo *bank_memo;
     /* The pages its warp-wide loads read last (device_memory.h); the
      * executor's own, as bank_memo. */
     ws_span_memo span_memo;

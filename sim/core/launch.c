@@ -86,6 +86,7 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
         ok = run_block(&x, &b);
     }
     ws_block_free(&b);
+    free(x.bank_memo);
     ws_checks_summary(&x);
     if (stats) *stats = st;
     return ok;

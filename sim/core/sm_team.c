@@ -413,6 +413,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
         w->s.x.l = &w->l;
         w->s.x.stats = &w->st;
         w->s.x.err = &w->err;
+        w->s.x.bank_memo = NULL;    /* its own, made at its first shared access */
         w->s.ts = &w->ts;
         /* the dispatcher is the launch's alone (ws_sm_retire), and so is
          * the L2, which the SMs' queues reach at the end of the cycle */
@@ -951,6 +952,7 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     for (int32_t k = 0; k < t->nthreads; k++) {
         ws_launch_stats_add(st, &t->w[k].st);
         ws_timing_stats_add_sm_counts(ts, &t->w[k].ts);
+        free(t->w[k].s.x.bank_memo);
     }
     pthread_mutex_destroy(&t->mu);
     pthread_cond_destroy(&t->cv);

@@ -283,6 +283,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     for (int32_t i = 0; sms && i < nsm; i++) ws_sm_free(&sms[i]);
     free(sms);
     free(s.deps);
+    free(s.x.bank_memo);
     ws_l2_free(&own_l2);
     ws_dispatcher_free(&s.disp);
     if (stats) *stats = st;

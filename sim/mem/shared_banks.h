@@ -94,7 +94,12 @@ typedef struct ws_bank_memo {
     ws_bank_access result;
 } ws_bank_memo;
 
-#define WS_BANK_MEMOS 32
+/* Memos an executor keeps, a site (pc) to each modulo their number: a tiled
+ * kernel unrolls its loop over a tile into one shared load per element
+ * (matmulTiled32: 64 sites over about 200 instructions), which 32 memos
+ * turned into collisions (a sixth of matmul 128's shared accesses missed,
+ * each evaluated anew).  About 110 KiB, made when first needed. */
+#define WS_BANK_MEMOS 256
 
 /* ws_bank_access_eval with a site's memo (memo[site % WS_BANK_MEMOS]):
  * the same result, from the memo when the pattern repeats.  halves, when
