@@ -45,6 +45,13 @@ typedef struct wait_items {
     uint32_t n, cap;
 } wait_items;
 
+/* A request of a thread's slices as the atomics' check reads it. */
+typedef struct seen_request {
+    uint64_t line;
+    uint32_t slice;
+    bool atomic;
+} seen_request;
+
 /* One thread's lists, on lines of its own. */
 typedef struct split_thread {
     _Alignas(64) keys *to;      /* per owner: the route's keys for its slices */
@@ -52,8 +59,12 @@ typedef struct split_thread {
     chan_items *work;           /* per owner: channel work for its channels */
     wait_items waits;
     keys fills;                 /* the keys of its misses */
+    seen_request *seen;         /* its slices' requests in order, for check_atomics */
+    uint32_t seen_cap;
     ws_l2_tally tally;
-    bool atomic;                /* the route met an atomic (or a request it has no key for) */
+    bool routed_atomic;         /* the route gave an atomic to some thread */
+    bool atomic;                /* not split: an atomic the check could not vouch for, or a request with no key */
+    bool lost;                  /* an atomic found its sector other than the check said (a fault of the check) */
     bool oom;
 } split_thread;
 
@@ -67,7 +78,8 @@ struct ws_l2_split {
     ws_l2_dram *l2;
     _Alignas(64) atomic_int arrived;
     atomic_uint phase;
-    _Alignas(64) atomic_bool stop;  /* an atomic met: every thread stops after the route */
+    _Alignas(64) atomic_bool stop;  /* the route met a request with no key: every thread stops after it */
+    atomic_bool refuse;             /* the check could not vouch for an atomic: every thread stops after it */
 };
 
 /* Room for one more in a list of element size bytes; false on out of
@@ -139,6 +151,7 @@ void ws_l2_split_free(ws_l2_split *sp)
         free(th->tmp.a);
         free(th->waits.a);
         free(th->fills.a);
+        free(th->seen);
     }
     free(sp->th);
     free(sp);
@@ -159,12 +172,13 @@ void ws_l2_split_begin(ws_l2_split *sp, ws_sm *sms, const int32_t *due, int32_t 
     sp->end = end;
     sp->l2 = l2;
     atomic_store(&sp->stop, false);
+    atomic_store(&sp->refuse, false);
     for (int32_t i = 0; i < sp->nthreads; i++) {
         split_thread *th = &sp->th[i];
         for (int32_t k = 0; k < sp->nthreads; k++) th->to[k].n = th->work[k].n = 0;
         th->mine.n = th->waits.n = th->fills.n = 0;
         th->tally = (ws_l2_tally){0};
-        th->atomic = th->oom = false;
+        th->routed_atomic = th->atomic = th->lost = th->oom = false;
     }
 }
 
@@ -189,7 +203,8 @@ static void barrier(ws_l2_split *sp)
 }
 
 /* The requests of due SMs [index * ndue / n, (index + 1) * ndue / n), to
- * the owners of their slices; an atomic stops every thread. */
+ * the owners of their slices; a request of an earlier window (no key)
+ * stops every thread. */
 static void route(ws_l2_split *sp, int32_t index)
 {
     split_thread *th = &sp->th[index];
@@ -206,11 +221,13 @@ static void route(ws_l2_split *sp, int32_t index)
             }
             uint64_t base = (e->cycle - sp->start) << KEY_CYCLE_SHIFT | (uint64_t)j << KEY_DUE_SHIFT;
             for (uint32_t r = e->first_req; r < e->first_req + e->nreq; r++) {
-                if (q->req[r].op != WS_I_LD && q->req[r].op != WS_I_ST) {
+                uint8_t op = q->req[r].op;
+                if (op != WS_I_LD && op != WS_I_ST && op != WS_I_ATOM) {
                     th->atomic = true;
                     atomic_store(&sp->stop, true);
                     return;
                 }
+                th->routed_atomic |= op == WS_I_ATOM;
                 uint32_t owner = ws_l2_slice_of(sp->l2, q->req[r].sector) % n;
                 if (!push_key(&th->to[owner], base | r)) {
                     th->oom = true;
@@ -250,19 +267,19 @@ static void prefetch_ahead(const ws_l2_split *sp, const uint64_t *key, uint32_t 
     if (i + AHEAD_SET < n) ws_l2_prefetch(sp->l2, request_of(sp, key[i + AHEAD_SET])->sector);
 }
 
-/* Step 1 for the slices this thread owns, their requests in the window's
- * order. */
-static void slices(ws_l2_split *sp, int32_t index)
+/* The requests of the slices this thread owns, in the window's order,
+ * into th->mine. */
+static void gather(ws_l2_split *sp, int32_t index)
 {
     split_thread *th = &sp->th[index];
     uint32_t total = 0;
     for (int32_t k = 0; k < sp->nthreads; k++) total += sp->th[k].to[index].n;
     keys *mine = &th->mine;
+    mine->n = 0;
     if (!reserve(mine, total) || !reserve(&th->tmp, total)) {
         th->oom = true;
         return;
     }
-    mine->n = 0;
     for (int32_t k = 0; k < sp->nthreads; k++) {
         const keys *from = &sp->th[k].to[index];
         if (!from->n) continue;     /* (its list may not exist) */
@@ -274,13 +291,87 @@ static void slices(ws_l2_split *sp, int32_t index)
      * its list's order: sorted by cycle alone, stably, they are in key
      * order (one counting pass: a window's cycles fit a byte or two) */
     ws_sort_keys_from(mine->a, th->tmp.a, mine->n, KEY_CYCLE_SHIFT);
+}
+
+/* Requests a thread's check looks back over for one atomic before it gives
+ * the window up (its cost stays linear in the requests). */
+#define CHECK_LOOK_BACK 512
+
+/* Whether each atomic of this thread's slices will find its sector valid
+ * with its time known at its turn, so that step 1 can take it whole
+ * (ws_l2_slice_atomic): it is so now (the window's start; nothing has
+ * changed yet), and its line stays.  A fill never lands on a valid sector,
+ * so only an eviction could undo that, and each request to another line
+ * of its set moves the line at most one way nearer eviction: the line
+ * stays while the requests to other lines of its slice (a bound on its
+ * set's) since the window's start, or since the last atomic on the line
+ * (which made it the most recent of its set), number no more than the
+ * ways older than it then.  Else every thread stops: the window goes one
+ * by one, as before any change. */
+static void check_atomics(ws_l2_split *sp, int32_t index)
+{
+    split_thread *th = &sp->th[index];
+    const keys *mine = &th->mine;
+    if (th->oom) return;
+    if (mine->n > th->seen_cap) {
+        seen_request *p = realloc(th->seen, sizeof *p * mine->n);
+        if (!p) {
+            th->oom = true;
+            return;
+        }
+        th->seen = p;
+        th->seen_cap = mine->n;
+    }
+    for (uint32_t i = 0; i < mine->n; i++) {
+        const ws_l2_request *r = request_of(sp, mine->a[i]);
+        th->seen[i] = (seen_request){.line = r->sector / WS_SECTORS_PER_LINE,
+                                     .slice = ws_l2_slice_of(sp->l2, r->sector), .atomic = r->op == WS_I_ATOM};
+    }
+    for (uint32_t i = 0; i < mine->n; i++) {
+        const seen_request *a = &th->seen[i];
+        if (!a->atomic) continue;
+        uint32_t others = 0, older = 0, k = i, looked = 0;
+        bool since_atomic = false;
+        for (; k > 0 && looked < CHECK_LOOK_BACK; looked++) {
+            const seen_request *b = &th->seen[--k];
+            if (b->slice != a->slice) continue;
+            if (b->line != a->line) others++;
+            else if (b->atomic) {
+                since_atomic = true;
+                break;
+            }
+        }
+        bool sure = (since_atomic || k == 0) && ws_l2_atomic_known(sp->l2, request_of(sp, mine->a[i])->sector, &older) &&
+                    others <= (since_atomic ? sp->l2->ways - 1 : older);
+        if (!sure) {
+            th->atomic = true;
+            atomic_store(&sp->refuse, true);
+            return;
+        }
+    }
+}
+
+/* Step 1 for the slices this thread owns, their requests in the window's
+ * order (gather's). */
+static void slices(ws_l2_split *sp, int32_t index)
+{
+    split_thread *th = &sp->th[index];
+    if (th->oom) return;
+    keys *mine = &th->mine;
     uint32_t n = (uint32_t)sp->nthreads;
     for (uint32_t i = 0; i < mine->n; i++) {
         prefetch_ahead(sp, mine->a, i, mine->n);
         uint64_t key = mine->a[i];
         ws_l2_request *r = request_of(sp, key);
         ws_l2_part p;
-        ws_l2_slice_part(sp->l2, &th->tally, r->op == WS_I_ST, r->first, r->sector, r->start, key, &p);
+        if (r->op == WS_I_ATOM) {
+            if (!ws_l2_slice_atomic(sp->l2, &th->tally, r->sector, r->serial, r->start, &p)) {
+                th->lost = true;
+                return;
+            }
+        } else {
+            ws_l2_slice_part(sp->l2, &th->tally, r->op == WS_I_ST, r->first, r->sector, r->start, key, &p);
+        }
         r->done = p.done;
         bool ok = true;
         if (p.wait != WS_L2_NO_TICKET) ok = push_wait(&th->waits, key, p.wait);
@@ -335,6 +426,14 @@ void ws_l2_split_run(ws_l2_split *sp, int32_t index)
     route(sp, index);
     barrier(sp);
     if (atomic_load(&sp->stop)) return;
+    gather(sp, index);
+    bool atomics = false;
+    for (int32_t k = 0; k < sp->nthreads; k++) atomics |= sp->th[k].routed_atomic;
+    if (atomics) {      /* every thread sees the same routes: all check, or none */
+        check_atomics(sp, index);
+        barrier(sp);
+        if (atomic_load(&sp->refuse)) return;
+    }
     slices(sp, index);
     barrier(sp);
     channels(sp, index);
@@ -344,9 +443,11 @@ void ws_l2_split_run(ws_l2_split *sp, int32_t index)
 
 ws_l2_split_result ws_l2_split_end(ws_l2_split *sp)
 {
-    bool atomic = false, oom = false;
-    for (int32_t i = 0; i < sp->nthreads; i++) atomic |= sp->th[i].atomic, oom |= sp->th[i].oom;
+    bool atomic = false, oom = false, lost = false;
+    for (int32_t i = 0; i < sp->nthreads; i++)
+        atomic |= sp->th[i].atomic, oom |= sp->th[i].oom, lost |= sp->th[i].lost;
     if (oom) return WS_L2_SPLIT_NO_MEMORY;
+    if (lost) return WS_L2_SPLIT_LOST;
     if (atomic) return WS_L2_SPLIT_NOT_SPLIT;
     for (int32_t i = 0; i < sp->nthreads; i++) ws_l2_tally_add(sp->l2, &sp->th[i].tally);
     return WS_L2_SPLIT_ANSWERED;

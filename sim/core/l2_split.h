@@ -40,15 +40,20 @@ void ws_l2_split_begin(ws_l2_split *sp, ws_sm *sms, const int32_t *due, int32_t 
                        uint64_t end, ws_l2_dram *l2);
 
 /* Every step for thread index (0 .. nthreads - 1), with the barriers
- * between them.  When a request is an atomic the route finds it and no
- * thread goes on: nothing has changed, and ws_l2_split_end says so. */
+ * between them.  A window with atomics has one more step after the route,
+ * before anything changes: each slice's owner checks that every atomic of
+ * its slices will find its sector valid with its time known (a hit whose
+ * data no fill of the window still brings), which step 1 then takes whole
+ * (ws_l2_slice_atomic); where one may not, no thread goes on: nothing has
+ * changed, and ws_l2_split_end says so. */
 void ws_l2_split_run(ws_l2_split *sp, int32_t index);
 
-typedef enum { WS_L2_SPLIT_ANSWERED, WS_L2_SPLIT_NOT_SPLIT, WS_L2_SPLIT_NO_MEMORY } ws_l2_split_result;
+typedef enum { WS_L2_SPLIT_ANSWERED, WS_L2_SPLIT_NOT_SPLIT, WS_L2_SPLIT_NO_MEMORY, WS_L2_SPLIT_LOST } ws_l2_split_result;
 
 /* After every thread's run: the counts into l2's.  NOT_SPLIT: nothing was
- * answered or changed (an atomic among the requests); NO_MEMORY: the L2's
- * state is lost. */
+ * answered or changed (an atomic the check could not vouch for); NO_MEMORY:
+ * the L2's state is lost; LOST: an atomic did not find its sector as the
+ * check said it would (a fault of the check, the L2's state lost). */
 ws_l2_split_result ws_l2_split_end(ws_l2_split *sp);
 
 #endif

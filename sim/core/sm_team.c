@@ -41,9 +41,11 @@ typedef struct ws_team_share {
  * while the calling thread answers its L2 requests; (the second and the
  * third thread) a window's writes and its L2 requests one by one while the
  * calling thread settles its blocks; (all of them) a window's L2 requests
- * while the calling thread does its writes; or (all of them, with the
- * calling thread) clear their part of a kept L2 at the launch's end. */
-enum { JOB_SMS, JOB_WRITES, JOB_MERGES, JOB_L2, JOB_CLEAR_L2 };
+ * while the calling thread does its writes; (the second) the writes and
+ * (the others) the L2 requests while the calling thread settles its
+ * blocks; or (all of them, with the calling thread) clear their part of a
+ * kept L2 at the launch's end. */
+enum { JOB_SMS, JOB_WRITES, JOB_MERGES, JOB_L2, JOB_L2_BESIDE, JOB_CLEAR_L2 };
 
 static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes, ws_sm_entry *heap, uint32_t *k);
 static uint32_t *requests_cursor(const ws_sm_team *t);
@@ -271,6 +273,7 @@ static void *worker_main(void *arg)
             ws_l2_split_run(t->split, w->index - 1);
             if (t->writes_apart) take_writes(t);
         }
+        else if (t->job == JOB_L2_BESIDE && w->index > 1) ws_l2_split_run(t->split_beside, w->index - 2);
         else if (t->job == JOB_CLEAR_L2) ws_l2_clear_slices(t->s->l2, (uint32_t)w->index, (uint32_t)t->nthreads);
         else if (w->index == 1) t->writes_ok = merge_window(t, t->failed_w, true, t->events_w, t->cursor);
         else if (w->index == 2 && t->job == JOB_MERGES)
@@ -308,6 +311,7 @@ static bool start_threads(ws_sm_team *t)
     /* the L2 on the other threads when there are two or more of them (else
      * as the writes, on one) */
     if (t->nthreads > 2) t->split = ws_l2_split_create(t->nthreads - 1);
+    if (t->nthreads > 3) t->split_beside = ws_l2_split_create(t->nthreads - 2);
     if (t->split && ws_write_claims_init(&t->claims)) {
         t->have_claims = true;
         for (int32_t i = 0; i < t->s->g->multiProcessorCount; i++) {
@@ -572,13 +576,20 @@ static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes,
  * 0.018 s at 256 (device machine, 16 threads); 96 measured the same. */
 #define REQUESTS_FOR_THE_THREADS 256
 
+/* Most windows with atomics answered one by one in a row, after the
+ * split's check refused such windows again and again (each refusal costs
+ * the route and the check, and then the requests one by one after the
+ * blocks rather than beside them). */
+#define MAX_ATOMIC_GAP 1024
+
 /* Whether the window's L2 requests go on the other threads (l2_split.h):
- * there are two or more of them and enough requests, none of them an
- * atomic, and no fault cuts the window short and no lines report wants
- * each access's counts.  (A window of atomics goes as with two threads:
- * its requests on this thread while another does the writes.) */
-static bool split_requests(const ws_sm_team *t, const ws_sm_worker *failed)
+ * there are two or more of them and enough requests, no fault cuts the
+ * window short and no lines report wants each access's counts, and, for a
+ * window with atomics, the split's check has not been refusing them lately
+ * (*atomics: it has some). */
+static bool split_requests(ws_sm_team *t, const ws_sm_worker *failed, bool *atomics)
 {
+    *atomics = false;
     if (!t->split || failed || (t->s->x.l && t->s->x.l->pc_counts) ||
         !ws_l2_split_fits(t->ndue, t->now, t->window_end))
         return false;
@@ -587,7 +598,26 @@ static bool split_requests(const ws_sm_team *t, const ws_sm_worker *failed)
         nreq += t->brief[t->due[j]].nrequests;
         natomic += t->brief[t->due[j]].natomics;
     }
-    return nreq >= REQUESTS_FOR_THE_THREADS && natomic == 0;
+    if (nreq < REQUESTS_FOR_THE_THREADS) return false;
+    *atomics = natomic > 0;
+    if (*atomics && t->atomic_skip) {
+        t->atomic_skip--;
+        return false;
+    }
+    return true;
+}
+
+/* After a split window with atomics: refused by the check, the next
+ * atomic_gap such windows go one by one and the gap doubles; answered, it
+ * is back to none. */
+static void note_atomic_split(ws_sm_team *t, bool answered)
+{
+    if (answered) {
+        t->atomic_gap = 0;
+        return;
+    }
+    t->atomic_gap = t->atomic_gap ? (t->atomic_gap * 2 < MAX_ATOMIC_GAP ? t->atomic_gap * 2 : MAX_ATOMIC_GAP) : 1;
+    t->atomic_skip = t->atomic_gap;
 }
 
 /* A resident block as one key that sorts by the cycle it started, then
@@ -653,9 +683,12 @@ static bool settle_blocks(ws_sm_team *t)
  * the other threads (split_requests) while this one does the writes and
  * the blocks, or, where no two SMs wrote one line (write_claims.h), the
  * blocks and then the writes, SM by SM, with the others as they finish
- * their part of the requests; else, with three threads or more, the writes and the
- * requests one by one on two others while this one does the blocks; with
- * two, the writes on the other when there are enough of them. */
+ * their part of the requests, or, with four threads or more and enough
+ * writes, the writes on the second thread and the requests on the others
+ * while this one does the blocks; else, with three threads or more, the
+ * writes and the requests one by one on two others while this one does
+ * the blocks; with two, the writes on the other when there are enough of
+ * them. */
 static bool end_window(ws_sm_team *t, bool threads)
 {
     ws_sm_worker *failed = gather(t);
@@ -668,17 +701,22 @@ static bool end_window(ws_sm_team *t, bool threads)
     }
     uint32_t nwrites = 0;
     for (int32_t j = 0; threads && j < t->ndue; j++) nwrites += t->brief[t->due[j]].nwrites;
-    bool split = threads && split_requests(t, failed), ok = true;
+    bool atomics = false;
+    bool split = threads && split_requests(t, failed, &atomics), ok = true;
     bool merges = !split && threads && t->nthreads > 2;
     bool writes = !split && !merges && threads && nwrites >= WRITES_FOR_A_THREAD;
     /* the writes SM by SM on all threads, after the others' part of the split */
     t->writes_apart = split && t->have_claims && nwrites >= WRITES_APART && ws_write_claims_apart(&t->claims);
+    /* else, when there are enough of them, in order on the second thread
+     * beside the split on the others, while this one settles the blocks */
+    bool beside = split && !t->writes_apart && t->split_beside && nwrites >= WRITES_FOR_A_THREAD;
+    ws_l2_split *sp = beside ? t->split_beside : t->split;
     t->failed_w = failed;
     if (split) {
-        ws_l2_split_begin(t->split, t->sms, t->due, t->ndue, t->now, t->window_end, t->s->l2);
+        ws_l2_split_begin(sp, t->sms, t->due, t->ndue, t->now, t->window_end, t->s->l2);
         atomic_store_explicit(&t->write_next, 0, memory_order_relaxed);
-        team_go(t, JOB_L2);
-        if (!t->writes_apart) ok = merge_window(t, failed, true, t->events, t->cursor);
+        team_go(t, beside ? JOB_L2_BESIDE : JOB_L2);
+        if (!t->writes_apart && !beside) ok = merge_window(t, failed, true, t->events, t->cursor);
     } else if (merges) {
         team_go(t, JOB_MERGES);
     } else if (writes) {
@@ -692,13 +730,21 @@ static bool end_window(ws_sm_team *t, bool threads)
     if (t->writes_apart) take_writes(t);
     if (split || merges || writes) team_wait(t);
     t->apart_windows += t->writes_apart;
-    if (merges || writes) ok = ok && t->writes_ok && (!merges || t->requests_ok);
+    if (merges || writes || beside) ok = ok && t->writes_ok && (!merges || t->requests_ok);
     if (split && ok) {
-        ws_l2_split_result r = ws_l2_split_end(t->split);
+        ws_l2_split_result r = ws_l2_split_end(sp);
         if (r == WS_L2_SPLIT_NO_MEMORY) {
             ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
             return false;
         }
+        if (r == WS_L2_SPLIT_LOST) {
+            ws_error_set(x->err, WS_ERR_KERNEL_FAULT,
+                         "internal error: an L2 atomic of the window ending at cycle %llu did not find its sector "
+                         "as the check of its window said",
+                         (unsigned long long)t->window_end);
+            return false;
+        }
+        if (atomics) note_atomic_split(t, r == WS_L2_SPLIT_ANSWERED);
         if (r == WS_L2_SPLIT_NOT_SPLIT) ok = merge_window(t, failed, false, t->events, requests_cursor(t));
         t->split_windows += r == WS_L2_SPLIT_ANSWERED;
     }
@@ -958,5 +1004,6 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     pthread_cond_destroy(&t->cv);
     pthread_cond_destroy(&t->cv_done);
     ws_l2_split_free(t->split);
+    ws_l2_split_free(t->split_beside);
     free_arrays(t);
 }

@@ -78,7 +78,11 @@ typedef struct ws_sm_team {
     uint64_t next_start, next_end;
     bool prepared;
     struct ws_l2_split *split;  /* with three threads or more: a window's L2 requests on the others */
+    struct ws_l2_split *split_beside;   /* with four or more: on all but the second, which does the writes */
     uint64_t split_windows;     /* windows whose requests went on them */
+    /* windows with atomics whose requests go one by one before the next
+     * tries the split, and how many after the next that the check refuses */
+    uint32_t atomic_skip, atomic_gap;
     /* ... and then, where no two SMs' stores meet (write_claims.h), the
      * window's writes too, SM by SM (write_next: the next of due) */
     ws_write_claims claims;

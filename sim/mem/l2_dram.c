@@ -197,14 +197,6 @@ uint64_t ws_l2_read(ws_l2_dram *m, uint64_t sector, uint64_t t)
     return p.done;
 }
 
-/* sector of slice s becomes dirty at cycle t unless it is already: its
- * write-back takes its channel's time from t. */
-static void write_back(ws_l2_dram *m, uint32_t s, uint64_t sector, uint64_t t)
-{
-    if (ws_scache_is_dirty(&m->slice[s].cache, sector)) return;
-    take(&m->chan[channel_of(m, sector)].free_at, t, m->chan_cost);
-}
-
 uint64_t ws_l2_write(ws_l2_dram *m, uint64_t sector, bool first, uint64_t t)
 {
     ws_l2_part p;
@@ -248,6 +240,23 @@ void ws_l2_tally_add(ws_l2_dram *m, const ws_l2_tally *tally)
     m->count.dram_write_sectors += tally->dram_write_sectors;
 }
 
+/* An atomic's work at slice s once its data is at the slice (data), its
+ * queue passed at start: the atomic unit takes it then, and the sector is
+ * dirty from its end (counted into *tally).  *begin: when the unit took
+ * it; *was_dirty: whether the sector was dirty before (else its write-back
+ * takes its channel from *begin).  Returns the cycle its answer is back
+ * at the SM. */
+static uint64_t atomic_unit(ws_l2_dram *m, ws_l2_tally *tally, uint32_t s, uint64_t sector, uint32_t serial,
+                            uint64_t start, uint64_t data, uint64_t *begin, bool *was_dirty)
+{
+    uint64_t cost = (uint64_t)serial * m->atom_op_cost;
+    *begin = take(&m->slice[s].atom_free_at, data > start ? data : start, cost);
+    uint64_t done = *begin + (cost + TICKS - 1) / TICKS;
+    *was_dirty = ws_scache_is_dirty(&m->slice[s].cache, sector);
+    tally->dram_write_sectors += ws_scache_fill(&m->slice[s].cache, sector, done, true);
+    return done + m->lat_l2;
+}
+
 uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t t)
 {
     uint32_t s = slice_of(m, sector);
@@ -260,13 +269,44 @@ uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t 
     } else {
         data = dram_fill(m, s, sector, start, line) - m->lat_l2;
     }
-    /* the atomic unit takes the request when its data is there */
-    uint64_t cost = (uint64_t)serial * m->atom_op_cost;
-    uint64_t begin = take(&m->slice[s].atom_free_at, data > start ? data : start, cost);
-    uint64_t done = begin + (cost + TICKS - 1) / TICKS;
-    write_back(m, s, sector, begin);
-    m->count.dram_write_sectors += ws_scache_fill(&m->slice[s].cache, sector, done, true);
-    return done + m->lat_l2;
+    uint64_t begin;
+    bool was_dirty;
+    uint64_t back = atomic_unit(m, &m->count, s, sector, serial, start, data, &begin, &was_dirty);
+    if (!was_dirty) take(&m->chan[channel_of(m, sector)].free_at, begin, m->chan_cost);
+    return back;
+}
+
+bool ws_l2_atomic_known(const ws_l2_dram *m, uint64_t sector, uint32_t *older)
+{
+    const ws_sector_cache *c = &m->slice[slice_of(m, sector)].cache;
+    uint64_t ready;
+    if (!ws_scache_peek(c, sector, &ready) || ready >= WS_L2_PENDING) return false;
+    *older = ws_scache_older_ways(c, sector);
+    return true;
+}
+
+bool ws_l2_slice_atomic(ws_l2_dram *m, ws_l2_tally *tally, uint64_t sector, uint32_t serial, uint64_t t,
+                        ws_l2_part *out)
+{
+    uint32_t s = slice_of(m, sector);
+    uint64_t data;
+    ws_cache_line *line;
+    if (!ws_scache_peek(&m->slice[s].cache, sector, &data) || data >= WS_L2_PENDING) return false;
+    *out = (ws_l2_part){.wait = WS_L2_NO_TICKET};
+    uint64_t start = take(&m->slice[s].free_at, t, m->slice_cost);
+    tally->lookups++;
+    tally->hits++;
+    ws_scache_lookup_line(&m->slice[s].cache, sector, &data, &line);     /* the hit's use */
+    data = data > m->lat_l2 ? data - m->lat_l2 : 0;
+    uint64_t begin;
+    bool was_dirty;
+    out->done = atomic_unit(m, tally, s, sector, serial, start, data, &begin, &was_dirty);
+    if (!was_dirty) {
+        out->chan_t = begin;
+        out->chan_cost = m->chan_cost;
+        out->channel = channel_of(m, sector);
+    }
+    return true;
 }
 
 void ws_l2_flush(ws_l2_dram *m)

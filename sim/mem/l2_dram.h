@@ -139,6 +139,21 @@ uint32_t ws_l2_slice_of(const ws_l2_dram *m, uint64_t sector);
 void ws_l2_slice_part(ws_l2_dram *m, ws_l2_tally *tally, bool write, bool first, uint64_t sector, uint64_t t,
                       uint64_t ticket, ws_l2_part *out);
 
+/* Step 1 for an atomic (ws_l2_atomic's work) whose sector is valid with
+ * its time known (no fill of it waits): the slice's queue and atomic unit,
+ * the sector dirty from the unit's end, and, when it was not dirty, its
+ * write-back left as channel work as a write's is.  False, nothing
+ * changed, when the sector is not so (a miss, or a fill on its way: their
+ * unit's start would wait for step 2). */
+bool ws_l2_slice_atomic(ws_l2_dram *m, ws_l2_tally *tally, uint64_t sector, uint32_t serial, uint64_t t,
+                        ws_l2_part *out);
+
+/* Whether sector is valid now with its time known (read only), and then
+ * in *older how many uses of other lines of its set its line outlives
+ * (ws_scache_older_ways): a window's atomic on it finds it so at its turn
+ * when no more requests to other lines of its slice come before it. */
+bool ws_l2_atomic_known(const ws_l2_dram *m, uint64_t sector, uint32_t *older);
+
 /* Step 2: a request's channel work; for a miss the cycle its data is back
  * at the SM. */
 uint64_t ws_l2_channel_part(ws_l2_dram *m, const ws_l2_part *p);

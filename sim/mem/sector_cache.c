@@ -242,6 +242,27 @@ void ws_scache_prefetch(const ws_sector_cache *c, uint64_t sector)
     ws_prefetch(&c->use[set + c->ways - 1]);
 }
 
+bool ws_scache_peek(const ws_sector_cache *c, uint64_t sector, uint64_t *ready)
+{
+    ptrdiff_t i = find(c, sector / WS_SECTORS_PER_LINE);
+    uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE);
+    if (i < 0 || !valid_in(c->use[i], s)) return false;
+    *ready = c->lines[i].ready[s];
+    return true;
+}
+
+uint32_t ws_scache_older_ways(const ws_sector_cache *c, uint64_t sector)
+{
+    uint64_t line = sector / WS_SECTORS_PER_LINE;
+    ptrdiff_t i = find(c, line);
+    if (i < 0) return 0;
+    size_t set = set_of(c, line);
+    uint64_t mine = stamp_of(c->use[i]);
+    uint32_t older = 0;
+    for (size_t w = set; w < set + c->ways; w++) older += stamp_of(c->use[w]) < mine;
+    return older;
+}
+
 bool ws_scache_is_dirty(const ws_sector_cache *c, uint64_t sector)
 {
     ptrdiff_t i = find(c, sector / WS_SECTORS_PER_LINE);

@@ -87,6 +87,15 @@ uint32_t ws_scache_write(ws_sector_cache *c, uint64_t sector, uint64_t t, bool *
  * uses it first.  Not dirty; returns the dirty sectors thrown out. */
 uint32_t ws_scache_fill_evict_first(ws_sector_cache *c, uint64_t sector, uint64_t ready);
 
+/* ws_scache_lookup without the use for LRU: nothing changes. */
+bool ws_scache_peek(const ws_sector_cache *c, uint64_t sector, uint64_t *ready);
+
+/* How many other ways of sector's set were used less recently than its
+ * line (ways never used among them): how many uses of other lines of the
+ * set it outlives, each moving it at most one way nearer eviction.  0 when
+ * the line is not in the cache. */
+uint32_t ws_scache_older_ways(const ws_sector_cache *c, uint64_t sector);
+
 /* True when sector is present and dirty (not a use for LRU). */
 bool ws_scache_is_dirty(const ws_sector_cache *c, uint64_t sector);
 
