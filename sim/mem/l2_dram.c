@@ -242,18 +242,23 @@ void ws_l2_tally_add(ws_l2_dram *m, const ws_l2_tally *tally)
 
 /* An atomic's work at slice s once its data is at the slice (data), its
  * queue passed at start: the atomic unit takes it then, and the sector is
- * dirty from its end (counted into *tally).  *begin: when the unit took
- * it; *was_dirty: whether the sector was dirty before (else its write-back
- * takes its channel from *begin).  Returns the cycle its answer is back
- * at the SM. */
+ * dirty from its end (counted into *tally; found: the sector's line when
+ * the lookup found it).  *begin: when the unit took it; *was_dirty:
+ * whether the sector was dirty before (else its write-back takes its
+ * channel from *begin).  Returns the cycle its answer is back at the SM. */
 static uint64_t atomic_unit(ws_l2_dram *m, ws_l2_tally *tally, uint32_t s, uint64_t sector, uint32_t serial,
-                            uint64_t start, uint64_t data, uint64_t *begin, bool *was_dirty)
+                            uint64_t start, uint64_t data, ws_cache_line *found, uint64_t *begin, bool *was_dirty)
 {
     uint64_t cost = (uint64_t)serial * m->atom_op_cost;
     *begin = take(&m->slice[s].atom_free_at, data > start ? data : start, cost);
     uint64_t done = *begin + (cost + TICKS - 1) / TICKS;
-    *was_dirty = ws_scache_is_dirty(&m->slice[s].cache, sector);
-    tally->dram_write_sectors += ws_scache_fill(&m->slice[s].cache, sector, done, true);
+    ws_sector_cache *c = &m->slice[s].cache;
+    if (found) {
+        *was_dirty = ws_scache_dirty_found(c, found, sector, done);
+    } else {
+        *was_dirty = ws_scache_is_dirty(c, sector);
+        tally->dram_write_sectors += ws_scache_fill(c, sector, done, true);
+    }
     return done + m->lat_l2;
 }
 
@@ -271,7 +276,7 @@ uint64_t ws_l2_atomic(ws_l2_dram *m, uint64_t sector, uint32_t serial, uint64_t 
     }
     uint64_t begin;
     bool was_dirty;
-    uint64_t back = atomic_unit(m, &m->count, s, sector, serial, start, data, &begin, &was_dirty);
+    uint64_t back = atomic_unit(m, &m->count, s, sector, serial, start, data, line, &begin, &was_dirty);
     if (!was_dirty) take(&m->chan[channel_of(m, sector)].free_at, begin, m->chan_cost);
     return back;
 }
@@ -300,7 +305,7 @@ bool ws_l2_slice_atomic(ws_l2_dram *m, ws_l2_tally *tally, uint64_t sector, uint
     data = data > m->lat_l2 ? data - m->lat_l2 : 0;
     uint64_t begin;
     bool was_dirty;
-    out->done = atomic_unit(m, tally, s, sector, serial, start, data, &begin, &was_dirty);
+    out->done = atomic_unit(m, tally, s, sector, serial, start, data, line, &begin, &was_dirty);
     if (!was_dirty) {
         out->chan_t = begin;
         out->chan_cost = m->chan_cost;

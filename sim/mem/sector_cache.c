@@ -242,6 +242,21 @@ void ws_scache_prefetch(const ws_sector_cache *c, uint64_t sector)
     ws_prefetch(&c->use[set + c->ways - 1]);
 }
 
+bool ws_scache_dirty_found(ws_sector_cache *c, ws_cache_line *found, uint64_t sector, uint64_t ready)
+{
+    ptrdiff_t i = found - c->lines;
+    uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE);
+    uint64_t use = restamp(c->use[i], ++c->stamp) | valid_bit(s);
+    bool was_dirty = dirty_in(use, s);
+    if (!was_dirty) {
+        use |= dirty_bit(s);
+        c->ndirty++;
+    }
+    c->use[i] = use;
+    found->ready[s] = ready;
+    return was_dirty;
+}
+
 bool ws_scache_peek(const ws_sector_cache *c, uint64_t sector, uint64_t *ready)
 {
     ptrdiff_t i = find(c, sector / WS_SECTORS_PER_LINE);

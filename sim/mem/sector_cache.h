@@ -96,6 +96,12 @@ bool ws_scache_peek(const ws_sector_cache *c, uint64_t sector, uint64_t *ready);
  * the line is not in the cache. */
 uint32_t ws_scache_older_ways(const ws_sector_cache *c, uint64_t sector);
 
+/* For a valid sector of found (its line as ws_scache_lookup_line gave
+ * it, not evicted since): the sector dirty with data at ready, one more
+ * use for LRU, as ws_scache_fill with dirty makes it, without looking for
+ * the line again.  Returns whether it was dirty before. */
+bool ws_scache_dirty_found(ws_sector_cache *c, ws_cache_line *found, uint64_t sector, uint64_t ready);
+
 /* True when sector is present and dirty (not a use for LRU). */
 bool ws_scache_is_dirty(const ws_sector_cache *c, uint64_t sector);
 
