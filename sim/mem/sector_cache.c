@@ -138,8 +138,12 @@ static ptrdiff_t allocate(ws_sector_cache *c, uint64_t sector, uint32_t *evicted
 {
     uint64_t line = sector / WS_SECTORS_PER_LINE;
     size_t set = set_of(c, line), v = set;
-    for (size_t w = set + 1; w < set + c->ways; w++)
-        if (stamp_of(c->use[w]) < stamp_of(c->use[v])) v = w;
+    /* the oldest stamp kept as it goes (the first of equal ones wins) */
+    uint64_t oldest = stamp_of(c->use[set]);
+    for (size_t w = set + 1; w < set + c->ways; w++) {
+        uint64_t st = stamp_of(c->use[w]);
+        if (st < oldest) oldest = st, v = w;
+    }
     size_t chunk = set / c->chunk_ways;
     c->touched[chunk / 64] |= UINT64_C(1) << (chunk % 64);
     *evicted = dirty_count(c->use[v]);
