@@ -300,10 +300,41 @@ bool ws_sm_fill(ws_tsim *s, ws_sm *sm, uint64_t start)
     return true;
 }
 
+/* Where key ranks among the keys of a's runs: how many are below it. */
+static uint32_t aside_rank(const ws_aside *a, uint64_t key)
+{
+    uint32_t rank = 0;
+    for (uint32_t j = 0; j < a->nruns; j++) {
+        const uint64_t *run = a->keys + a->run_start[j];
+        uint32_t lo = 0, hi = a->run_start[j + 1] - a->run_start[j];
+        while (lo < hi) {
+            uint32_t mid = (lo + hi) / 2;
+            if (run[mid] < key) lo = mid + 1;
+            else hi = mid;
+        }
+        rank += lo;
+    }
+    return rank;
+}
+
+/* In a window, a slot of sm freed at now takes the block set aside for
+ * its next key (ws_aside); with none, the window's end fills it. */
+static bool start_aside(ws_tsim *s, ws_sm *sm, uint64_t now)
+{
+    const ws_aside *a = sm->aside;
+    if (!a) return true;
+    uint32_t first = a->run_start[sm->aside_run], n = a->run_start[sm->aside_run + 1] - first;
+    if (sm->nstarted >= n) return true;
+    uint32_t rank = aside_rank(a, a->keys[first + sm->nstarted]);
+    if (rank >= a->ntaken) return true;     /* its keys ascend: none after it has a block either */
+    sm->reserved[sm->nstarted++] = rank;
+    return ws_sm_start_block(s, sm, a->taken[rank], now);
+}
+
 /* Warps that are done and drained leave; a block whose warps all left
  * frees its slot, and the dispatcher fills it at once.  In a window of
  * cycles the dispatcher is not at hand: the slot takes the next of the
- * blocks set aside for the SM (ws_sm.reserved; with none left, the window's
+ * blocks set aside for the SM (start_aside; with none left, the window's
  * end fills it), and the dispatcher hears of both at the window's end. */
 bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
 {
@@ -336,7 +367,7 @@ bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
     }
     for (uint32_t k = 0; k < freed; k++) {
         sm->freed_at[sm->nfreed++] = now;
-        if (sm->nstarted < sm->nreserved && !ws_sm_start_block(s, sm, sm->reserved[sm->nstarted++], now)) {
+        if (!start_aside(s, sm, now)) {
             ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
             return false;
         }

@@ -235,12 +235,15 @@ typedef struct ws_sm {
      * cycle). */
     uint64_t window_end;
     /* In a window the dispatcher, the whole GPU's, is not at hand: the
-     * blocks it set aside for the SM when the window began (reserved), of
-     * which a slot that frees takes the next at once (nstarted so far),
-     * and the cycles at which blocks ended (freed_at), which it hears of
-     * at the window's end (sm_team.c). */
+     * blocks it set aside when the window began (aside; NULL: none), of
+     * which a slot that frees takes the next of the SM's at once (its
+     * aside_run of them; nstarted so far, reserved: the rank of each's
+     * key), and the cycles at which blocks ended (freed_at), which it
+     * hears of at the window's end (sm_team.c). */
+    const struct ws_aside *aside;
+    uint32_t aside_run;
     uint64_t *reserved;
-    uint32_t nreserved, nstarted;
+    uint32_t nstarted;
     uint64_t *freed_at;
     uint32_t nfreed;
     /* Block slots placed (ws_sm_place_block) whose warps are not set up
@@ -295,6 +298,24 @@ static inline void ws_sm_note_drain(ws_sm *sm, const ws_sm_warp *sw)
 
 /* A used slot of an SM in ws_sm.by_start: the cycle its block started (at
  * most 2^42 - 1, weeks of simulation), then its slot (below 1,024). */
+/* A window's blocks set aside (sm_team.c, set_aside): the due SMs'
+ * resident blocks when the window began, as keys
+ * (ws_sm_by_start(started, slot) << WS_ASIDE_SM_BITS | SM), ascending
+ * within each SM's run (run_start[j], up to run_start[j + 1]), and the
+ * grid's next blocks, taken from the dispatcher in order: the block of the
+ * key ranked r among all keys is taken[r], when r < ntaken.  A block
+ * started first ends first, so the resident block that started r-th
+ * makes room for taken[r]; an SM's slot that frees takes the block of its
+ * next key, as soon as it frees (ws_sm_retire). */
+#define WS_ASIDE_SM_BITS 12
+typedef struct ws_aside {
+    const uint64_t *keys;
+    const uint32_t *run_start;
+    uint32_t nruns;
+    const uint64_t *taken;
+    uint32_t ntaken;
+} ws_aside;
+
 #define WS_SM_SLOT_BITS 10
 #define WS_SM_STARTED_BITS 42
 static inline uint64_t ws_sm_by_start(uint64_t started, uint32_t slot)

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include "sm_team.h"
 #include "sm_queue.h"
-#include "sort_keys.h"
 #include "l2_split.h"
 #include "thread_pool.h"
 
@@ -331,8 +330,9 @@ static void free_arrays(ws_sm_team *t)
     free(t->cursor);
     free(t->back);
     free(t->resident);
-    free(t->aside_at);
-    free(t->sort_tmp);
+    free(t->aside_runs);
+    free(t->taken);
+    free(t->used);
     free(t->shares);
     free(t->events);
     free(t->events_w);
@@ -359,9 +359,10 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     size_t slots = (size_t)nsm * (size_t)(s->disp.occ.blocks_per_sm > 0 ? s->disp.occ.blocks_per_sm : 1);
     t->back = malloc(sizeof *t->back * slots);
     t->resident = malloc(sizeof *t->resident * slots);
-    t->aside_at = malloc(sizeof *t->aside_at * slots);
+    t->aside_runs = malloc(sizeof *t->aside_runs * ((size_t)nsm + 1));
+    t->taken = malloc(sizeof *t->taken * slots);
+    t->used = malloc(sizeof *t->used * (slots / 64 + 1));
     t->shares = aligned_alloc(_Alignof(ws_team_share), sizeof *t->shares * (size_t)nthreads);
-    t->sort_tmp = malloc(sizeof *t->sort_tmp * slots);
     /* the two merges' heaps, which two threads may use at once, on lines of their own */
     size_t heap_bytes = (sizeof *t->events * (size_t)nsm + 63) / 64 * 64;
     t->events = aligned_alloc(64, heap_bytes);
@@ -371,7 +372,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     t->next_of = malloc(sizeof *t->next_of * (size_t)nsm);
     t->due_lists[0] = malloc(sizeof *t->due_lists[0] * (size_t)nsm);
     t->due_lists[1] = malloc(sizeof *t->due_lists[1] * (size_t)nsm);
-    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->aside_at || !t->sort_tmp || !t->shares ||
+    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->aside_runs || !t->taken || !t->used || !t->shares ||
         !t->events || !t->events_w || !t->settled || !t->next_of || !t->due_lists[0] || !t->due_lists[1]) {
         free_arrays(t);
         return false;
@@ -623,13 +624,8 @@ static void note_atomic_split(ws_sm_team *t, bool answered)
 /* A resident block as one key that sorts by the cycle it started, then
  * its slot, then its SM: its ws_sm_by_start, then its SM (a config allows
  * at most 1,024 slots and 4,096 SMs, gpu_config.c). */
-#define KEY_SM_BITS 12
-_Static_assert(WS_SM_STARTED_BITS + WS_SM_SLOT_BITS + KEY_SM_BITS <= 64, "a resident key holds its start, slot and SM");
-
-static int32_t key_sm(uint64_t key)
-{
-    return (int32_t)(key & ((UINT64_C(1) << KEY_SM_BITS) - 1));
-}
+_Static_assert(WS_SM_STARTED_BITS + WS_SM_SLOT_BITS + WS_ASIDE_SM_BITS <= 64,
+               "a resident key holds its start, slot and SM");
 
 static void prepare_window(ws_sm_team *t);
 
@@ -647,18 +643,23 @@ static bool settle_blocks(ws_sm_team *t)
     ws_tsim *s = t->s;
     /* the blocks set aside and not started, in the order set_aside took
      * them, which is ascending (the dispatcher hands out its lowest) */
-    uint64_t nback = 0;
-    for (uint32_t k = 0; k < t->naside; k++) {
-        const ws_sm *sm = &t->sms[key_sm(t->resident[k])];
-        if (t->aside_at[k] >= sm->nstarted) t->back[nback++] = sm->reserved[t->aside_at[k]];
+    uint32_t ntaken = t->aside.ntaken;
+    memset(t->used, 0, sizeof *t->used * (ntaken / 64 + 1));
+    for (int32_t j = 0; ntaken && j < t->ndue; j++) {
+        const ws_sm *sm = &t->sms[t->due[j]];
+        for (uint32_t k = 0; k < sm->nstarted; k++) t->used[sm->reserved[k] / 64] |= UINT64_C(1) << (sm->reserved[k] % 64);
     }
-    t->naside = 0;
+    uint64_t nback = 0;
+    for (uint32_t r = 0; r < ntaken; r++)
+        if (!(t->used[r / 64] >> (r % 64) & 1)) t->back[nback++] = t->taken[r];
+    t->aside.ntaken = 0;
     for (int32_t j = 0; j < t->ndue; j++) {
         ws_sm *sm = &t->sms[t->due[j]];
         for (uint32_t k = 0; k < sm->nfreed; k++) ws_sm_block_done(s, sm, sm->freed_at[k]);
         for (uint32_t k = 0; k < sm->nstarted; k++) ws_dispatcher_started(&s->disp, sm->id);
         s->x.blocks_started += sm->nstarted;
-        sm->nfreed = sm->nreserved = sm->nstarted = 0;
+        sm->nfreed = sm->nstarted = 0;
+        sm->aside = NULL;
     }
     if (!ws_dispatcher_give_back(&s->disp, t->back, nback)) return false;
     for (int32_t j = 0; j < t->ndue; j++) {
@@ -902,20 +903,27 @@ bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t 
 static void set_aside(ws_sm_team *t, const int32_t *due, int32_t ndue)
 {
     ws_dispatcher *d = &t->s->disp;
+    ws_aside *a = &t->aside;
+    a->ntaken = 0;
     if (!ws_dispatcher_left(d)) return;
+    /* each SM's run as its list has them (ascending); which SM's key gets
+     * which block is worked out when a slot frees (ws_sm_retire), on the
+     * SM's thread, from the ranks: no sort of them all here */
     uint32_t n = 0;
     for (int32_t j = 0; j < ndue; j++) {
-        const ws_sm *sm = &t->sms[due[j]];
+        ws_sm *sm = &t->sms[due[j]];
+        t->aside_runs[j] = n;
         for (uint32_t k = 0; k < sm->nby_start; k++)
-            t->resident[n++] = sm->by_start[k] << KEY_SM_BITS | (uint64_t)(uint32_t)due[j];
+            t->resident[n++] = sm->by_start[k] << WS_ASIDE_SM_BITS | (uint64_t)(uint32_t)due[j];
+        sm->aside = a;
+        sm->aside_run = (uint32_t)j;
     }
-    ws_sort_keys(t->resident, t->sort_tmp, n);
+    t->aside_runs[ndue] = n;
+    *a = (ws_aside){.keys = t->resident, .run_start = t->aside_runs, .nruns = (uint32_t)ndue, .taken = t->taken};
     for (uint32_t k = 0; k < n; k++) {
         int64_t b = ws_dispatcher_take(d);
-        if (b < 0) return;
-        ws_sm *sm = &t->sms[key_sm(t->resident[k])];
-        t->aside_at[t->naside++] = sm->nreserved;
-        sm->reserved[sm->nreserved++] = (uint64_t)b;
+        if (b < 0) break;
+        t->taken[a->ntaken++] = (uint64_t)b;
     }
 }
 

@@ -54,10 +54,15 @@ typedef struct ws_sm_team {
     uint64_t now, window_end;
     uint32_t *cursor;           /* per due SM, the end of a window: where its lists are */
     uint64_t *back;             /* the end of a window: blocks set aside and not needed */
-    uint64_t *resident;         /* the start of a window: the SMs' blocks, by when they started (set_aside) */
-    uint32_t *aside_at;         /* ... and for the first naside of them, the place in its SM's reserved of the block set aside */
-    uint32_t naside;
-    uint64_t *sort_tmp;         /* room to sort resident */
+    /* the start of a window: its blocks set aside (set_aside): the due SMs'
+     * resident blocks as keys, a run per SM (aside_runs), the grid's blocks
+     * taken for them; the end: which of those the SMs started (used, a bit
+     * per rank) */
+    ws_aside aside;
+    uint64_t *resident;
+    uint32_t *aside_runs;
+    uint64_t *taken;
+    uint64_t *used;
     struct ws_sm_entry *events; /* the end of a window: a heap of the due SMs by their next cycle with requests */
     struct ws_sm_entry *events_w;   /* ... with writes, when another thread merges them */
     int job;                    /* what the other threads do next (sm_team.c) */
