@@ -1,4 +1,5 @@
-/* Sorting 64-bit keys: the team's lists at a window's edges. */
+/* Sorting 64-bit keys: a window's L2 requests by slice (l2_split.c) and
+ * the reuse recorder's notes (launch_reuse.c). */
 #ifndef WARPSIM_SORT_KEYS_H
 #define WARPSIM_SORT_KEYS_H
 
@@ -7,8 +8,8 @@
 
 /* Lists up to this long are sorted by comparisons (a merge sort), longer
  * ones by their bytes (a radix sort): on the build machine a list of 256
- * keys of a window's blocks took 2.3 us to merge and 7.0 us by bytes, one
- * of 4,096 176 and 100 us. */
+ * keys (a window's blocks, as the set-aside once sorted them) took 2.3 us
+ * to merge and 7.0 us by bytes, one of 4,096 176 and 100 us. */
 #define WS_SORT_KEYS_MERGE_MAX 1024
 
 /* a[0..n) by the bits from bit from up: runs of 16 sorted in place, then
@@ -46,8 +47,8 @@ static inline void ws_sort_keys_merge(uint64_t *a, uint64_t *tmp, uint32_t n, ui
  * cycles and block numbers nearly always).  Keys equal in those bits keep
  * the order they came in (each way is stable), so a list whose keys are
  * in order within each value of those bits comes out in the order of the
- * whole keys.  The lists sorted at a window's edges are short and on the
- * thread the others wait for: no comparison callbacks. */
+ * whole keys.  The lists sorted at a window's end are short and on
+ * threads the others wait for: no comparison callbacks. */
 static inline void ws_sort_keys_from(uint64_t *a, uint64_t *tmp, uint32_t n, uint32_t from)
 {
     if (n < 2) return;
