@@ -298,6 +298,14 @@ static inline void ws_sm_note_drain(ws_sm *sm, const ws_sm_warp *sw)
 
 /* A used slot of an SM in ws_sm.by_start: the cycle its block started (at
  * most 2^42 - 1, weeks of simulation), then its slot (below 1,024). */
+#define WS_SM_SLOT_BITS 10
+#define WS_SM_STARTED_BITS 42
+static inline uint64_t ws_sm_by_start(uint64_t started, uint32_t slot)
+{
+    uint64_t most = (UINT64_C(1) << WS_SM_STARTED_BITS) - 1;
+    return (started < most ? started : most) << WS_SM_SLOT_BITS | slot;
+}
+
 /* A window's blocks set aside (sm_team.c, set_aside): the due SMs'
  * resident blocks when the window began, as keys
  * (ws_sm_by_start(started, slot) << WS_ASIDE_SM_BITS | SM), ascending
@@ -315,14 +323,6 @@ typedef struct ws_aside {
     const uint64_t *taken;
     uint32_t ntaken;
 } ws_aside;
-
-#define WS_SM_SLOT_BITS 10
-#define WS_SM_STARTED_BITS 42
-static inline uint64_t ws_sm_by_start(uint64_t started, uint32_t slot)
-{
-    uint64_t most = (UINT64_C(1) << WS_SM_STARTED_BITS) - 1;
-    return (started < most ? started : most) << WS_SM_SLOT_BITS | slot;
-}
 
 /* Places block (linear index) on sm from cycle now: it takes sm's first
  * free slot at once, as the dispatcher and the blocks set aside for a
