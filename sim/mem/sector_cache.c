@@ -162,18 +162,27 @@ static ptrdiff_t line_for(ws_sector_cache *c, uint64_t sector, bool *allocated, 
     return i >= 0 ? i : allocate(c, sector, evicted);
 }
 
-static uint32_t fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty, bool first)
+/* Way i's sector s valid with data at ready, dirty too when dirty, its
+ * use stamped stamp.  Returns whether s was dirty before. */
+static bool fill_way(ws_sector_cache *c, ptrdiff_t i, uint32_t s, uint64_t stamp, uint64_t ready, bool dirty)
 {
-    uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE), evicted;
-    bool allocated;
-    ptrdiff_t i = line_for(c, sector, &allocated, &evicted);
-    uint64_t use = restamp(c->use[i], first && allocated ? 1 : ++c->stamp) | valid_bit(s);
-    if (dirty && !dirty_in(use, s)) {
+    uint64_t use = restamp(c->use[i], stamp) | valid_bit(s);
+    bool was_dirty = dirty_in(use, s);
+    if (dirty && !was_dirty) {
         use |= dirty_bit(s);
         c->ndirty++;
     }
     c->use[i] = use;
     c->lines[i].ready[s] = ready;
+    return was_dirty;
+}
+
+static uint32_t fill(ws_sector_cache *c, uint64_t sector, uint64_t ready, bool dirty, bool first)
+{
+    uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE), evicted;
+    bool allocated;
+    ptrdiff_t i = line_for(c, sector, &allocated, &evicted);
+    fill_way(c, i, s, first && allocated ? 1 : ++c->stamp, ready, dirty);
     return evicted;
 }
 
@@ -248,17 +257,7 @@ void ws_scache_prefetch(const ws_sector_cache *c, uint64_t sector)
 
 bool ws_scache_dirty_found(ws_sector_cache *c, ws_cache_line *found, uint64_t sector, uint64_t ready)
 {
-    ptrdiff_t i = found - c->lines;
-    uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE);
-    uint64_t use = restamp(c->use[i], ++c->stamp) | valid_bit(s);
-    bool was_dirty = dirty_in(use, s);
-    if (!was_dirty) {
-        use |= dirty_bit(s);
-        c->ndirty++;
-    }
-    c->use[i] = use;
-    found->ready[s] = ready;
-    return was_dirty;
+    return fill_way(c, found - c->lines, (uint32_t)(sector % WS_SECTORS_PER_LINE), ++c->stamp, ready, true);
 }
 
 bool ws_scache_peek(const ws_sector_cache *c, uint64_t sector, uint64_t *ready)
