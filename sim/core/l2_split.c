@@ -47,7 +47,7 @@ typedef struct wait_items {
 
 /* A request of a thread's slices as the atomics' check reads it. */
 typedef struct seen_request {
-    uint64_t line;
+    uint64_t sector;
     uint32_t slice;
     bool atomic;
 } seen_request;
@@ -324,24 +324,25 @@ static void check_atomics(ws_l2_split *sp, int32_t index)
     }
     for (uint32_t i = 0; i < mine->n; i++) {
         const ws_l2_request *r = request_of(sp, mine->a[i]);
-        th->seen[i] = (seen_request){.line = r->sector / WS_SECTORS_PER_LINE,
-                                     .slice = ws_l2_slice_of(sp->l2, r->sector), .atomic = r->op == WS_I_ATOM};
+        th->seen[i] = (seen_request){.sector = r->sector, .slice = ws_l2_slice_of(sp->l2, r->sector),
+                                     .atomic = r->op == WS_I_ATOM};
     }
     for (uint32_t i = 0; i < mine->n; i++) {
         const seen_request *a = &th->seen[i];
         if (!a->atomic) continue;
+        uint64_t line = a->sector / WS_SECTORS_PER_LINE;
         uint32_t others = 0, older = 0, k = i, looked = 0;
         bool since_atomic = false;
         for (; k > 0 && looked < CHECK_LOOK_BACK; looked++) {
             const seen_request *b = &th->seen[--k];
             if (b->slice != a->slice) continue;
-            if (b->line != a->line) others++;
+            if (b->sector / WS_SECTORS_PER_LINE != line) others++;
             else if (b->atomic) {
                 since_atomic = true;
                 break;
             }
         }
-        bool sure = (since_atomic || k == 0) && ws_l2_atomic_known(sp->l2, request_of(sp, mine->a[i])->sector, &older) &&
+        bool sure = (since_atomic || k == 0) && ws_l2_atomic_known(sp->l2, a->sector, &older) &&
                     others <= (since_atomic ? sp->l2->ways - 1 : older);
         if (!sure) {
             th->atomic = true;
