@@ -169,6 +169,23 @@ static void same_counts(const ws_l2_dram *a, const ws_l2_dram *b)
     assert_int_equal(a->count.dram_write_sectors, b->count.dram_write_sectors);
 }
 
+/* Every request of a window answered the same in a and b. */
+static void same_answers(const ws_sm *a, const ws_sm *b)
+{
+    for (int32_t i = 0; i < NSM; i++)
+        for (uint32_t r = 0; r < a[i].lsu_q.nreq; r++)
+            assert_int_equal(b[i].lsu_q.req[r].done, a[i].lsu_q.req[r].done);
+}
+
+/* The state split and one were left in: the answers to reads of every
+ * sector at cycle at, one by one on both, and the counts after them. */
+static void same_state(ws_l2_dram *one, ws_l2_dram *split, uint64_t at)
+{
+    for (uint64_t s = 0; s < 300 * WS_SECTORS_PER_LINE; s++)
+        assert_int_equal(ws_l2_read(split, s, at), ws_l2_read(one, s, at));
+    same_counts(one, split);
+}
+
 static void test_as_one_by_one(void **state)
 {
     (void)state;
@@ -190,16 +207,12 @@ static void test_as_one_by_one(void **state)
             fill_sms(b, start, 77 + w);
             one_by_one(&one, a, start);
             assert_int_equal(on_threads(&split, b, due, start, threads[t]), WS_L2_SPLIT_ANSWERED);
-            for (int32_t i = 0; i < NSM; i++)
-                for (uint32_t r = 0; r < a[i].lsu_q.nreq; r++)
-                    assert_int_equal(b[i].lsu_q.req[r].done, a[i].lsu_q.req[r].done);
+            same_answers(a, b);
             same_counts(&one, &split);
             free_sms(a);
             free_sms(b);
         }
-        for (uint64_t s = 0; s < 300 * WS_SECTORS_PER_LINE; s++)
-            assert_int_equal(ws_l2_read(&split, s, 5000), ws_l2_read(&one, s, 5000));
-        same_counts(&one, &split);
+        same_state(&one, &split, 5000);
         free(a);
         free(b);
         ws_l2_free(&one);
@@ -281,16 +294,12 @@ static void test_atomics_as_one_by_one(void **state)
                 } else {
                     answered++;
                 }
-                for (int32_t i = 0; i < NSM; i++)
-                    for (uint32_t k = 0; k < a[i].lsu_q.nreq; k++)
-                        assert_int_equal(b[i].lsu_q.req[k].done, a[i].lsu_q.req[k].done);
+                same_answers(a, b);
                 same_counts(&one, &split);
                 free_sms(a);
                 free_sms(b);
             }
-            for (uint64_t s = 0; s < 300 * WS_SECTORS_PER_LINE; s++)
-                assert_int_equal(ws_l2_read(&split, s, 9000), ws_l2_read(&one, s, 9000));
-            same_counts(&one, &split);
+            same_state(&one, &split, 9000);
             free(a);
             free(b);
             ws_l2_free(&one);
