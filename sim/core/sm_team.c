@@ -574,7 +574,11 @@ static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes,
  * threads (its SM's list is on another core); the split adds three
  * barriers of a few microseconds.  histogram's second kernel (about 250
  * requests a window): its windows' ends 0.026-0.032 s at 1,024, 0.012-
- * 0.018 s at 256 (device machine, 16 threads); 96 measured the same. */
+ * 0.018 s at 256 (device machine, 16 threads); 96 measured the same.
+ * Windows with atomics take the same threshold: with theirs at 128, 64
+ * or 32 (at 64, 2,862 of histogram's 3,428 windows split, against 281)
+ * histogram ran no faster on 16 threads, nor did four other programs
+ * with every window's at 128 or 64 (bench/README, run AG). */
 #define REQUESTS_FOR_THE_THREADS 256
 
 /* Most windows with atomics answered one by one in a row, after the
