@@ -790,6 +790,15 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
     return true;
 }
 
+static inline bool little_endian(void)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return true;
+#else
+    return false;
+#endif
+}
+
 /* n bytes little-endian (the host's order where it is little-endian). */
 static inline uint64_t load_le(const uint8_t *p, uint32_t n)
 {
@@ -859,6 +868,13 @@ static void load_row(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs,
             if (stride == 0) {     /* the half reads one word */
                 uint64_t v = load_le(p, es) & keep;
                 for (int lane = 0; lane < 16; lane++) row[h + lane] = v;
+            } else if (stride == 4 && es == 4 && little_endian()) {
+                /* 16 consecutive words (a row of a tile, a run of a
+                 * vector): one copy, then a widening loop the compiler
+                 * vectorizes */
+                uint32_t words[16];
+                memcpy(words, p, sizeof words);
+                for (int lane = 0; lane < 16; lane++) row[h + lane] = words[lane] & keep;
             } else if (es == 4)
                 for (int lane = 0; lane < 16; lane++) row[h + lane] = load_le(p + lane * stride, 4) & keep;
             else
