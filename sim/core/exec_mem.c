@@ -909,6 +909,16 @@ static void load_row(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs,
 static void store_row(const uint64_t *row, const warp_bytes *wb, const uint64_t *addrs, uint32_t mask,
                       uint32_t off, uint32_t es)
 {
+    if (wb->halves && wb->step == 4 && es == 4 && wb->per_lane == 0 && little_endian()) {
+        /* each half's 16 consecutive words narrowed, then one copy; the
+         * second half after the first, as lane by lane where they overlap */
+        for (int h = 0; h < WS_WARP_SIZE; h += 16) {
+            uint32_t words[16];
+            for (int lane = 0; lane < 16; lane++) words[lane] = (uint32_t)row[h + lane];
+            memcpy(lane_bytes(wb, addrs, h) + off, words, sizeof words);
+        }
+        return;
+    }
 #define STORE_LANES(n) FOR_LANES(mask, lane) store_le(lane_bytes(wb, addrs, lane) + off, row[lane], n)
     switch (es) {
     case 1: STORE_LANES(1); break;
