@@ -1025,17 +1025,20 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
 #define WS_MAX_VEC 8    /* elements of a vector operand (.v8 at most) */
 
 /* A store's data movement: addrs and a row of values per vector element
- * (values[k], nv of them) for the lanes in mask.  False on a fault. */
+ * (values[k], nv of them) for the lanes in mask.  *resolved: the warp's
+ * bytes were found at once, as *wb says.  False on a fault. */
 static bool store_values(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
-                         const uint64_t *addrs, const uint64_t *const *values, uint32_t nv)
+                         const uint64_t *addrs, const uint64_t *const *values, uint32_t nv,
+                         warp_bytes *wb, bool *resolved)
 {
     uint32_t es = ptx_type_size(in->m.types[0]), total = es * nv;
-    warp_bytes wb;
-    if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, true, in->ops[0].reg < 0, &wb)) {
+    *resolved = mask && plain_width(es) &&
+                warp_bytes_of(x, b, w, in->space, addrs, mask, total, true, in->ops[0].reg < 0, wb);
+    if (*resolved) {
         /* element by element: lanes' vectors are aligned to their whole
          * size, so two lanes' vectors coincide or do not overlap, and the
          * last lane on an address wins as it does lane by lane */
-        for (uint32_t k = 0; k < nv; k++) store_row(values[k], &wb, addrs, mask, k * es, es);
+        for (uint32_t k = 0; k < nv; k++) store_row(values[k], wb, addrs, mask, k * es, es);
         return true;
     }
     uint8_t *host[WS_WARP_SIZE];
@@ -1073,10 +1076,13 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     uint64_t scratch[WS_MAX_VEC][WS_WARP_SIZE];
     const uint64_t *values[WS_MAX_VEC];
     for (uint32_t k = 0; k < nv; k++) values[k] = value_row(x, b, w, &el[k], mask, scratch[k]);
-    if (!store_values(x, b, w, in, pc, mask, addrs, values, nv)) return false;
+    warp_bytes wb;
+    bool resolved;
+    if (!store_values(x, b, w, in, pc, mask, addrs, values, nv, &wb, &resolved)) return false;
     if (x->applying) return true;       /* counted when it issued */
     if (mask) ws_progress(x, w);
-    account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL, NULL);
+    /* the shape the bytes were found by, for the coalescing and bank rules */
+    account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL, resolved ? &wb : NULL);
     return true;
 }
 
@@ -1369,7 +1375,9 @@ bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_defe
             const ws_opnd *v = &d->in->ops[1];
             uint32_t nv = v->kind == WS_OK_VEC ? v->nelems : 1;
             for (uint32_t k = 0; k < nv; k++) values[k] = addrs + (size_t)(k + 1) * WS_WARP_SIZE;
-            ok = store_values(x, d->b, d->w, d->in, d->pc, d->mask, addrs, values, nv);
+            warp_bytes wb;
+            bool resolved;
+            ok = store_values(x, d->b, d->w, d->in, d->pc, d->mask, addrs, values, nv, &wb, &resolved);
         }
         break;
     case WS_I_ATOM:
