@@ -981,8 +981,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     if (param_word(x, in, mask, total) && nv == 1 && el->kind == WS_OK_REG) {
         /* a kernel parameter (every kernel's first instructions): one value
          * for every lane, and no counters (param accesses have none) */
-        uint64_t addr = (uint64_t)a->imm, raw = 0;
-        memcpy(&raw, x->l->params + addr, es);      /* little-endian hosts only reach here */
+        uint64_t addr = (uint64_t)a->imm, raw = load_le(x->l->params + addr, es);
         uint64_t v = extend(raw, t, es, x->p->reg_width[el->reg]), *row = w->regs[el->row];
         FOR_LANES_DO(mask, lane, { addrs[lane] = addr; row[lane] = v; });
         return true;
