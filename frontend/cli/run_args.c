@@ -402,8 +402,10 @@ static inline uint64_t generated_bits(const runarg *a, uint64_t i)
 /* Inputs of millions of random elements take a good part of a short run:
  * on x86-64 the loops are also built for the vector units of newer CPUs
  * (64-bit multiplies in AVX-512 make the random ones about 3.5 times as
- * fast), the CPU picking its own at load time; the values are the same. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+ * fast), the CPU picking its own at load time; the values are the same.
+ * Not under ThreadSanitizer, whose build crashes in the resolver that
+ * picks, which runs before the sanitizer has started. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #endif
 void runarg_generate(const runarg *a, uint64_t first, uint64_t n, uint8_t *out)

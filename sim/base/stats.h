@@ -127,6 +127,7 @@ typedef struct ws_timing_stats {
     uint64_t sm_steps;              /* SM-cycles simulated (<= cycles * SMs) */
     uint64_t l2_split_windows;      /* windows whose L2 requests the threads answered together */
     uint64_t writes_apart_windows;  /* ... and whose writes they did SM by SM (write_claims.h) */
+    uint64_t streamed_windows;      /* windows some of whose L2 requests were answered while their SMs ran */
 } ws_timing_stats;
 
 /* to += from for the counters the SMs gather (instructions, pipes, stalls,

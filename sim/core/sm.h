@@ -8,6 +8,8 @@
 #ifndef WARPSIM_SM_H
 #define WARPSIM_SM_H
 
+#include <stdatomic.h>
+
 #include "insn_deps.h"
 #include "timing.h"
 #include "executor.h"
@@ -182,6 +184,10 @@ typedef struct ws_lsu_queue {
      * the storage, which grows to the most a window has needed. */
     uint32_t n0, nreq0, ndep0;
     uint32_t alloc, reqalloc, depalloc;
+    /* Held while the storage grows, and by a thread that answers the
+     * requests while the SM still runs (sm_team.c: the window's stream),
+     * so that neither meets storage the other has moved. */
+    atomic_bool lock;
 } ws_lsu_queue;
 
 /* A queue for nsp sub-partitions; false on out of memory. */
@@ -260,6 +266,9 @@ typedef struct ws_sm {
      * thread writes the fields above (sm_team.c): on lines of their own. */
     _Alignas(64) ws_lsu_queue lsu_q;    /* this cycle's (window's) requests for L2 */
     _Alignas(64) ws_deferred_list data; /* this cycle's (window's) global data movement */
+    /* In a window: how far the SM has run, for a thread that answers its
+     * requests meanwhile (sm_team.c), on a line of its own. */
+    _Alignas(64) _Atomic uint64_t stream_mark;
     /* With an issue trace: this cycle's events, written at its end, when
      * the times of their accesses are known. */
     struct ws_trace_event *trace_ev;
@@ -378,6 +387,15 @@ void ws_sm_end_cycle(ws_tsim *s, ws_sm *sm);
  * from *k on made at cycle (the calling thread's part of
  * ws_sm_end_cycle); *k moves past them. */
 void ws_sm_answer(ws_tsim *s, ws_sm *sm, uint32_t *k, uint64_t cycle);
+
+/* ws_sm_answer over the queue's first n entries, which an SM still
+ * running has made (its queue's lock held where it may grow): the cycle
+ * of entry *k after them, WS_NEVER when that is n. */
+uint64_t ws_sm_answer_of(ws_tsim *s, ws_sm *sm, uint32_t *k, uint64_t cycle, uint32_t n);
+
+/* Takes and gives back q's lock (ws_lsu_queue.lock). */
+void ws_lsu_queue_lock(ws_lsu_queue *q);
+void ws_lsu_queue_unlock(ws_lsu_queue *q);
 
 /* After ws_sm_answer has answered a window's entries, the SM's own part,
  * on its thread before its next cycle: the entries' L1 fills and

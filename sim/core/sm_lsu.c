@@ -95,6 +95,7 @@ bool ws_lsu_queue_init(ws_lsu_queue *q, uint32_t nsp)
     q->depalloc = q->reqalloc = q->reqcap = nsp * WS_LSU_INSN_REQUESTS;
     q->n = q->nreq = q->ndep = q->n0 = q->nreq0 = q->ndep0 = q->natomic = 0;
     q->full = false;
+    atomic_init(&q->lock, false);
     q->a = malloc(sizeof *q->a * q->alloc);
     q->req = malloc(sizeof *q->req * q->reqalloc);
     q->dep = malloc(sizeof *q->dep * q->depalloc);
@@ -119,12 +120,35 @@ static uint32_t grown(uint32_t alloc, uint32_t need)
         } \
     } while (0)
 
-bool ws_lsu_queue_grow(ws_lsu_queue *q)
+static bool grow(ws_lsu_queue *q)
 {
     GROW(q->a, q->alloc, q->n + q->cap);
     GROW(q->req, q->reqalloc, q->nreq + q->reqcap);
     GROW(q->dep, q->depalloc, q->ndep + q->reqcap);
     return true;
+}
+
+bool ws_lsu_queue_grow(ws_lsu_queue *q)
+{
+    ws_lsu_queue_lock(q);
+    bool ok = grow(q);
+    ws_lsu_queue_unlock(q);
+    return ok;
+}
+
+void ws_lsu_queue_lock(ws_lsu_queue *q)
+{
+    while (atomic_exchange_explicit(&q->lock, true, memory_order_acquire))
+        while (atomic_load_explicit(&q->lock, memory_order_relaxed)) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+}
+
+void ws_lsu_queue_unlock(ws_lsu_queue *q)
+{
+    atomic_store_explicit(&q->lock, false, memory_order_release);
 }
 
 void ws_lsu_queue_clear(ws_lsu_queue *q)
@@ -284,9 +308,15 @@ void ws_sm_end_cycle(ws_tsim *s, ws_sm *sm)
 
 void ws_sm_answer(ws_tsim *s, ws_sm *sm, uint32_t *k, uint64_t cycle)
 {
+    ws_sm_answer_of(s, sm, k, cycle, sm->lsu_q.n);
+}
+
+uint64_t ws_sm_answer_of(ws_tsim *s, ws_sm *sm, uint32_t *k, uint64_t cycle, uint32_t n)
+{
     ws_lsu_queue *q = &sm->lsu_q;
     ws_pc_counts *pcc = pc_counts(s);
-    for (; *k < q->n && q->a[*k].cycle == cycle; ++*k) answer(s, q, pcc, *k);
+    for (; *k < n && q->a[*k].cycle == cycle; ++*k) answer(s, q, pcc, *k);
+    return *k < n ? q->a[*k].cycle : WS_NEVER;
 }
 
 void ws_sm_window_finish(ws_tsim *s, ws_sm *sm)

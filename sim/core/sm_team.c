@@ -126,6 +126,20 @@ static bool keep_awake(int spins, uint64_t *wait_start)
     return true;
 }
 
+/* SM sm's progress in a window for the thread that answers its requests
+ * meanwhile (stream_requests): its list holds every entry of the cycles
+ * before upto (done: it has finished the window, or stopped at a fault at
+ * upto), as one word: done, upto from the window's start, the entries. */
+static void publish(const ws_sm_team *t, ws_sm *sm, uint64_t upto, bool done)
+{
+    upto = upto > t->window_end ? t->window_end : upto < t->now ? t->now : upto;
+    uint64_t mark = (uint64_t)done << 63 | (upto - t->now) << 32 | sm->lsu_q.n;
+    atomic_store_explicit(&sm->stream_mark, mark, memory_order_release);
+}
+
+static bool mark_done(uint64_t mark) { return mark >> 63; }
+static uint32_t mark_entries(uint64_t mark) { return (uint32_t)mark; }
+
 /* sm's cycles of the window on s (a worker's), each retiring first; false
  * on a fault, at cycle *at. */
 static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
@@ -143,6 +157,7 @@ static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
         ws_sm_catch_up(s, sm, now);
         if (sm->finished && now >= sm->retire_at && !ws_sm_retire(s, sm, now)) return false;
         if (!ws_sm_cycle(s, sm, now)) return false;
+        if (t->streaming) publish(t, sm, sm->next, false);
     }
     return true;
 }
@@ -190,6 +205,7 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
         ok = run_window(t, &w->s, sm, &at);
         x->err = &w->err;
         if (!ok) note_fault(w, i, at);
+        if (t->streaming) publish(t, sm, ok ? t->window_end : at, true);
     } else {
         ok = ws_sm_run_storage(&w->s, sm) && ws_sm_cycle(&w->s, sm, t->now);
     }
@@ -202,6 +218,69 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
                                 .first_request = q->n ? q->a[0].cycle : WS_NEVER,
                                 .nwrites = dl->n, .nrequests = q->nreq, .natomics = q->natomic};
     return ok;
+}
+
+/* Due SM j's next entry's cycle from its cursor k (mark: the SM's last
+ * stream_mark read; WS_NEVER: none yet); the queue's lock is taken while
+ * the SM runs, whose storage may move. */
+static uint64_t streamed_next(const ws_sm_team *t, int32_t j, uint32_t k, uint64_t mark)
+{
+    if (k >= mark_entries(mark)) return WS_NEVER;
+    ws_lsu_queue *q = &t->sms[t->due[j]].lsu_q;
+    if (mark_done(mark)) return q->a[k].cycle;
+    ws_lsu_queue_lock(q);
+    uint64_t c = q->a[k].cycle;
+    ws_lsu_queue_unlock(q);
+    return c;
+}
+
+/* While the window's SMs still run, on the first thread that has none left
+ * to start: their L2 requests of the cycles every due SM has passed (each
+ * SM's stream_mark), in the window's order as merge_window answers them,
+ * into the same cursors; it stops once every SM is done, and the window's
+ * end answers the rest one by one from there.  No SM reaches the L2 in a
+ * window, so only the lists' storage is shared, under each queue's lock.
+ * Where one SM runs long (histogram's SM whose new block's warps start in
+ * the window), most of the window's requests are answered by its end. */
+static void stream_requests(ws_sm_team *t)
+{
+    uint32_t *k = requests_cursor(t);
+    uint64_t *mark = t->stream_marks;
+    ws_sm_queue q = {.heap = t->events, .n = 0};
+    memset(t->stream_queued, 0, (size_t)t->ndue);
+    for (int idle = 0;;) {
+        uint64_t horizon = t->window_end;
+        bool all_done = true;
+        for (int32_t j = 0; j < t->ndue; j++) {
+            mark[j] = atomic_load_explicit(&t->sms[t->due[j]].stream_mark, memory_order_acquire);
+            all_done = all_done && mark_done(mark[j]);
+            uint64_t upto = t->now + (mark[j] >> 32 & 0x7fffffff);
+            if (upto < horizon) horizon = upto;
+            uint64_t c;
+            if (!t->stream_queued[j] && (c = streamed_next(t, j, k[j], mark[j])) != WS_NEVER) {
+                ws_sm_queue_push(&q, (ws_sm_entry){.next = c, .id = j});
+                t->stream_queued[j] = 1;
+            }
+        }
+        /* the rest is the end's, beside the calling thread's blocks */
+        if (all_done) break;
+        bool moved = false;
+        while (q.n && q.heap[0].next < horizon) {
+            uint64_t c = q.heap[0].next;
+            int32_t j = q.heap[0].id;
+            ws_sm_queue_pop(&q);
+            ws_sm *sm = &t->sms[t->due[j]];
+            bool running = !mark_done(mark[j]);
+            if (running) ws_lsu_queue_lock(&sm->lsu_q);
+            uint64_t n = ws_sm_answer_of(t->s, sm, &k[j], c, mark_entries(mark[j]));
+            if (running) ws_lsu_queue_unlock(&sm->lsu_q);
+            if (n != WS_NEVER) ws_sm_queue_push(&q, (ws_sm_entry){.next = n, .id = j});
+            else t->stream_queued[j] = 0;
+            moved = t->streamed = true;
+        }
+        if (moved) idle = 0;
+        else if (++idle > 64) cpu_relax();
+    }
 }
 
 /* Worker w's SMs of the cycle (all of them: every SM of the cycle), in
@@ -224,6 +303,7 @@ static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
             ws_team_share *sh = &t->shares[(w->index + d) % t->nthreads];
             for (int32_t j; (j = atomic_fetch_add(&sh->next, 1)) < sh->end;) run_sm(t, w, t->due[j]);
         }
+        if (t->streaming && !atomic_exchange_explicit(&t->streamer, true, memory_order_relaxed)) stream_requests(t);
         return;
     }
     for (int32_t j = 0; j < t->ndue; j++) {
@@ -338,6 +418,8 @@ static void free_arrays(ws_sm_team *t)
     free(t->events_w);
     free(t->settled);
     free(t->next_of);
+    free(t->stream_marks);
+    free(t->stream_queued);
     free(t->due_lists[0]);
     free(t->due_lists[1]);
 }
@@ -370,10 +452,13 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     t->brief = aligned_alloc(64, (sizeof *t->brief * (size_t)nsm + 63) / 64 * 64);
     t->settled = malloc(sizeof *t->settled * (size_t)nsm);
     t->next_of = malloc(sizeof *t->next_of * (size_t)nsm);
+    t->stream_marks = malloc(sizeof *t->stream_marks * (size_t)nsm);
+    t->stream_queued = malloc((size_t)nsm);
     t->due_lists[0] = malloc(sizeof *t->due_lists[0] * (size_t)nsm);
     t->due_lists[1] = malloc(sizeof *t->due_lists[1] * (size_t)nsm);
     if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->aside_runs || !t->taken || !t->used || !t->shares ||
-        !t->events || !t->events_w || !t->settled || !t->next_of || !t->due_lists[0] || !t->due_lists[1]) {
+        !t->events || !t->events_w || !t->settled || !t->next_of || !t->due_lists[0] || !t->due_lists[1] ||
+        !t->stream_marks || !t->stream_queued) {
         free_arrays(t);
         return false;
     }
@@ -396,6 +481,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
         t->shares[k].end = 0;
     }
     atomic_init(&t->stop, false);
+    atomic_init(&t->streamer, false);
     atomic_init(&t->caller_asleep, false);
     pthread_mutex_init(&t->mu, NULL);
     pthread_cond_init(&t->cv, NULL);
@@ -528,12 +614,14 @@ static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes,
     ws_exec *x = &t->s->x;
     uint64_t (*next)(const ws_sm_team *, int32_t, const uint32_t *) = writes ? next_write : next_request;
     ws_sm_queue q = {.heap = heap, .n = 0};
-    memset(k, 0, sizeof *k * (size_t)t->ndue);
+    /* the requests go on from where the stream stopped (stream_requests) */
+    bool resume = !writes && t->streamed;
+    if (!resume) memset(k, 0, sizeof *k * (size_t)t->ndue);
     for (int32_t j = 0; j < t->ndue; j++) {     /* by their place in due, which is by SM index */
         /* next(t, j, k) as the SM's thread left it: an SM's own lists are
          * on its thread's core, most of them empty */
         const ws_sm_brief *b = &t->brief[t->due[j]];
-        uint64_t c = writes ? b->first_write : b->first_request;
+        uint64_t c = resume ? next(t, j, k) : writes ? b->first_write : b->first_request;
         if (c >= t->window_end) continue;
         ws_sm_queue_push(&q, (ws_sm_entry){.next = c, .id = j});
         if (!writes) prefetch_next_request(t, j, k);
@@ -705,9 +793,14 @@ static bool end_window(ws_sm_team *t, bool threads)
         return false;
     }
     uint32_t nwrites = 0;
-    for (int32_t j = 0; threads && j < t->ndue; j++) nwrites += t->brief[t->due[j]].nwrites;
+    t->last_requests = 0;
+    for (int32_t j = 0; threads && j < t->ndue; j++) {
+        nwrites += t->brief[t->due[j]].nwrites;
+        t->last_requests += t->brief[t->due[j]].nrequests;
+    }
+    t->streamed_windows += t->streamed;
     bool atomics = false;
-    bool split = threads && split_requests(t, failed, &atomics), ok = true;
+    bool split = threads && !t->streamed && split_requests(t, failed, &atomics), ok = true;
     bool merges = !split && threads && t->nthreads > 2;
     bool writes = !split && !merges && threads && nwrites >= WRITES_FOR_A_THREAD;
     /* the writes SM by SM on all threads, after the others' part of the split */
@@ -870,12 +963,30 @@ static void team_wait(ws_sm_team *t)
     }
 }
 
+/* Before a window on the threads: whether a thread with no SM left to
+ * run answers its requests meanwhile (stream_requests).  Not where the
+ * split would answer them (the last window's were enough for it: it takes
+ * a window's requests whole) nor where a lines report counts each
+ * access's L2 sectors. */
+static void begin_stream(ws_sm_team *t)
+{
+    t->streaming = t->window_end && !(t->s->x.l && t->s->x.l->pc_counts) &&
+                   (!t->split || t->last_requests < REQUESTS_FOR_THE_THREADS);
+    if (!t->streaming) return;
+    atomic_store_explicit(&t->streamer, false, memory_order_relaxed);
+    memset(requests_cursor(t), 0, sizeof *t->cursor * (size_t)t->ndue);
+    /* nothing yet (a queue still holds its last window's entries until
+     * its SM runs) */
+    for (int32_t j = 0; j < t->ndue; j++) atomic_store_explicit(&t->sms[t->due[j]].stream_mark, 0, memory_order_relaxed);
+}
+
 /* The team's cycle (window): the SMs on the threads, or on this one. */
 static bool run_team(ws_sm_team *t)
 {
     if (t->nthreads > 1 && !t->every_cycle) choose_mode(t, t->ndue);
     bool parallel = t->parallel && t->ndue > 1;
     if (parallel && !t->started) parallel = start_threads(t);
+    t->streaming = t->streamed = false;
     if (t->have_claims && t->window_end) ws_write_claims_next_window(&t->claims);
     if (!parallel) {
         run_share(t, &t->w[0], true);
@@ -885,6 +996,7 @@ static bool run_team(ws_sm_team *t)
         atomic_store(&t->shares[k].next, (int32_t)((int64_t)k * t->ndue / t->nthreads));
         t->shares[k].end = (int32_t)((int64_t)(k + 1) * t->ndue / t->nthreads);
     }
+    begin_stream(t);
     team_go(t, JOB_SMS);
     run_share(t, &t->w[0], false);
     team_wait(t);
@@ -1003,6 +1115,7 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     ws_devmem_adopt_ahead(t->s->x.p->mem);      /* a window that did not end */
     ts->l2_split_windows += t->split_windows;
     ts->writes_apart_windows += t->apart_windows;
+    ts->streamed_windows += t->streamed_windows;
     if (t->have_claims) {
         for (int32_t i = 0; i < t->s->g->multiProcessorCount; i++) t->sms[i].data.claims = NULL;
         ws_write_claims_free(&t->claims);

@@ -64,6 +64,16 @@ typedef struct ws_sm_team {
     uint64_t *taken;
     uint64_t *used;
     struct ws_sm_entry *events; /* the end of a window: a heap of the due SMs by their next cycle with requests */
+    /* A window whose requests a thread with no SM left to run answers
+     * while the others still run (sm_team.c: stream_requests): per due
+     * SM the last stream_mark read, and whether it is in the heap. */
+    bool streaming;             /* this window's may be answered so */
+    bool streamed;              /* some were: its end answers the rest one by one */
+    atomic_bool streamer;       /* a thread took the stream */
+    uint64_t *stream_marks;
+    uint8_t *stream_queued;
+    uint32_t last_requests;     /* the last window's requests */
+    uint64_t streamed_windows;  /* windows some of whose requests were answered so */
     struct ws_sm_entry *events_w;   /* ... with writes, when another thread merges them */
     int job;                    /* what the other threads do next (sm_team.c) */
     const ws_sm_worker *failed_w;   /* a window's end: the worker whose fault ends the launch, or NULL */

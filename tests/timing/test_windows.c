@@ -324,6 +324,9 @@ static void test_waves_on_any_threads(void **state)
         /* on 3 threads or more the others answered the L2's requests and,
          * each thread's stores apart from the others', did the SMs' writes */
         if (threads[i] > 2) assert_true(o.ts.l2_split_windows > 0 && o.ts.writes_apart_windows > 0);
+        /* on 2 (no split) a thread with no SM left answered requests
+         * while the others still ran */
+        if (threads[i] == 2) assert_true(o.ts.streamed_windows > 0);
         free(o.out);
     }
     static const uint32_t windows[] = {2, 7, 100};
@@ -635,6 +638,9 @@ static void test_unread_atomics(void **state)
     assert_memory_equal(w3c, cpu, sizeof cpu);
     assert_memory_equal(&w3s, &cs, sizeof cs);
     assert_int_equal(w3.ts.cycles, c.ts.cycles);
+    assert_int_equal(w3.ts.l2_sectors, c.ts.l2_sectors);
+    assert_int_equal(w3.ts.l2_hit_sectors, c.ts.l2_hit_sectors);
+    assert_true(w3.ts.streamed_windows > 0);    /* some of them answered while the SMs ran */
     tctx t;
     if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
     assert_true(ws_window_code_ok(t.p, ws_program_kernel(t.p, "hist")));
