@@ -288,8 +288,11 @@ static void stream_requests(ws_sm_team *t)
             else t->stream_queued[j] = 0;
             moved = t->streamed = true;
         }
+        /* as a waiting thread waits (keep_awake), but never asleep: an SM
+         * still runs */
         if (moved) idle = 0;
-        else if (++idle > 64) cpu_relax();
+        else if (++idle < SPINS_BEFORE_YIELD) cpu_relax();
+        else sched_yield();
     }
 }
 
