@@ -146,6 +146,21 @@ static void publish(const ws_sm_team *t, ws_sm *sm, uint64_t upto, bool done)
 static bool mark_done(uint64_t mark) { return mark >> 63; }
 static uint32_t mark_entries(uint64_t mark) { return (uint32_t)mark; }
 
+/* Tests (every_cycle): once a thread answers the window's requests, an SM
+ * that has marked upto waits until they are answered up to there (or as
+ * far as the others' marks let them be), so that the tests see requests
+ * answered while SMs run whatever the machine's cores do. */
+static void wait_for_stream(ws_sm_team *t, uint64_t upto)
+{
+    if (upto > t->window_end) upto = t->window_end;
+    for (int spins = 0; atomic_load_explicit(&t->streamer, memory_order_relaxed) &&
+                        atomic_load_explicit(&t->stream_reached, memory_order_acquire) < upto;
+         spins++) {
+        if (spins < SPINS_BEFORE_YIELD) cpu_relax();
+        else sched_yield();
+    }
+}
+
 /* sm's cycles of the window on s (a worker's), each retiring first; false
  * on a fault, at cycle *at. */
 static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
@@ -157,16 +172,17 @@ static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
     if (!ws_sm_run_storage(s, sm) || !ws_sm_waits_for_something(s, sm)) return false;
     sm->window_end = t->window_end;
     sm->data.capture = true;
-    uint64_t mark_at = t->streaming ? t->now + STREAM_MARK_CYCLES : WS_NEVER;
+    uint64_t mark_at = t->now + STREAM_MARK_CYCLES;
     while (sm->next < t->window_end) {
         uint64_t now = sm->next;
         *at = now;
         ws_sm_catch_up(s, sm, now);
         if (sm->finished && now >= sm->retire_at && !ws_sm_retire(s, sm, now)) return false;
         if (!ws_sm_cycle(s, sm, now)) return false;
-        if (sm->next >= mark_at) {
+        if (t->streaming && sm->next >= mark_at) {
             publish(t, sm, sm->next, false);
             mark_at = sm->next + STREAM_MARK_CYCLES;
+            if (t->every_cycle) wait_for_stream(t, sm->next);
         }
     }
     return true;
@@ -259,13 +275,15 @@ static void stream_requests(ws_sm_team *t)
     ws_sm_queue q = {.heap = t->events, .n = 0};
     memset(t->stream_queued, 0, (size_t)t->ndue);
     for (int idle = 0;;) {
-        uint64_t horizon = t->window_end;
+        /* cap: the earliest fault's cycle, past which nothing is answered */
+        uint64_t horizon = t->window_end, cap = t->window_end;
         bool all_done = true;
         for (int32_t j = 0; j < t->ndue; j++) {
             mark[j] = atomic_load_explicit(&t->sms[t->due[j]].stream_mark, memory_order_acquire);
             all_done = all_done && mark_done(mark[j]);
             uint64_t upto = t->now + (mark[j] >> 32 & 0x7fffffff);
             if (upto < horizon) horizon = upto;
+            if (mark_done(mark[j]) && upto < cap) cap = upto;
             uint64_t c;
             if (!t->stream_queued[j] && (c = streamed_next(t, j, k[j], mark[j])) != WS_NEVER) {
                 ws_sm_queue_push(&q, (ws_sm_entry){.next = c, .id = j});
@@ -275,6 +293,7 @@ static void stream_requests(ws_sm_team *t)
         /* the rest is the end's, beside the calling thread's blocks */
         if (all_done) break;
         bool moved = false;
+        uint64_t reached = atomic_load_explicit(&t->stream_reached, memory_order_relaxed);
         while (q.n && q.heap[0].next < horizon) {
             uint64_t c = q.heap[0].next;
             int32_t j = q.heap[0].id;
@@ -288,6 +307,9 @@ static void stream_requests(ws_sm_team *t)
             else t->stream_queued[j] = 0;
             moved = t->streamed = true;
         }
+        /* (tests) past a fault no SM waits for it */
+        uint64_t to = horizon >= cap ? t->window_end : horizon;
+        if (to > reached) atomic_store_explicit(&t->stream_reached, to, memory_order_release);
         /* as a waiting thread waits (keep_awake), but never asleep: an SM
          * still runs */
         if (moved) idle = 0;
@@ -495,6 +517,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     }
     atomic_init(&t->stop, false);
     atomic_init(&t->streamer, false);
+    atomic_init(&t->stream_reached, 0);
     atomic_init(&t->caller_asleep, false);
     pthread_mutex_init(&t->mu, NULL);
     pthread_cond_init(&t->cv, NULL);
@@ -987,6 +1010,7 @@ static void begin_stream(ws_sm_team *t)
                    (!t->split || t->last_requests < REQUESTS_FOR_THE_THREADS);
     if (!t->streaming) return;
     atomic_store_explicit(&t->streamer, false, memory_order_relaxed);
+    atomic_store_explicit(&t->stream_reached, t->now, memory_order_relaxed);
     memset(requests_cursor(t), 0, sizeof *t->cursor * (size_t)t->ndue);
     /* nothing yet (a queue still holds its last window's entries until
      * its SM runs) */

@@ -70,6 +70,7 @@ typedef struct ws_sm_team {
     bool streaming;             /* this window's may be answered so */
     bool streamed;              /* some were: its end answers the rest one by one */
     atomic_bool streamer;       /* a thread took the stream */
+    _Atomic uint64_t stream_reached;    /* it has answered every request before this cycle */
     uint64_t *stream_marks;
     uint8_t *stream_queued;
     uint32_t last_requests;     /* the last window's requests */
@@ -125,7 +126,7 @@ typedef struct ws_sm_team {
      * either way).  ns_per_work: per mode, the last stretch's time per warp
      * instruction and SM-cycle (window) it ran. */
     bool parallel;
-    bool every_cycle;           /* no measuring: always on the threads (tests) */
+    bool every_cycle;           /* no measuring: always on the threads, and the SMs wait for the stream (tests) */
     bool trying;                /* this stretch tries the mode that was slower */
     bool warming;               /* the first stretch: not measured (below) */
     uint32_t stretch_cycles;    /* cycles so far in this stretch */

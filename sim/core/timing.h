@@ -33,7 +33,10 @@ typedef struct ws_timing_options {
      * results are the same for any number. */
     int32_t threads;
     /* Tests: every cycle with SMs for two threads or more runs on the
-     * threads (else the team measures which way is faster). */
+     * threads (else the team measures which way is faster), and in a
+     * window an SM that runs after a thread began to answer its requests
+     * waits for that thread at each of its marks (sm_team.c), so that
+     * they are answered so on any machine. */
     bool threads_every_cycle;
     /* Cycles each SM runs on its own before the SMs meet
      * (timing_window.h): 0 = warpsim's choice, 1 = cycle by cycle. */

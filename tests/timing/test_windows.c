@@ -640,7 +640,6 @@ static void test_unread_atomics(void **state)
     assert_int_equal(w3.ts.cycles, c.ts.cycles);
     assert_int_equal(w3.ts.l2_sectors, c.ts.l2_sectors);
     assert_int_equal(w3.ts.l2_hit_sectors, c.ts.l2_hit_sectors);
-    assert_true(w3.ts.streamed_windows > 0);    /* some of them answered while the SMs ran */
     tctx t;
     if (!t_load(&t, src, "windows.ptx")) fail_msg("load: %s", t.err.msg);
     assert_true(ws_window_code_ok(t.p, ws_program_kernel(t.p, "hist")));
