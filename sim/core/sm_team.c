@@ -274,6 +274,7 @@ static void stream_requests(ws_sm_team *t)
     uint64_t *mark = t->stream_marks;
     ws_sm_queue q = {.heap = t->events, .n = 0};
     memset(t->stream_queued, 0, (size_t)t->ndue);
+    bool any = false;       /* t->streamed once at the end: the SMs read its line */
     for (int idle = 0;;) {
         /* cap: the earliest fault's cycle, past which nothing is answered */
         uint64_t horizon = t->window_end, cap = t->window_end;
@@ -305,7 +306,7 @@ static void stream_requests(ws_sm_team *t)
             if (running) ws_lsu_queue_unlock(&sm->lsu_q);
             if (n != WS_NEVER) ws_sm_queue_push(&q, (ws_sm_entry){.next = n, .id = j});
             else t->stream_queued[j] = 0;
-            moved = t->streamed = true;
+            moved = any = true;
         }
         /* (tests) past a fault no SM waits for it */
         uint64_t to = horizon >= cap ? t->window_end : horizon;
@@ -316,6 +317,7 @@ static void stream_requests(ws_sm_team *t)
         else if (++idle < SPINS_BEFORE_YIELD) cpu_relax();
         else sched_yield();
     }
+    t->streamed = any;
 }
 
 /* Worker w's SMs of the cycle (all of them: every SM of the cycle), in

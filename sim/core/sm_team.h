@@ -64,18 +64,16 @@ typedef struct ws_sm_team {
     uint64_t *taken;
     uint64_t *used;
     struct ws_sm_entry *events; /* the end of a window: a heap of the due SMs by their next cycle with requests */
+    struct ws_sm_entry *events_w;   /* ... with writes, when another thread merges them */
     /* A window whose requests a thread with no SM left to run answers
      * while the others still run (sm_team.c: stream_requests): per due
      * SM the last stream_mark read, and whether it is in the heap. */
     bool streaming;             /* this window's may be answered so */
     bool streamed;              /* some were: its end answers the rest one by one */
-    atomic_bool streamer;       /* a thread took the stream */
-    _Atomic uint64_t stream_reached;    /* it has answered every request before this cycle */
     uint64_t *stream_marks;
     uint8_t *stream_queued;
     uint32_t last_requests;     /* the last window's requests */
     uint64_t streamed_windows;  /* windows some of whose requests were answered so */
-    struct ws_sm_entry *events_w;   /* ... with writes, when another thread merges them */
     int job;                    /* what the other threads do next (sm_team.c) */
     const ws_sm_worker *failed_w;   /* a window's end: the worker whose fault ends the launch, or NULL */
     bool writes_ok;             /* a window's end: the writes on another thread went through */
@@ -116,6 +114,8 @@ typedef struct ws_sm_team {
     _Alignas(64) atomic_uint gen;       /* moves on to start a cycle on the other threads */
     _Alignas(64) atomic_int done;       /* threads done with the cycle */
     struct ws_team_share *shares;       /* in a window: per thread, the run of due it takes first */
+    _Alignas(64) atomic_bool streamer;  /* a thread took the window's stream */
+    _Atomic uint64_t stream_reached;    /* it has answered every request before this cycle */
     _Alignas(64) atomic_int sleepers;   /* threads asleep on cv */
     atomic_bool caller_asleep;          /* the calling thread asleep on cv_done */
     atomic_bool stop;
