@@ -138,13 +138,15 @@ static void publish(const ws_sm_team *t, ws_sm *sm, uint64_t upto, bool done)
 }
 
 /* Cycles between an SM's marks: each mark is a cache line the answering
- * thread reads and the SM's core then takes back, which made every cycle's
- * mark cost the SM's run more than the answers saved (histogram 4194304 on
- * 2 threads: the SMs' part of its first kernel 0.28 -> 0.35 s). */
+ * thread reads and the SM's core then takes back (histogram 4194304 on 2
+ * threads, the SMs' part of its first kernel: 0.275 and 0.351 s in two
+ * runs with a mark every cycle, 0.274-0.279 s every 32 cycles and 0.263-
+ * 0.279 s with none). */
 #define STREAM_MARK_CYCLES 32
 
 static bool mark_done(uint64_t mark) { return mark >> 63; }
 static uint32_t mark_entries(uint64_t mark) { return (uint32_t)mark; }
+static uint64_t mark_upto(const ws_sm_team *t, uint64_t mark) { return t->now + (mark >> 32 & 0x7fffffff); }
 
 /* Tests (every_cycle): once a thread answers the window's requests, an SM
  * that has marked upto waits until they are answered up to there (or as
@@ -282,7 +284,7 @@ static void stream_requests(ws_sm_team *t)
         for (int32_t j = 0; j < t->ndue; j++) {
             mark[j] = atomic_load_explicit(&t->sms[t->due[j]].stream_mark, memory_order_acquire);
             all_done = all_done && mark_done(mark[j]);
-            uint64_t upto = t->now + (mark[j] >> 32 & 0x7fffffff);
+            uint64_t upto = mark_upto(t, mark[j]);
             if (upto < horizon) horizon = upto;
             if (mark_done(mark[j]) && upto < cap) cap = upto;
             uint64_t c;
