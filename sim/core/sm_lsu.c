@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "sass_groups.h"
+#include "../base/cpu_relax.h"
 #include "../trace/trace.h"
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
@@ -139,11 +140,7 @@ bool ws_lsu_queue_grow(ws_lsu_queue *q)
 void ws_lsu_queue_lock(ws_lsu_queue *q)
 {
     while (atomic_exchange_explicit(&q->lock, true, memory_order_acquire))
-        while (atomic_load_explicit(&q->lock, memory_order_relaxed)) {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
-        }
+        while (atomic_load_explicit(&q->lock, memory_order_relaxed)) ws_cpu_relax();
 }
 
 void ws_lsu_queue_unlock(ws_lsu_queue *q)

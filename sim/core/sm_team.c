@@ -5,6 +5,7 @@
 #include "sm_queue.h"
 #include "l2_split.h"
 #include "thread_pool.h"
+#include "../base/cpu_relax.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -91,13 +92,6 @@ int32_t ws_machine_cores(void)
     return n > 0 ? (int32_t)n : 1;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
 /* How a thread waits for the others: it spins a while (some
  * microseconds), then gives its core away (sched_yield) until YIELD_NS
  * have passed since it began to wait, then sleeps.  A window's end on the
@@ -116,7 +110,7 @@ static inline void cpu_relax(void)
 static bool keep_awake(int spins, uint64_t *wait_start)
 {
     if (spins < SPINS_BEFORE_YIELD) {
-        cpu_relax();
+        ws_cpu_relax();
         return true;
     }
     uint64_t now = mono_ns();
@@ -158,7 +152,7 @@ static void wait_for_stream(ws_sm_team *t, uint64_t upto)
     for (int spins = 0; atomic_load_explicit(&t->streamer, memory_order_relaxed) &&
                         atomic_load_explicit(&t->stream_reached, memory_order_acquire) < upto;
          spins++) {
-        if (spins < SPINS_BEFORE_YIELD) cpu_relax();
+        if (spins < SPINS_BEFORE_YIELD) ws_cpu_relax();
         else sched_yield();
     }
 }
@@ -316,7 +310,7 @@ static void stream_requests(ws_sm_team *t)
         /* as a waiting thread waits (keep_awake), but never asleep: an SM
          * still runs */
         if (moved) idle = 0;
-        else if (++idle < SPINS_BEFORE_YIELD) cpu_relax();
+        else if (++idle < SPINS_BEFORE_YIELD) ws_cpu_relax();
         else sched_yield();
     }
     t->streamed = any;
