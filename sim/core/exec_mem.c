@@ -802,29 +802,25 @@ static inline bool little_endian(void)
 /* n bytes little-endian (the host's order where it is little-endian). */
 static inline uint64_t load_le(const uint8_t *p, uint32_t n)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    switch (n) {
+    if (little_endian()) switch (n) {
     case 1: return *p;
     case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
     case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
     case 8: { uint64_t v; memcpy(&v, p, 8); return v; }
     default: break;
     }
-#endif
     return le_get(p, n);
 }
 
 static inline void store_le(uint8_t *p, uint64_t v, uint32_t n)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    switch (n) {
+    if (little_endian()) switch (n) {
     case 1: *p = (uint8_t)v; return;
     case 2: { uint16_t u = (uint16_t)v; memcpy(p, &u, 2); return; }
     case 4: { uint32_t u = (uint32_t)v; memcpy(p, &u, 4); return; }
     case 8: memcpy(p, &v, 8); return;
     default: break;
     }
-#endif
     le_put(p, v, n);
 }
 
