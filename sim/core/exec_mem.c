@@ -930,16 +930,11 @@ static void store_row(const uint64_t *row, const warp_bytes *wb, const uint64_t 
  * watches each lane's access. */
 static bool param_word(const ws_exec *x, const ws_insn *in, uint32_t mask, uint32_t size)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     const ws_opnd *a = &in->ops[1];
     if (in->space != WS_SP_PARAM || a->reg >= 0 || a->sym >= 0 || !mask || !plain_width(size)) return false;
     if (lanes_watched(x)) return false;
     uint64_t addr = (uint64_t)a->imm;
     return addr < WS_TPARAM_BASE && addr % size == 0 && fits(addr, size, x->l->params_size);
-#else
-    (void)x; (void)in; (void)mask; (void)size;
-    return false;
-#endif
 }
 
 /* Where each lane of a global access's mask has its size bytes (aligned,
