@@ -53,6 +53,7 @@ bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
     c->nsets = sets ? (uint32_t)sets : 1;
     c->stamp = 1;       /* uses stamp 2, 3, ...: 1 is older than any (evict-first) */
     c->ndirty = 0;
+    c->recent = 0;
     size_t n = (size_t)c->nsets * c->ways;
     c->tag = ws_zeroed(n, sizeof *c->tag);
     c->use = ws_zeroed(n, sizeof *c->use);
@@ -109,6 +110,19 @@ static ptrdiff_t find(const ws_sector_cache *c, uint64_t line)
     return -1;
 }
 
+/* find, the way of the line last found or placed tried first: a warp's
+ * access brings a line's sectors one after another, and a way whose tag
+ * is line's is line's one way (a line is placed only in its own set, and
+ * only when not found there).  For the cache's own thread: it notes the
+ * way it finds. */
+static ptrdiff_t find_recent(ws_sector_cache *c, uint64_t line)
+{
+    if (c->tag[c->recent] == line + 1) return (ptrdiff_t)c->recent;
+    ptrdiff_t i = find(c, line);
+    if (i >= 0) c->recent = (size_t)i;
+    return i;
+}
+
 static ws_cache_line *line_at(const ws_sector_cache *c, ptrdiff_t i)
 {
     return i < 0 ? NULL : &c->lines[i];
@@ -122,7 +136,7 @@ bool ws_scache_lookup(ws_sector_cache *c, uint64_t sector, uint64_t *ready)
 
 bool ws_scache_lookup_line(ws_sector_cache *c, uint64_t sector, uint64_t *ready, ws_cache_line **line)
 {
-    ptrdiff_t i = find(c, sector / WS_SECTORS_PER_LINE);
+    ptrdiff_t i = find_recent(c, sector / WS_SECTORS_PER_LINE);
     ws_cache_line *l = *line = line_at(c, i);
     uint32_t s = (uint32_t)(sector % WS_SECTORS_PER_LINE);
     if (!l || !valid_in(c->use[i], s)) return false;
@@ -150,13 +164,14 @@ static ptrdiff_t allocate(ws_sector_cache *c, uint64_t sector, uint32_t *evicted
     c->ndirty -= *evicted;
     c->tag[v] = line + 1;
     c->use[v] = 0;      /* no sector valid; its caller stamps it */
+    c->recent = v;
     return (ptrdiff_t)v;
 }
 
 /* sector's line's way, found or allocated (*evicted as allocate's). */
 static ptrdiff_t line_for(ws_sector_cache *c, uint64_t sector, bool *allocated, uint32_t *evicted)
 {
-    ptrdiff_t i = find(c, sector / WS_SECTORS_PER_LINE);
+    ptrdiff_t i = find_recent(c, sector / WS_SECTORS_PER_LINE);
     *allocated = i < 0;
     *evicted = 0;
     return i >= 0 ? i : allocate(c, sector, evicted);
@@ -236,7 +251,7 @@ void ws_scache_settle(ws_sector_cache *c, uint64_t first, uint32_t n, uint64_t p
     uint64_t found = UINT64_MAX;    /* the line i is of: one lookup a line */
     for (uint64_t b = first; b < first + n; b++) {
         uint64_t line = b / WS_SECTORS_PER_LINE;
-        if (line != found) i = find(c, found = line);
+        if (line != found) i = find_recent(c, found = line);
         uint32_t s = (uint32_t)(b % WS_SECTORS_PER_LINE);
         if (i >= 0 && valid_in(c->use[i], s) && c->lines[i].ready[s] == pending) c->lines[i].ready[s] = ready;
     }

@@ -7,6 +7,7 @@
 #ifndef WARPSIM_SECTOR_CACHE_H
 #define WARPSIM_SECTOR_CACHE_H
 
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -38,6 +39,7 @@ typedef struct ws_sector_cache {
     ws_cache_line *lines;                   /* nsets * ways */
     uint64_t stamp;
     uint64_t ndirty;                        /* dirty sectors, kept as they change */
+    size_t recent;                          /* the way a line was last found or placed in */
 } ws_sector_cache;
 
 /* bytes is rounded down to whole sets (at least one).  False when out of
