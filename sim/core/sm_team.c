@@ -142,6 +142,14 @@ static bool mark_done(uint64_t mark) { return mark >> 63; }
 static uint32_t mark_entries(uint64_t mark) { return (uint32_t)mark; }
 static uint64_t mark_upto(const ws_sm_team *t, uint64_t mark) { return t->now + (mark >> 32 & 0x7fffffff); }
 
+/* A wait that must not sleep (an SM still runs, or the stream does):
+ * spins, then gives its core away. */
+static void wait_awake(int spins)
+{
+    if (spins < SPINS_BEFORE_YIELD) ws_cpu_relax();
+    else sched_yield();
+}
+
 /* Tests (every_cycle): once a thread answers the window's requests, an SM
  * that has marked upto waits until they are answered up to there (or as
  * far as the others' marks let them be), so that the tests see requests
@@ -151,10 +159,8 @@ static void wait_for_stream(ws_sm_team *t, uint64_t upto)
     if (upto > t->window_end) upto = t->window_end;
     for (int spins = 0; atomic_load_explicit(&t->streamer, memory_order_relaxed) &&
                         atomic_load_explicit(&t->stream_reached, memory_order_acquire) < upto;
-         spins++) {
-        if (spins < SPINS_BEFORE_YIELD) ws_cpu_relax();
-        else sched_yield();
-    }
+         spins++)
+        wait_awake(spins);
 }
 
 /* sm's cycles of the window on s (a worker's), each retiring first; false
@@ -242,17 +248,27 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
     return ok;
 }
 
-/* Due SM j's next entry's cycle from its cursor k (mark: the SM's last
- * stream_mark read; WS_NEVER: none yet); the queue's lock is taken while
- * the SM runs, whose storage may move. */
+/* An SM's queue as the stream reads it (mark: the SM's last stream_mark
+ * read): under its lock while the SM runs, whose storage may move. */
+static void lock_if_running(ws_lsu_queue *q, uint64_t mark)
+{
+    if (!mark_done(mark)) ws_lsu_queue_lock(q);
+}
+
+static void unlock_if_running(ws_lsu_queue *q, uint64_t mark)
+{
+    if (!mark_done(mark)) ws_lsu_queue_unlock(q);
+}
+
+/* Due SM j's next entry's cycle from its cursor k; WS_NEVER: none its
+ * mark counts yet. */
 static uint64_t streamed_next(const ws_sm_team *t, int32_t j, uint32_t k, uint64_t mark)
 {
     if (k >= mark_entries(mark)) return WS_NEVER;
     ws_lsu_queue *q = &t->sms[t->due[j]].lsu_q;
-    if (mark_done(mark)) return q->a[k].cycle;
-    ws_lsu_queue_lock(q);
+    lock_if_running(q, mark);
     uint64_t c = q->a[k].cycle;
-    ws_lsu_queue_unlock(q);
+    unlock_if_running(q, mark);
     return c;
 }
 
@@ -269,6 +285,7 @@ static void stream_requests(ws_sm_team *t)
     uint32_t *k = requests_cursor(t);
     uint64_t *mark = t->stream_marks;
     ws_sm_queue q = {.heap = t->events, .n = 0};
+    memset(k, 0, sizeof *k * (size_t)t->ndue);
     memset(t->stream_queued, 0, (size_t)t->ndue);
     bool any = false;       /* t->streamed once at the end: the SMs read its line */
     for (int idle = 0;;) {
@@ -296,10 +313,9 @@ static void stream_requests(ws_sm_team *t)
             int32_t j = q.heap[0].id;
             ws_sm_queue_pop(&q);
             ws_sm *sm = &t->sms[t->due[j]];
-            bool running = !mark_done(mark[j]);
-            if (running) ws_lsu_queue_lock(&sm->lsu_q);
+            lock_if_running(&sm->lsu_q, mark[j]);
             uint64_t n = ws_sm_answer_of(t->s, sm, &k[j], c, mark_entries(mark[j]));
-            if (running) ws_lsu_queue_unlock(&sm->lsu_q);
+            unlock_if_running(&sm->lsu_q, mark[j]);
             if (n != WS_NEVER) ws_sm_queue_push(&q, (ws_sm_entry){.next = n, .id = j});
             else t->stream_queued[j] = 0;
             moved = any = true;
@@ -307,11 +323,8 @@ static void stream_requests(ws_sm_team *t)
         /* (tests) past a fault no SM waits for it */
         uint64_t to = horizon >= cap ? t->window_end : horizon;
         if (to > reached) atomic_store_explicit(&t->stream_reached, to, memory_order_release);
-        /* as a waiting thread waits (keep_awake), but never asleep: an SM
-         * still runs */
         if (moved) idle = 0;
-        else if (++idle < SPINS_BEFORE_YIELD) ws_cpu_relax();
-        else sched_yield();
+        else wait_awake(++idle);
     }
     t->streamed = any;
 }
@@ -1009,7 +1022,6 @@ static void begin_stream(ws_sm_team *t)
     if (!t->streaming) return;
     atomic_store_explicit(&t->streamer, false, memory_order_relaxed);
     atomic_store_explicit(&t->stream_reached, t->now, memory_order_relaxed);
-    memset(requests_cursor(t), 0, sizeof *t->cursor * (size_t)t->ndue);
     /* nothing yet (a queue still holds its last window's entries until
      * its SM runs) */
     for (int32_t j = 0; j < t->ndue; j++) atomic_store_explicit(&t->sms[t->due[j]].stream_mark, 0, memory_order_relaxed);
