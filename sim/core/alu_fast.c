@@ -138,11 +138,25 @@ FAST(min_u32, a < b ? a : b)
 FAST(max_u32, a > b ? a : b)
 FAST(neg_s32, (0 - a) & M32)
 FAST(selp_any, (c & 1) ? a : b)
-/* division: no vector form, but no per-lane switch on type and operation */
-FAST(div_u32, alu_divide(a, b, 32, false, false))
-FAST(div_s32, alu_divide(a, b, 32, true, false))
-FAST(rem_u32, alu_divide(a, b, 32, false, true))
-FAST(rem_s32, alu_divide(a, b, 32, true, true))
+/* division: no vector form, but no per-lane switch on type and operation.
+ * 32-bit operands divide as 32-bit numbers (a 64-bit divide takes the
+ * host longer); the cases alu_divide treats apart go to it. */
+static inline uint64_t divide_u32(uint64_t a, uint64_t b, bool rem)
+{
+    if (!b || (a | b) >> 32) return alu_divide(a, b, 32, false, rem);
+    uint32_t x = (uint32_t)a, y = (uint32_t)b;
+    return rem ? x % y : x / y;
+}
+static inline uint64_t divide_s32(uint64_t a, uint64_t b, bool rem)
+{
+    int32_t x = (int32_t)(uint32_t)a, y = (int32_t)(uint32_t)b;
+    if (y == 0 || y == -1) return alu_divide(a, b, 32, true, rem);
+    return (uint32_t)(rem ? x % y : x / y);
+}
+FAST(div_u32, divide_u32(a, b, false))
+FAST(div_s32, divide_s32(a, b, false))
+FAST(rem_u32, divide_u32(a, b, true))
+FAST(rem_s32, divide_s32(a, b, true))
 FAST(div_u64, alu_divide(a, b, 64, false, false))
 FAST(div_s64, alu_divide(a, b, 64, true, false))
 FAST(rem_u64, alu_divide(a, b, 64, false, true))
