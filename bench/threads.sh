@@ -1,9 +1,11 @@
 #!/bin/sh
 # Timed course programs under `warpsim exec --gpu h200 --threads N`: for
 # each lab program at a course size and each N, the wall time, the speed-up
-# over one thread, warp instructions simulated per second, peak resident
-# memory, and whether the program's output and every launch's JSON summary
-# are byte for byte those of the one-thread run ("same"), as rows of a
+# over one thread, the time of its launches alone (`--host-times`: the
+# simulator's own part, without the program's host code) and their
+# speed-up, warp instructions simulated per second, peak resident memory,
+# and whether the program's output and every launch's JSON summary are
+# byte for byte those of the one-thread run ("same"), as rows of a
 # Markdown table.
 #
 #   bench/threads.sh [BUILD_DIR] [THREADS...]
@@ -47,20 +49,24 @@ run_once() {
     if [ -x /usr/bin/time ]; then
         # shellcheck disable=SC2086
         /usr/bin/time -f '%M' -o "$tmp/mem" "$ws" exec --gpu h200 --threads "$n" --json \
-            --summary-out "$tmp/json.$n.$r" -- "$progs/$lab" $args >"$tmp/out.$n.$r" 2>"$tmp/err" || return 1
+            --summary-out "$tmp/json.$n.$r" --host-times "$tmp/times" -- "$progs/$lab" $args \
+            >"$tmp/out.$n.$r" 2>"$tmp/err" || return 1
         tail -n 1 "$tmp/mem" > "$tmp/kb.$n.$r"
     else
         # shellcheck disable=SC2086
-        "$ws" exec --gpu h200 --threads "$n" --json --summary-out "$tmp/json.$n.$r" -- "$progs/$lab" $args \
-            >"$tmp/out.$n.$r" 2>"$tmp/err" || return 1
+        "$ws" exec --gpu h200 --threads "$n" --json --summary-out "$tmp/json.$n.$r" --host-times "$tmp/times" \
+            -- "$progs/$lab" $args >"$tmp/out.$n.$r" 2>"$tmp/err" || return 1
         echo > "$tmp/kb.$n.$r"
     fi
     end=$(date +%s.%N)
     awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", e - s }' > "$tmp/wall.$n.$r"
+    # the launches' host times summed
+    awk 'match($0, /"host_s":[0-9.]+/) { t += substr($0, RSTART + 9, RLENGTH - 9) } END { printf "%.3f\n", t }' \
+        "$tmp/times" > "$tmp/sim.$n.$r"
 }
 
-echo "| program | threads | wall s | speed-up | warp inst/s | peak MiB | results |"
-echo "|---|---|---|---|---|---|---|"
+echo "| program | threads | wall s | speed-up | launches s | their speed-up | warp inst/s | peak MiB | results |"
+echo "|---|---|---|---|---|---|---|---|---|"
 echo "$labs" | while IFS=: read -r lab args; do
     r=1
     while [ "$r" -le "$repeat" ]; do
@@ -85,19 +91,21 @@ echo "$labs" | while IFS=: read -r lab args; do
             r=$((r + 1))
         done
         walls=$(cat "$tmp"/wall."$n".* | sort -n | tr '\n' ' ')
-        [ "$n" = "$base" ] && base_walls=$walls
+        sims=$(cat "$tmp"/sim."$n".* | sort -n | tr '\n' ' ')
+        [ "$n" = "$base" ] && base_walls=$walls && base_sims=$sims
         kb=$(cat "$tmp"/kb."$n".* | sort -n | tail -n 1)
-        awk -v lab="$lab $args" -v n="$n" -v walls="$walls" -v base="$base_walls" -v kb="$kb" -v same="$same" \
-            -v repeat="$repeat" '
+        awk -v lab="$lab $args" -v n="$n" -v walls="$walls" -v base="$base_walls" -v sims="$sims" \
+            -v base_sims="$base_sims" -v kb="$kb" -v same="$same" -v repeat="$repeat" '
             function median(list,   v, k) { k = split(list, v, " "); return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }
+            function shown(t, list,   s) { s = repeat > 1 ? sprintf("%.2f (%s)", t, list) : sprintf("%.2f", t); sub(/ \)$/, ")", s); return s }
             /^\{"kernel"/ && match($0, /"warp_instructions":[0-9]+/) { wi += substr($0, RSTART + 20, RLENGTH - 20) }
             END {
                 t = median(walls)
+                s = median(sims)
                 mem = kb == "" ? "?" : sprintf("%.0f", kb / 1024)
-                shown = repeat > 1 ? sprintf("%.2f (%s)", t, walls) : sprintf("%.2f", t)
-                sub(/ \)$/, ")", shown)
-                printf "| %s | %s | %s | %.2f | %.2f M | %s | %s |\n", lab, n, shown, median(base) / t, wi / t / 1e6, mem, same
+                printf "| %s | %s | %s | %.2f | %s | %s | %.2f M | %s | %s |\n", lab, n, shown(t, walls), median(base) / t,
+                       shown(s, sims), (s > 0 ? sprintf("%.2f", median(base_sims) / s) : "?"), wi / t / 1e6, mem, same
             }' "$tmp/json.$n.1"
     done
-    rm -f "$tmp"/wall.* "$tmp"/kb.* "$tmp"/json.* "$tmp"/out.*
+    rm -f "$tmp"/wall.* "$tmp"/sim.* "$tmp"/kb.* "$tmp"/json.* "$tmp"/out.*
 done

@@ -37,7 +37,8 @@ static void usage(FILE *out)
             "                     [--trace-cycles A:B] [--trace-limit N]]\n"
             "                    [--racecheck] [--synccheck] [--initcheck] [--leak-check] [--timeout S]\n"
             "                    [--progress-limit N]\n"
-            "                    [--max-cycles N] [--max-warp-insts N] [--threads N] -- PROGRAM [ARGS...]\n"
+            "                    [--max-cycles N] [--max-warp-insts N] [--threads N] [--host-times FILE]\n"
+            "                    -- PROGRAM [ARGS...]\n"
             "\n"
             "Runs PROGRAM (built with nvcc -cudart shared) with every kernel simulated.\n"
             "Its output is left as it is; a summary of each kernel launch goes to stderr\n"
@@ -94,6 +95,9 @@ static void usage(FILE *out)
             "  --window N          let each SM run N cycles on its own before the SMs meet\n"
             "                      (default: the L2 latency, where the kernel allows; 1:\n"
             "                      cycle by cycle; docs/THREADS.md)\n"
+            "  --host-times FILE   write each launch's wall-clock time in the simulator to\n"
+            "                      FILE, a JSON line a launch: the simulator's own time\n"
+            "                      apart from the program's (docs/THREADS.md, \"Host times\")\n"
             "  --racecheck         report shared-memory accesses by different warps to the\n"
             "                      same word with no barrier between (docs/FAULTS.md)\n"
             "  --synccheck         report barriers reached in divergent code and barriers\n"
@@ -223,7 +227,7 @@ static const struct { runarg_opt opt; const char *var; } handed[] = {
     {RUNOPT_LEAK_CHECK, WS_ENV_LEAK_CHECK},         {RUNOPT_KEEP_PTX, WS_ENV_KEEP_PTX},
     {RUNOPT_REPORT, WS_ENV_REPORT},                 {RUNOPT_SASS, WS_ENV_SASS},
     {RUNOPT_SIMULATE_ALL, WS_ENV_SIMULATE_ALL},     {RUNOPT_THREADS, WS_ENV_THREADS},
-    {RUNOPT_WINDOW, WS_ENV_WINDOW},
+    {RUNOPT_WINDOW, WS_ENV_WINDOW},                 {RUNOPT_HOST_TIMES, WS_ENV_HOST_TIMES},
 };
 
 /* The environment the runtime reads: the options given, and nothing left

@@ -18,13 +18,16 @@
 #include "run_args.h"
 #include "frontend/ptx/ptx_parse.h"
 #include "frontend/ptx/ptx_query.h"
+#include "sim/base/clock.h"
 #include "sim/base/gpu_config.h"
 #include "sim/core/kernel_regs.h"
 #include "sim/core/progress_line.h"
 #include "sim/core/run.h"
 #include "sim/core/sass_groups.h"
 #include "sim/core/sim.h"
+#include "sim/core/sm_team.h"
 #include "sim/core/timing.h"
+#include "sim/trace/host_times.h"
 #include "sim/trace/html_report.h"
 #include "sim/trace/lines.h"
 #include "sim/trace/summary.h"
@@ -210,6 +213,16 @@ static void print_buffer(const run_state *s, const runarg_print *p)
     }
 }
 
+/* --host-times FILE: the launch's line (host_times.h). */
+static int write_host_time(const runarg_options *o, const ws_host_time *t)
+{
+    FILE *f = fopen(o->host_times, "w");
+    if (!f) return usage_error("cannot write '%s': %s", o->host_times, strerror(errno));
+    ws_host_time_write(f, t);
+    if (fclose(f) != 0) return usage_error("writing '%s' failed", o->host_times);
+    return 0;
+}
+
 /* The per-source-line report: text on stderr (--lines), JSON lines into
  * --lines-out FILE. */
 static int write_lines(const run_state *s)
@@ -347,7 +360,9 @@ static int run(run_state *s)
         ? ws_progress_line_create(stderr, WS_PROGRESS_SHOW_AFTER_NS, NULL, NULL) : NULL;
     if (progress) ws_progress_line_begin(progress, shown, !o->functional);
     l.progress = progress;
+    uint64_t started_ns = ws_clock_ns();
     bool ok = ws_run(s->prog, k, &l, &ro, &st, &ts, &err);
+    uint64_t host_ns = ws_clock_ns() - started_ns;
     if (progress) ws_progress_line_end(progress);
     ws_progress_line_free(progress);
     if (ro.timing.trace) {
@@ -373,6 +388,12 @@ static int run(run_state *s)
                             .gpu = o->functional ? NULL : gpu_name, .timing = o->functional ? NULL : &ts,
                             .sass = ws_program_sass_source(s->prog), .launch_no = 0, .reused_from = 0};
     ws_summary_write(stderr, (ws_summary_mode)o->summary, o->json, &info, &st);
+    if (o->host_times && (rc = write_host_time(o, &(ws_host_time){
+                              .kernel = shown, .launch_no = 1,
+                              .threads = o->functional ? 1 : o->threads > 0 ? o->threads : ws_machine_cores(),
+                              .how = o->functional ? "functional" : "timed", .host_ns = host_ns,
+                              .warp_insts = st.warp_insts, .cycles = o->functional ? 0 : ts.cycles})) != 0)
+        return rc;
     if (s->report &&
         !ws_html_report_add(s->report, &(ws_html_launch){.info = &info, .stats = &st,
                                                          .gpu = o->functional ? NULL : &gpu, .kernel = k,

@@ -526,7 +526,7 @@ void runarg_print_help(FILE *out)
 "usage: warpsim run FILE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
 "                   [--smem BYTES] --arg SPEC ... [--dump I=PATH] [--print I[:COUNT]]\n"
 "                   [--json] [--summary full|short|none] [--lines] [--lines-out FILE]\n"
-"                   [--report FILE.html]\n"
+"                   [--report FILE.html] [--threads N] [--host-times FILE]\n"
 "\n"
 "Runs one kernel of FILE.ptx in the simulator and shows what it computed.\n"
 "\n"
@@ -573,6 +573,8 @@ void runarg_print_help(FILE *out)
 "  --window N          let each SM run N cycles on its own before the SMs meet\n"
 "                      (default: the L2 latency, where the kernel allows; 1:\n"
 "                      cycle by cycle; docs/THREADS.md)\n"
+"  --host-times FILE   write the launch's wall-clock time in the simulator to\n"
+"                      FILE as a JSON line (docs/THREADS.md, \"Host times\")\n"
 "  --racecheck         report shared-memory accesses by different warps to the same\n"
 "                      word with no barrier between (docs/FAULTS.md)\n"
 "  --synccheck         report barriers reached in divergent code and barriers\n"
@@ -733,6 +735,7 @@ static const struct option_info {
     [RUNOPT_SIMULATE_ALL] = {"--simulate-all", false, true, FOR_EXEC},
     [RUNOPT_THREADS] = {"--threads", true, false, FOR_BOTH},
     [RUNOPT_WINDOW] = {"--window", true, false, FOR_BOTH},
+    [RUNOPT_HOST_TIMES] = {"--host-times", true, false, FOR_BOTH},
 };
 
 static const char *const cmd_name[] = {[FOR_RUN] = "run", [FOR_EXEC] = "exec"};
@@ -784,7 +787,9 @@ static bool take_option(int argc, char **argv, int *i, int cmd, runarg_options *
     if (opt->value) {
         val = eq ? eq + 1 : NULL;
         if (!val) {
-            if (*i + 1 >= argc) return fail(err, errsize, "%s needs a value", a);
+            /* "--" ends exec's options: an option before it that wants a
+             * value has none (not a file named "--") */
+            if (*i + 1 >= argc || !strcmp(argv[*i + 1], "--")) return fail(err, errsize, "%s needs a value", a);
             val = argv[++*i];
         }
         if (!*val) return fail(err, errsize, "%s needs a value", opt->name);
@@ -883,6 +888,12 @@ static bool check_common(runarg_options *o, int cmd, char *err, size_t errsize)
     o->json = g[RUNOPT_JSON] != NULL;
     o->lines = g[RUNOPT_LINES] != NULL;
     o->lines_out = g[RUNOPT_LINES_OUT];
+    o->host_times = g[RUNOPT_HOST_TIMES];
+    if (o->host_times) {    /* made empty now, before anything runs: a launch adds its line */
+        FILE *f = fopen(o->host_times, "w");
+        if (!f || fclose(f) != 0)
+            return fail(err, errsize, "--host-times: cannot write '%s': %s", o->host_times, strerror(errno));
+    }
     o->report = g[RUNOPT_REPORT];
     o->sass = g[RUNOPT_SASS];
     o->functional = g[RUNOPT_FUNCTIONAL] != NULL;

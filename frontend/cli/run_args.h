@@ -56,7 +56,7 @@ typedef enum runarg_opt {
     RUNOPT_LEAK_CHECK, RUNOPT_MAX_WARP_INSTS, RUNOPT_PROGRESS_LIMIT, RUNOPT_TIMEOUT, RUNOPT_MAX_CYCLES,
     RUNOPT_TRACE, RUNOPT_TRACE_FORMAT, RUNOPT_TRACE_KERNEL, RUNOPT_TRACE_LAUNCH, RUNOPT_TRACE_BLOCK,
     RUNOPT_TRACE_WARP, RUNOPT_TRACE_PC, RUNOPT_TRACE_CYCLES, RUNOPT_TRACE_LIMIT, RUNOPT_KEEP_PTX, RUNOPT_REPORT, RUNOPT_SASS,
-    RUNOPT_SIMULATE_ALL, RUNOPT_THREADS, RUNOPT_WINDOW,
+    RUNOPT_SIMULATE_ALL, RUNOPT_THREADS, RUNOPT_WINDOW, RUNOPT_HOST_TIMES,
     RUNOPT_COUNT
 } runarg_opt;
 
@@ -75,6 +75,7 @@ typedef struct runarg_options {
     int summary;                        /* --summary full|short|none: ws_summary_mode */
     bool lines;                         /* --lines: the per-source-line report (stderr) */
     const char *lines_out;              /* --lines-out FILE: the same as JSON lines, NULL = none */
+    const char *host_times;             /* --host-times FILE: each launch's host time (host_times.h), NULL = none */
     const char *report;                 /* --report FILE.html: the HTML report, NULL = none */
     const char *gpu;                    /* --gpu NAME or config path; default a100 */
     bool functional;                    /* --functional: no timing model */

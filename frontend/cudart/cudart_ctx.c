@@ -99,6 +99,10 @@ static cr_context *context_create(void)
         !(c->report = ws_html_report_create()))
         fprintf(stderr, "warpsim: out of memory for the HTML report\n");
     if (c->lines_text || c->lines_out || c->report) c->lines = ws_lines_create();
+    /* appended to: `warpsim exec` made it empty, and a program's child
+     * processes add their launches */
+    if (env(WS_ENV_HOST_TIMES) && !(c->host_times = fopen(env(WS_ENV_HOST_TIMES), "a")))
+        fprintf(stderr, "warpsim: cannot write the host times to %s\n", env(WS_ENV_HOST_TIMES));
     const char *lim = env(WS_ENV_MAX_WARP_INSTS);
     c->max_warp_insts = lim ? strtoull(lim, NULL, 10) : WS_DEFAULT_MAX_WARP_INSTS;
     const char *progress = env(WS_ENV_PROGRESS_LIMIT), *timeout = env(WS_ENV_TIMEOUT);
@@ -179,6 +183,7 @@ static void context_destroy(cr_context *c)
     ws_kernel_totals_free(c->totals);
     ws_lines_free(c->lines);
     free(c->lines_out);
+    if (c->host_times) fclose(c->host_times);
     ws_html_report_free(c->report);
     free(c->report_path);
     for (size_t i = 0; i < c->nfuncs; i++) {

@@ -127,6 +127,7 @@ typedef struct cr_context {
     char *lines_out;            /* WARPSIM_LINES_OUT: the same as JSON lines into this file */
     struct ws_html_report *report;  /* WARPSIM_REPORT: the HTML report's launches, or NULL */
     char *report_path;          /* ... and the file it goes to at the end */
+    FILE *host_times;           /* WARPSIM_HOST_TIMES: each launch's host time (host_times.h), or NULL */
     bool functional;            /* WARPSIM_FUNCTIONAL: no timing model */
     struct ws_trace *trace;     /* WARPSIM_TRACE: the issue trace of every launch, or NULL */
     FILE *trace_out;

@@ -8,13 +8,16 @@
 #include "cudart_ctx.h"
 #include "fatbin.h"
 #include "frontend/ptx/ptx_demangle.h"
+#include "sim/base/clock.h"
 #include "sim/core/progress_line.h"
 #include "sim/core/run.h"
+#include "sim/core/sm_team.h"
 #include "sim/core/timing.h"
 #include "sim/trace/kernel_totals.h"
 #include "sim/trace/html_report.h"
 #include "sim/trace/lines.h"
 #include "sim/trace/trace.h"
+#include "sim/trace/host_times.h"
 #include "sim/trace/summary.h"
 #include "sim/core/sass_groups.h"
 
@@ -270,7 +273,9 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     ws_run_reuse reuse = {.cache = c->reuse, .launch_no = ++c->launches, .reused_from = 0};
     l.progress = c->progress;
     if (c->progress) ws_progress_line_begin(c->progress, name, !c->functional);
+    uint64_t started_ns = ws_clock_ns();
     bool ok = ws_run_reusing(f->mod->prog, f->kernel, &l, &ro, &reuse, &st, &ts, &err);
+    uint64_t host_ns = ws_clock_ns() - started_ns;
     if (c->progress) ws_progress_line_end(c->progress);
     cr_managed_sync(c, false);
     free(params);
@@ -289,6 +294,15 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
                                                             .gpu = c->functional ? NULL : g, .kernel = f->kernel,
                                                             .carveout = ro.timing.carveout, .optin = ro.timing.optin});
         ws_summary_write(c->summary, (ws_summary_mode)c->summary_mode, c->json, &info, &st);
+        if (c->host_times)
+            ws_host_time_write(c->host_times,
+                               &(ws_host_time){.kernel = name, .launch_no = reuse.launch_no,
+                                               .threads = c->functional ? 1 : c->threads > 0 ? c->threads
+                                                                                             : ws_machine_cores(),
+                                               .how = reuse.reused_from ? "reused"
+                                                      : c->functional  ? "functional" : "timed",
+                                               .host_ns = host_ns, .warp_insts = st.warp_insts,
+                                               .cycles = c->functional ? 0 : ts.cycles});
     }
     if (!ok) {
         cudaError_t code = error_code(err.kind);

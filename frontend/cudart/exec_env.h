@@ -11,6 +11,7 @@
 #define WS_ENV_SUMMARY         "WARPSIM_SUMMARY"          /* full, short or none */
 #define WS_ENV_LINES           "WARPSIM_LINES"            /* "1": the per-source-line report */
 #define WS_ENV_LINES_OUT       "WARPSIM_LINES_OUT"        /* file for the per-line JSON lines */
+#define WS_ENV_HOST_TIMES      "WARPSIM_HOST_TIMES"       /* file for each launch's host time */
 #define WS_ENV_REPORT          "WARPSIM_REPORT"           /* file for the HTML report */
 #define WS_ENV_FUNCTIONAL      "WARPSIM_FUNCTIONAL"       /* "1": no timing model */
 #define WS_ENV_SIMULATE_ALL    "WARPSIM_SIMULATE_ALL"     /* "1": no repeated-launch reuse */

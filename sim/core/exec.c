@@ -7,6 +7,7 @@
 #endif
 
 #include "../base/bits.h"
+#include "../base/clock.h"
 #include "alu.h"
 #include "progress_line.h"
 #include "warp.h"
@@ -283,18 +284,11 @@ static void exec_pack(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, ui
 
 /* ---- the watchdog ------------------------------------------------------ */
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 void ws_watchdog_start(ws_exec *x)
 {
     x->steps = x->stats->warp_insts;
     x->progress_at = x->steps;
-    x->deadline_ns = x->l->timeout_s > 0 ? now_ns() + (uint64_t)(x->l->timeout_s * 1e9) : 0;
+    x->deadline_ns = x->l->timeout_s > 0 ? ws_clock_ns() + (uint64_t)(x->l->timeout_s * 1e9) : 0;
 }
 
 /* Where the warps of b are: "warp 0 at pc 7 (spin.ptx:14, spin.cu:9); ...". */
@@ -365,7 +359,7 @@ static bool watchdog_check(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
     uint64_t resident = (x->blocks_started - x->blocks_done) * b->nwarps, share = limit / 8;
     if (resident > 64) share = limit / resident * 8 > limit / 256 ? limit / resident * 8 : limit / 256;
     bool spinning = n - x->progress_at >= limit && w->insts - w->progress_at >= share;
-    bool late = x->deadline_ns && (n & 0xfff) == 0 && now_ns() > x->deadline_ns;
+    bool late = x->deadline_ns && (n & 0xfff) == 0 && ws_clock_ns() > x->deadline_ns;
     if (!spinning && !late) return true;
     char where[640], slots[384];
     blocks_waiting(x, slots, sizeof slots);

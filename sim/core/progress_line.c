@@ -3,7 +3,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "../base/clock.h"
 
 #define REDRAW_NS UINT64_C(250000000)
 
@@ -19,9 +20,7 @@ struct ws_progress_line {
 static uint64_t monotonic_ns(void *ctx)
 {
     (void)ctx;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+    return ws_clock_ns();
 }
 
 ws_progress_line *ws_progress_line_create(FILE *out, uint64_t show_after_ns, ws_progress_clock clock,

@@ -5,6 +5,7 @@
 #include "sm_queue.h"
 #include "l2_split.h"
 #include "thread_pool.h"
+#include "../base/clock.h"
 #include "../base/cpu_relax.h"
 
 #include <sched.h>
@@ -68,19 +69,7 @@ static void team_wait(ws_sm_team *t);
 
 /* This thread's CPU time: what a thread that spins or waits for the
  * others does not add to. */
-static uint64_t thread_cpu_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+static uint64_t thread_cpu_ns(void) { return ws_clock_ns_of(CLOCK_THREAD_CPUTIME_ID); }
 
 int32_t ws_machine_cores(void)
 {
@@ -113,7 +102,7 @@ static bool keep_awake(int spins, uint64_t *wait_start)
         ws_cpu_relax();
         return true;
     }
-    uint64_t now = mono_ns();
+    uint64_t now = ws_clock_ns();
     if (spins == SPINS_BEFORE_YIELD) *wait_start = now;
     if (now - *wait_start >= YIELD_NS) return false;
     sched_yield();
@@ -964,7 +953,7 @@ static void judge_stretch(ws_sm_team *t, uint64_t ns, uint64_t work, double alon
  * for the program instead of 0.5). */
 static void choose_mode(ws_sm_team *t, int32_t ndue)
 {
-    uint64_t now = mono_ns();
+    uint64_t now = ws_clock_ns();
     if (t->stretch_cycles > 0) {
         uint64_t ns = now - t->stretch_start_ns;
         if (t->stretch_cycles < (t->trying ? TRY_CYCLES : STRETCH_CYCLES) && ns < (t->trying ? TRY_NS : STRETCH_NS)) {

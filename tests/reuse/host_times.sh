@@ -1,0 +1,70 @@
+#!/bin/sh
+# --host-times FILE (sim/trace/host_times.h): one JSON line a launch, its
+# kernel, number, threads and how it was run agreeing with the launch's
+# JSON summary, and its warp instructions and cycles the summary's own.
+#   exec: the fully-connected layer at a small size (launch 1 simulated,
+#   2..6 reusing its timing), timed on 2 threads and functional;
+#   run: one histogram kernel on 3 threads.
+#   host_times.sh WARPSIM FC_LAYER HISTOGRAM_PTX
+warpsim=$1 prog=$2 ptx=$3
+preload=${LD_PRELOAD:-}
+unset LD_PRELOAD
+ws() { LD_PRELOAD=$preload "$warpsim" "$@"; }
+t=$(mktemp -d) || exit 1
+trap 'rm -rf "$t"' EXIT
+fail() { echo "host_times: $*" >&2; exit 1; }
+# the value of key $2 in the JSON line $1 (numbers and strings without commas)
+field() { printf '%s\n' "$1" | sed -n "s/.*\"$2\":\"\{0,1\}\([^,}\"]*\)\"\{0,1\}[,}].*/\1/p"; }
+
+# every line of $1 (host times) against the summary of the same launch in $2
+check() {
+    times=$1 summary=$2 nlaunches=$3 threads=$4 first=$5 rest=$6
+    [ "$(grep -c '^{"kernel"' "$times")" -eq "$nlaunches" ] || fail "$times: not $nlaunches lines: $(cat "$times")"
+    n=1
+    while [ $n -le "$nlaunches" ]; do
+        line=$(grep "\"launch\":$n," "$times") || fail "$times: no line for launch $n"
+        sum=$(grep "\"launch\":$n}\$" "$summary") || fail "$summary: no summary of launch $n"
+        how=$rest
+        [ $n -eq 1 ] && how=$first
+        [ "$(field "$line" how)" = "$how" ] || fail "launch $n: how is not $how: $line"
+        [ "$(field "$line" threads)" = "$threads" ] || fail "launch $n: threads is not $threads: $line"
+        for k in kernel warp_instructions; do
+            [ "$(field "$line" $k)" = "$(field "$sum" $k)" ] || fail "launch $n: $k differs from the summary: $line / $sum"
+        done
+        cycles=$(field "$sum" cycles)
+        [ "$(field "$line" cycles)" = "${cycles:-0}" ] || fail "launch $n: cycles differ from the summary: $line / $sum"
+        awk -v s="$(field "$line" host_s)" 'BEGIN { exit !(s > 0 && s < 3600) }' || fail "launch $n: host_s: $line"
+        # a rate for what was simulated, none for what was taken from an earlier launch
+        rate=$(field "$line" warp_instructions_per_s)
+        if [ "$how" = reused ]; then
+            [ "$rate" = null ] || fail "launch $n: a rate for a reused launch: $line"
+        else
+            awk -v r="$rate" -v w="$(field "$line" warp_instructions)" -v s="$(field "$line" host_s)" \
+                'BEGIN { exit !(r > 0 && r / (w / s) > 0.99 && r / (w / s) < 1.01) }' ||
+                fail "launch $n: the rate is not warp instructions over host_s: $line"
+        fi
+        n=$((n + 1))
+    done
+}
+
+size="40 33 50 5 1"
+# shellcheck disable=SC2086
+ws exec --gpu h200 --threads 2 --json --summary-out "$t/timed.json" --host-times "$t/timed.times" -- \
+    "$prog" $size >/dev/null || fail "exit status $? (timed)"
+check "$t/timed.times" "$t/timed.json" 6 2 timed reused
+# shellcheck disable=SC2086
+ws exec --functional --json --summary-out "$t/func.json" --host-times "$t/func.times" -- \
+    "$prog" $size >/dev/null || fail "exit status $? (functional)"
+check "$t/func.times" "$t/func.json" 6 1 functional functional
+# the file is made anew by each run, not added to
+# shellcheck disable=SC2086
+ws exec --functional --no-summary --host-times "$t/func.times" -- "$prog" $size >/dev/null || fail "second run"
+[ "$(wc -l < "$t/func.times")" -eq 6 ] || fail "a second run added to the file"
+
+# warpsim run: its one launch (its summary has no number, its line 1)
+ws run "$ptx" --kernel histogramGlobal --grid 64 --block 256 --arg buf:u8:16384:rand=3 --arg buf:u32:7:zero \
+    --arg i32:16384 --arg i32:4 --gpu h200 --threads 3 --json --host-times "$t/run.times" \
+    >/dev/null 2>"$t/run.json" || fail "warpsim run: exit status $?"
+grep '^{"kernel"' "$t/run.json" | sed 's/}$/,"launch":1}/' > "$t/run1.json"
+check "$t/run.times" "$t/run1.json" 1 3 timed timed
+echo "host_times: ok"
