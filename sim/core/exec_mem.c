@@ -603,16 +603,6 @@ static bool apart_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const uint
     return true;
 }
 
-/* The values of a store's vector element o: its register's row, or
- * scratch filled lane by lane. */
-static const uint64_t *value_row(ws_exec *x, ws_block *b, ws_warp *w, const ws_opnd *o, uint32_t mask,
-                                 uint64_t *scratch)
-{
-    if (o->kind == WS_OK_REG && !o->neg) return w->regs[o->row];
-    FOR_LANES(mask, lane) scratch[lane] = ws_opnd_lane(x, b, w, o, lane);
-    return scratch;
-}
-
 /* Whether a global store's lanes may write where they point, checked when
  * it issues, as its data movement would check them: a store captured for
  * the end of a window reports its fault at once, while its block is the
@@ -652,10 +642,10 @@ static bool rows_room(ws_exec *x, ws_deferred_list *l, uint32_t n)
     return true;
 }
 
-/* Operand o's values, lane by lane, copied into row (a captured access's). */
-static void capture_row(ws_exec *x, ws_block *b, ws_warp *w, const ws_opnd *o, uint32_t mask, uint64_t *row)
+/* Operand o's values copied into row (a captured access's). */
+static void capture_row(ws_exec *x, ws_block *b, ws_warp *w, const ws_opnd *o, uint64_t *row)
 {
-    const uint64_t *src = value_row(x, b, w, o, mask, row);
+    const uint64_t *src = ws_opnd_row(x, b, w, o, row);
     if (src != row) memcpy(row, src, sizeof *row * WS_WARP_SIZE);
 }
 
@@ -756,8 +746,8 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         rows = l->nrows;
         uint64_t *dst = l->rows + (size_t)rows * WS_WARP_SIZE;
         memcpy(dst, addrs, sizeof *dst * WS_WARP_SIZE);
-        capture_row(x, b, w, bo, mask, dst + WS_WARP_SIZE);
-        if (co) capture_row(x, b, w, co, mask, dst + 2 * WS_WARP_SIZE);
+        capture_row(x, b, w, bo, dst + WS_WARP_SIZE);
+        if (co) capture_row(x, b, w, co, dst + 2 * WS_WARP_SIZE);
         else memset(dst + 2 * WS_WARP_SIZE, 0, sizeof *dst * WS_WARP_SIZE);
         l->nrows += 3;
         uint32_t size = ptx_type_size(in->m.types[0]);
@@ -777,7 +767,7 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         rows = l->nrows;
         uint64_t *dst = l->rows + (size_t)rows * WS_WARP_SIZE;
         memcpy(dst, addrs, sizeof *dst * WS_WARP_SIZE);
-        for (uint32_t k = 0; k < nv; k++) capture_row(x, b, w, &el[k], mask, dst + (size_t)(k + 1) * WS_WARP_SIZE);
+        for (uint32_t k = 0; k < nv; k++) capture_row(x, b, w, &el[k], dst + (size_t)(k + 1) * WS_WARP_SIZE);
         l->nrows += 1 + nv;
         uint32_t es = ptx_type_size(in->m.types[0]), size = es * nv;
         if (ws_devmem_watched(x->p->mem)) tell_ahead(x, in, mask, addrs, size, false);
@@ -1065,7 +1055,7 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     }
     uint64_t scratch[WS_MAX_VEC][WS_WARP_SIZE];
     const uint64_t *values[WS_MAX_VEC];
-    for (uint32_t k = 0; k < nv; k++) values[k] = value_row(x, b, w, &el[k], mask, scratch[k]);
+    for (uint32_t k = 0; k < nv; k++) values[k] = ws_opnd_row(x, b, w, &el[k], scratch[k]);
     warp_bytes wb;
     bool resolved;
     if (!store_values(x, b, w, in, pc, mask, addrs, values, nv, &wb, &resolved)) return false;
@@ -1142,7 +1132,7 @@ bool ws_exec_atom(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
         return defer_push(x, b, w, in, pc, mask, addrs);
     }
     uint64_t bs[WS_WARP_SIZE], cs[WS_WARP_SIZE];
-    const uint64_t *bv = value_row(x, b, w, bo, mask, bs), *cv = co ? value_row(x, b, w, co, mask, cs) : NULL;
+    const uint64_t *bv = ws_opnd_row(x, b, w, bo, bs), *cv = co ? ws_opnd_row(x, b, w, co, cs) : NULL;
     if (!atom_lanes(x, b, w, in, pc, mask, addrs, a->reg < 0, bv, cv, d, false)) return false;
     if (!x->applying) account(x, in, pc, mask, addrs, size, ACC_ATOM, info ? &info->resolved : NULL, NULL);
     return true;
