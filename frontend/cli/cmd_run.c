@@ -25,7 +25,6 @@
 #include "sim/core/run.h"
 #include "sim/core/sass_groups.h"
 #include "sim/core/sim.h"
-#include "sim/core/sm_team.h"
 #include "sim/core/timing.h"
 #include "sim/trace/host_times.h"
 #include "sim/trace/html_report.h"
@@ -389,10 +388,8 @@ static int run(run_state *s)
                             .sass = ws_program_sass_source(s->prog), .launch_no = 0, .reused_from = 0};
     ws_summary_write(stderr, (ws_summary_mode)o->summary, o->json, &info, &st);
     if (o->host_times && (rc = write_host_time(o, &(ws_host_time){
-                              .kernel = shown, .launch_no = 1,
-                              .threads = o->functional ? 1 : o->threads > 0 ? o->threads : ws_machine_cores(),
-                              .how = o->functional ? "functional" : "timed", .host_ns = host_ns,
-                              .warp_insts = st.warp_insts, .cycles = o->functional ? 0 : ts.cycles})) != 0)
+                              .kernel = shown, .launch_no = 1, .threads = o->threads, .functional = o->functional,
+                              .host_ns = host_ns, .warp_insts = st.warp_insts, .cycles = ts.cycles})) != 0)
         return rc;
     if (s->report &&
         !ws_html_report_add(s->report, &(ws_html_launch){.info = &info, .stats = &st,

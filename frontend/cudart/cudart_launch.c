@@ -11,7 +11,6 @@
 #include "sim/base/clock.h"
 #include "sim/core/progress_line.h"
 #include "sim/core/run.h"
-#include "sim/core/sm_team.h"
 #include "sim/core/timing.h"
 #include "sim/trace/kernel_totals.h"
 #include "sim/trace/html_report.h"
@@ -296,13 +295,10 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         ws_summary_write(c->summary, (ws_summary_mode)c->summary_mode, c->json, &info, &st);
         if (c->host_times)
             ws_host_time_write(c->host_times,
-                               &(ws_host_time){.kernel = name, .launch_no = reuse.launch_no,
-                                               .threads = c->functional ? 1 : c->threads > 0 ? c->threads
-                                                                                             : ws_machine_cores(),
-                                               .how = reuse.reused_from ? "reused"
-                                                      : c->functional  ? "functional" : "timed",
+                               &(ws_host_time){.kernel = name, .launch_no = reuse.launch_no, .threads = c->threads,
+                                               .functional = c->functional, .reused = reuse.reused_from != 0,
                                                .host_ns = host_ns, .warp_insts = st.warp_insts,
-                                               .cycles = c->functional ? 0 : ts.cycles});
+                                               .cycles = ts.cycles});
     }
     if (!ok) {
         cudaError_t code = error_code(err.kind);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "program.h"
-#include "sm_team.h"     /* ws_machine_cores */
+#include "sm_team.h"     /* ws_threads_or_cores */
 
 bool ws_run_check(const ws_kernel *k, const ws_launch *l, const ws_run_options *o, ws_error *err)
 {
@@ -53,8 +53,8 @@ static bool run_recorded(ws_program *p, const ws_kernel *k, const ws_launch *l, 
     bool ok = ws_launch_timed(p, k, &captured, o->gpu, &o->timing, st, ts, err);
     bool closed = fclose(capture) == 0;
     if (nprinted) fwrite(printed, 1, nprinted, out);
-    int32_t threads = o->timing.threads > 0 ? o->timing.threads : ws_machine_cores();
-    ws_reuse_record_end(rec, ok && closed, key, r->launch_no, st, ts, printed, nprinted, threads, o->timing.pool);
+    ws_reuse_record_end(rec, ok && closed, key, r->launch_no, st, ts, printed, nprinted,
+                        ws_threads_or_cores(o->timing.threads), o->timing.pool);
     free(printed);
     return ok;
 }

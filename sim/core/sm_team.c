@@ -81,6 +81,11 @@ int32_t ws_machine_cores(void)
     return n > 0 ? (int32_t)n : 1;
 }
 
+int32_t ws_threads_or_cores(int32_t threads)
+{
+    return threads > 0 ? threads : ws_machine_cores();
+}
+
 /* How a thread waits for the others: it spins a while (some
  * microseconds), then gives its core away (sched_yield) until YIELD_NS
  * have passed since it began to wait, then sleeps.  A window's end on the

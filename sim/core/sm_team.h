@@ -180,4 +180,8 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts);
 /* The cores this process may run on. */
 int32_t ws_machine_cores(void);
 
+/* The threads a timed launch asked for (--threads N), or the machine's
+ * cores when it asked for none (threads <= 0). */
+int32_t ws_threads_or_cores(int32_t threads);
+
 #endif

@@ -109,7 +109,7 @@ static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_confi
 static int32_t team_threads(const ws_timing_options *o, const ws_program *p, const ws_launch *l, int32_t nsm,
                             uint64_t nblocks)
 {
-    int32_t n = o->threads > 0 ? o->threads : ws_machine_cores();
+    int32_t n = ws_threads_or_cores(o->threads);
     if (n > nsm) n = nsm;
     if ((uint64_t)n > nblocks) n = (int32_t)nblocks;
     if (n > WS_SM_TEAM_MAX_THREADS) n = WS_SM_TEAM_MAX_THREADS;

@@ -2,9 +2,9 @@
 #include "host_times.h"
 
 #include <inttypes.h>
-#include <string.h>
 
 #include "json_out.h"
+#include "../core/sm_team.h"
 
 void ws_host_time_write(FILE *out, const ws_host_time *t)
 {
@@ -14,8 +14,10 @@ void ws_host_time_write(FILE *out, const ws_host_time *t)
     fprintf(out,
             ",\"launch\":%" PRIu64 ",\"threads\":%" PRId32 ",\"how\":\"%s\",\"host_s\":%.9f"
             ",\"warp_instructions\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"warp_instructions_per_s\":",
-            t->launch_no, t->threads, t->how, s, t->warp_insts, t->cycles);
-    if (s > 0 && strcmp(t->how, "reused") != 0) fprintf(out, "%.0f}\n", (double)t->warp_insts / s);
+            t->launch_no, t->functional ? 1 : ws_threads_or_cores(t->threads),
+            t->reused ? "reused" : t->functional ? "functional" : "timed", s, t->warp_insts,
+            t->functional ? 0 : t->cycles);
+    if (s > 0 && !t->reused) fprintf(out, "%.0f}\n", (double)t->warp_insts / s);
     else fputs("null}\n", out);
     fflush(out);
 }
