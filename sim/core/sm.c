@@ -157,11 +157,11 @@ static uint64_t min64(uint64_t a, uint64_t b)
 }
 
 /* The earliest ws_sm_drained_at of sp's draining warps. */
-static uint64_t drain_min(ws_sm *sm, ws_subpart *sp, uint32_t spi)
+static uint64_t drain_min(const ws_subpart *sp)
 {
     uint64_t t = WS_NEVER;
     for (uint64_t m = sp->draining; m; m &= m - 1)
-        t = min64(t, ws_sm_drained_at(slot_of(sm, spi, (uint32_t)__builtin_ctzll(m))));
+        t = min64(t, ws_sm_drained_at(sp, (uint32_t)__builtin_ctzll(m)));
     return t;
 }
 
@@ -227,7 +227,7 @@ static bool begin_block(ws_tsim *s, ws_sm *sm, uint32_t bs)
             .gwarp = block * s->nwarps + wi,
             .ready = ws_reg_window(b->ready + wi * rows, sizeof *b->ready, k),
             .kind = ws_reg_window(b->kind + wi * rows, sizeof *b->kind, k),
-            .next_issue = now, .mem_done = now, .fetch_reason = WS_STALL_WAIT, .opnd_pc = -1, .stall_pc = -1,
+            .next_issue = now, .fetch_reason = WS_STALL_WAIT, .opnd_pc = -1, .stall_pc = -1,
             .wstate = w->state, .npc = ws_warp_next_pc(w),
         };
         sm->nreason[WS_STALL_SELECTED]++;
@@ -235,6 +235,8 @@ static bool begin_block(ws_tsim *s, ws_sm *sm, uint32_t bs)
         sp->eval |= BIT(sw);
         sp->age[sw->bit] = sw->age;
         sp->until[sw->bit] = 0;
+        sp->mem_done[sw->bit] = now;
+        sp->npending[sw->bit] = 0;
     }
     sm->live += s->nwarps;
     s->x.stats->blocks++;
@@ -267,7 +269,7 @@ static void leave(ws_sm *sm, ws_sm_warp *sw)
     sp->eval &= keep; sp->blocked &= keep; sp->held &= keep; sp->parked &= keep; sp->draining &= keep;
     sp->finished &= keep; sp->long_wait &= keep; sp->throttled &= keep;
     off_pipe(sp, sw);
-    if (drained) sp->drain_min = drain_min(sm, sp, sw->spi);
+    if (drained) sp->drain_min = drain_min(sp);
     sm->nreason[sw->reason]--;
     sw->live = false;
     sm->live--;
@@ -343,11 +345,13 @@ bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
     uint64_t next = WS_NEVER;
     for (uint32_t p = 0; sm->finished && p < sm->nsp; p++)
         for (uint64_t m = sm->sp[p].finished; m; m &= m - 1) {
-            ws_sm_warp *sw = slot_of(sm, p, (uint32_t)__builtin_ctzll(m));
-            if (ws_sm_drained_at(sw) > now) {
-                next = min64(next, ws_sm_drained_at(sw));
+            uint32_t bit = (uint32_t)__builtin_ctzll(m);
+            uint64_t drained = ws_sm_drained_at(&sm->sp[p], bit);
+            if (drained > now) {
+                next = min64(next, drained);
                 continue;
             }
+            ws_sm_warp *sw = slot_of(sm, p, bit);
             leave(sm, sw);
             ws_sm_block *b = &sm->blocks[sw->block];
             if (--b->running == 0) {
@@ -415,7 +419,7 @@ static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uin
     sp->until[sw->bit] = 0;
     if (sw->wstate == WS_WARP_DONE) {
         set_reason(sm, sw, WS_STALL_DRAIN);
-        *wake = ws_sm_drained_at(sw);
+        *wake = ws_sm_drained_at(sp, sw->bit);
         return false;
     }
     if (sw->wstate == WS_WARP_BARRIER) {
@@ -598,7 +602,7 @@ static uint64_t file_waiting(ws_subpart *sp, ws_sm_warp *sw, uint64_t now, uint6
     sp->eval &= ~BIT(sw);
     if (state == WS_WARP_DONE) {
         sp->draining |= BIT(sw);
-        sp->drain_min = min64(sp->drain_min, ws_sm_drained_at(sw));
+        sp->drain_min = min64(sp->drain_min, ws_sm_drained_at(sp, sw->bit));
     } else if (state == WS_WARP_BARRIER) {
         sp->parked |= BIT(sw);
     } else if (until >= WS_WINDOW_PENDING) {
@@ -732,7 +736,7 @@ void ws_sm_window_settled(ws_sm *sm, uint64_t end)
         for (uint64_t m = sp->blocked; m; m &= m - 1)
             t = min64(t, sp->until[__builtin_ctzll(m)]);
         sp->blocked_min = t;
-        sp->drain_min = drain_min(sm, sp, p);
+        sp->drain_min = drain_min(sp);
         next = min64(next, min64(t, sp->drain_min));
     }
     sm->next = next;

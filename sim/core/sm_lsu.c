@@ -217,10 +217,11 @@ static uint64_t queue_access(ws_sm *sm, ws_sm_warp *sw, int32_t pc, const uint64
     /* in a window what waits for L2 is known at its end, which no answer
      * comes before (the window is no longer than an L2 hit's latency) */
     e.wait = sm->window_end && (e.nreq || e.ndep);
-    sw->npending += e.wait;
+    ws_subpart *sp = &sm->sp[sw->spi];
+    sp->npending[sw->bit] += e.wait;
     q->a[q->n++] = e;
     q->full = !ws_lsu_room(q);
-    sw->mem_done = max64(sw->mem_done, ready);
+    sp->mem_done[sw->bit] = max64(sp->mem_done[sw->bit], ready);
     return e.wait ? WS_WINDOW_PENDING : ready;
 }
 
@@ -259,6 +260,7 @@ static void finish(ws_tsim *s, ws_sm *sm, uint32_t k)
     ws_lsu_queue *q = &sm->lsu_q;
     const ws_lsu_pending *e = &q->a[k];
     ws_sm_warp *sw = e->sw;
+    ws_subpart *sp = &sm->sp[sw->spi];
     uint64_t ready = e->known;
     if (e->lead_reg >= 0) {
         ready = sw->ready[e->lead_reg];
@@ -270,7 +272,7 @@ static void finish(ws_tsim *s, ws_sm *sm, uint32_t k)
         }
         /* the L1 hits wait for earlier requests, answered by now */
         for (uint32_t j = 0; j < e->ndep; j++) ready = max64(ready, q->req[q->dep[e->first_dep + j]].done);
-        sw->mem_done = max64(sw->mem_done, ready);
+        sp->mem_done[sw->bit] = max64(sp->mem_done[sw->bit], ready);
     }
     const ws_insn_deps *d = &s->deps[e->pc];
     for (uint32_t i = 0; i < d->ndst; i++) {
@@ -278,7 +280,7 @@ static void finish(ws_tsim *s, ws_sm *sm, uint32_t k)
         *r = *r >= WS_WINDOW_PENDING ? ready : max64(*r, ready);
     }
     if (e->wait) {      /* its warp sees the times from now on */
-        sw->npending--;
+        sp->npending[sw->bit]--;
         sw->opnd_pc = -1;
     }
     ws_sm_note_drain(sm, sw);
@@ -376,7 +378,7 @@ static uint64_t one_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_insn 
     uint64_t ready = now + 1;
     if (smask) {
         uint64_t r = shared_access(s, sm, res, off, smask, size, op == WS_I_LD, now);
-        sw->mem_done = max64(sw->mem_done, r);
+        sm->sp[sw->spi].mem_done[sw->bit] = max64(sm->sp[sw->spi].mem_done[sw->bit], r);
         ready = max64(ready, r);
     }
     if (gmask) {
@@ -414,7 +416,7 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
             *kind = sw->kind[lead->dst[0]];
             /* the leader's time may be known only at the end of the cycle (window) */
             bool wait = sw->ready[lead->dst[0]] >= WS_WINDOW_PENDING;
-            sw->npending += wait;
+            sp->npending[sw->bit] += wait;
             sm->lsu_q.a[sm->lsu_q.n++] = (ws_lsu_pending){.sw = sw, .pc = info->pc, .lead_reg = lead->dst[0],
                                                           .wait = wait, .cycle = now,
                                                           .first_req = sm->lsu_q.nreq,

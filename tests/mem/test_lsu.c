@@ -53,6 +53,8 @@ static int setup(void **state)
     u->deps[0] = (ws_insn_deps){.pipe = WS_PIPE_LSU, .ndst = 1, .dst = {0}};
     u->deps[1] = (ws_insn_deps){.pipe = WS_PIPE_LSU, .ndst = 1, .dst = {1}};
     u->sw.ready = u->reg_ready;
+    u->sm.sp = &u->sp;                  /* the warp's sub-partition (spi 0, bit 0) */
+    u->sm.nsp = 1;
     assert_true(ws_lsu_queue_init(&u->sm.lsu_q, 1));
     assert_true(ws_l2_init(&u->l2, &u->g));
     assert_true(ws_l1_init(&u->sm.l1, &u->g));
@@ -105,7 +107,7 @@ static void test_global_load_miss_then_hit(void **state)
     warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0x1000, 4);
     assert_int_equal(issue(u, 100, &kind), 603);
     assert_int_equal(kind, WS_STALL_LONG_SCOREBOARD);
-    assert_int_equal(u->sw.mem_done, 603);
+    assert_int_equal(u->sp.mem_done[0], 603);
     assert_int_equal(u->sm.l1_free, 101);          /* one line: one wavefront */
     assert_int_equal(u->ts.l1_wavefronts, 1);
     assert_int_equal(u->sm.l1.lookups, 4);
@@ -147,7 +149,7 @@ static void test_global_store(void **state)
     warp_access(u, WS_I_ST, WS_SP_GLOBAL, 4, UINT32_MAX, 0x2000, 4);
     assert_int_equal(issue(u, 2000, &kind), 2000 + 3 + 200);
     assert_int_equal(kind, WS_STALL_LONG_SCOREBOARD);
-    assert_int_equal(u->sw.mem_done, 2203);
+    assert_int_equal(u->sp.mem_done[0], 2203);
     assert_int_equal(u->sm.l1.lookups, 0);
     assert_int_equal(u->l2.count.dram_read_sectors, 0);
     warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0x2000, 4);
@@ -206,7 +208,7 @@ static void test_shared(void **state)
     warp_access(u, WS_I_ST, WS_SP_SHARED, 4, UINT32_MAX, 0, 128);           /* 32 words in bank 0 */
     assert_int_equal(issue(u, 12, &kind), 12 + 31 + 20);
     assert_int_equal(u->sm.l1_free, 44);
-    assert_int_equal(u->sw.mem_done, 63);
+    assert_int_equal(u->sp.mem_done[0], 63);
     assert_int_equal(u->ts.l1_wavefronts, 34);
     warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, 1, 0x4000, 0);
     assert_int_equal(issue(u, 13, &kind), 44 + 500);
@@ -316,7 +318,7 @@ static void test_queue_to_l2(void **state)
     ws_sm_end_cycle(&u->s, &u->sm);
     assert_int_equal(u->reg_ready[0], 603);
     assert_int_equal(u->reg_ready[1], 603);
-    assert_int_equal(u->sw.mem_done, 603);
+    assert_int_equal(u->sp.mem_done[0], 603);
     assert_int_equal(u->l2.count.lookups, 4);
     assert_int_equal(u->sm.lsu_q.n + u->sm.lsu_q.nreq + u->sm.lsu_q.ndep, 0);
 }
