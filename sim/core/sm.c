@@ -209,13 +209,17 @@ bool ws_sm_place_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
  * slot's last block used them long before; histogram's blocks then wait
  * tens of thousands of cycles on their atomics), so a miss per row per
  * instruction, one after the other, became misses in flight together
- * (histogram 4194304 4 on one thread, 11 pinned pairs: A/B wall 0.96-0.97
- * with the drain times side by side).  Into the second-level cache, not
- * the first: a block of many warps has more rows than the first holds. */
+ * (histogram 4194304 4 on one thread, 11 pinned pairs: A/B wall 0.95 with
+ * the drain times side by side).  Into the second-level cache, not the
+ * first, and at most PREFETCH_ROW_BYTES: a block of many warps has more
+ * rows than the first holds, and a big one more than the second. */
+#define PREFETCH_ROW_BYTES (64u << 10)
+
 static void prefetch_rows(const ws_block *b, const ws_kernel *k)
 {
     const char *p = (const char *)b->regs;
     size_t n = sizeof *b->regs * (size_t)ws_kernel_rows(k) * b->nwarps;
+    if (n > PREFETCH_ROW_BYTES) n = PREFETCH_ROW_BYTES;
     for (size_t off = 0; off < n; off += 64) __builtin_prefetch(p + off, 1, 2);
 }
 
