@@ -172,6 +172,13 @@ static uint64_t l2_answer(ws_tsim *s, const ws_l2_request *r)
     return ws_l2_atomic(s->l2, r->sector, r->serial, r->start);
 }
 
+/* sw's last memory access completes no earlier than t (its mem_done). */
+static void note_mem_done(ws_sm *sm, const ws_sm_warp *sw, uint64_t t)
+{
+    uint64_t *done = &sm->sp[sw->spi].mem_done[sw->bit];
+    *done = max64(*done, t);
+}
+
 /* One access's sectors through L1, of an instruction issued at now, from
  * the cycle start its L1 data-stage passes begin, as an entry of the SM's
  * queue: what goes on to L2 (load misses, stores, atomics) becomes its
@@ -217,11 +224,10 @@ static uint64_t queue_access(ws_sm *sm, ws_sm_warp *sw, int32_t pc, const uint64
     /* in a window what waits for L2 is known at its end, which no answer
      * comes before (the window is no longer than an L2 hit's latency) */
     e.wait = sm->window_end && (e.nreq || e.ndep);
-    ws_subpart *sp = &sm->sp[sw->spi];
-    sp->npending[sw->bit] += e.wait;
+    sm->sp[sw->spi].npending[sw->bit] += e.wait;
     q->a[q->n++] = e;
     q->full = !ws_lsu_room(q);
-    sp->mem_done[sw->bit] = max64(sp->mem_done[sw->bit], ready);
+    note_mem_done(sm, sw, ready);
     return e.wait ? WS_WINDOW_PENDING : ready;
 }
 
@@ -260,7 +266,6 @@ static void finish(ws_tsim *s, ws_sm *sm, uint32_t k)
     ws_lsu_queue *q = &sm->lsu_q;
     const ws_lsu_pending *e = &q->a[k];
     ws_sm_warp *sw = e->sw;
-    ws_subpart *sp = &sm->sp[sw->spi];
     uint64_t ready = e->known;
     if (e->lead_reg >= 0) {
         ready = sw->ready[e->lead_reg];
@@ -272,7 +277,7 @@ static void finish(ws_tsim *s, ws_sm *sm, uint32_t k)
         }
         /* the L1 hits wait for earlier requests, answered by now */
         for (uint32_t j = 0; j < e->ndep; j++) ready = max64(ready, q->req[q->dep[e->first_dep + j]].done);
-        sp->mem_done[sw->bit] = max64(sp->mem_done[sw->bit], ready);
+        note_mem_done(sm, sw, ready);
     }
     const ws_insn_deps *d = &s->deps[e->pc];
     for (uint32_t i = 0; i < d->ndst; i++) {
@@ -280,7 +285,7 @@ static void finish(ws_tsim *s, ws_sm *sm, uint32_t k)
         *r = *r >= WS_WINDOW_PENDING ? ready : max64(*r, ready);
     }
     if (e->wait) {      /* its warp sees the times from now on */
-        sp->npending[sw->bit]--;
+        sm->sp[sw->spi].npending[sw->bit]--;
         sw->opnd_pc = -1;
     }
     ws_sm_note_drain(sm, sw);
@@ -378,7 +383,7 @@ static uint64_t one_access(ws_tsim *s, ws_sm *sm, ws_sm_warp *sw, const ws_insn 
     uint64_t ready = now + 1;
     if (smask) {
         uint64_t r = shared_access(s, sm, res, off, smask, size, op == WS_I_LD, now);
-        sm->sp[sw->spi].mem_done[sw->bit] = max64(sm->sp[sw->spi].mem_done[sw->bit], r);
+        note_mem_done(sm, sw, r);
         ready = max64(ready, r);
     }
     if (gmask) {
