@@ -385,6 +385,7 @@ typedef struct fill_share {
     ws_reuse_recorder *r;
     const uint64_t *sorted;
     size_t from, to, nr, nw;
+    bool alone;             /* the copy's only share: it frees the masks too */
     bool failed;            /* out of memory */
 } fill_share;
 
@@ -424,7 +425,13 @@ static bool copy_for(ws_reuse_cache *c, rpage *d, const record *like, const uint
 
 /* Copies a share's pages: reads with the bytes before the launch, writes
  * with those after it, and frees what the shared table held of each page
- * once copied (the frees of a big launch's pages then on the threads too).
+ * once copied: its copy before a write, whose memory the next page's copy
+ * then takes from the thread's own cache of freed blocks, and, when the
+ * share is the only one, its masks.  (The masks were made by every SM's
+ * thread in its own malloc arena; freed while other threads copy, each
+ * free takes the lock of an arena another thread allocates from:
+ * vector_add 4194304 on two threads switched context a thousand times.
+ * shared_free frees them after the copy.)
  * The shares copy at once on several threads: each writes its own entries
  * of the arrays and of the table and reads device memory and the newest
  * record, which nothing changes meanwhile (a copy shared with that record
@@ -456,10 +463,12 @@ static void *fill_share_pages(void *arg)
             f->failed = !copy_for(f->cache, d, f->like, now);
         }
         if (f->failed) break;   /* (what it holds stays for shared_free) */
-        free((void *)m);
         free(pre);
-        atomic_store_explicit(&a->mask, no_mask, memory_order_relaxed);
         atomic_store_explicit(&a->pre, NULL, memory_order_relaxed);
+        if (f->alone) {
+            free((void *)m);
+            atomic_store_explicit(&a->mask, no_mask, memory_order_relaxed);
+        }
     }
     return NULL;
 }
@@ -510,7 +519,7 @@ static bool fill_pages(ws_reuse_cache *c, record *rec, const record *like, ws_re
     fill_share share[MAX_FILL_THREADS];
     for (size_t k = 0; k < n; k++)
         share[k] = (fill_share){.cache = c, .rec = rec, .like = like, .r = r, .sorted = sorted,
-                                .from = pages * k / n, .to = pages * (k + 1) / n};
+                                .from = pages * k / n, .to = pages * (k + 1) / n, .alone = n == 1};
     /* shares 1 to away on other threads (a pool of the copy's own where
      * the caller keeps none), the rest here */
     ws_thread_pool *own = !pool && n > 1 ? ws_thread_pool_create() : NULL, *use = pool ? pool : own;
