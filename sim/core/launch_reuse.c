@@ -385,7 +385,7 @@ typedef struct fill_share {
     ws_reuse_recorder *r;
     const uint64_t *sorted;
     size_t from, to, nr, nw;
-    bool alone;             /* the copy's only share: it frees the masks too */
+    bool alone;             /* the copy's only share: it frees what it copied */
     bool failed;            /* out of memory */
 } fill_share;
 
@@ -424,14 +424,12 @@ static bool copy_for(ws_reuse_cache *c, rpage *d, const record *like, const uint
 }
 
 /* Copies a share's pages: reads with the bytes before the launch, writes
- * with those after it, and frees what the shared table held of each page
- * once copied: its copy before a write, whose memory the next page's copy
- * then takes from the thread's own cache of freed blocks, and, when the
- * share is the only one, its masks.  (The masks were made by every SM's
- * thread in its own malloc arena; freed while other threads copy, each
- * free takes the lock of an arena another thread allocates from:
- * vector_add 4194304 on two threads switched context a thousand times.
- * shared_free frees them after the copy.)
+ * with those after it; the only share frees what the shared table held of
+ * each page once copied, as it goes.  (Its masks and copies were made by
+ * every SM's thread in its own malloc arena; freed while other threads
+ * copy, each free takes the lock of an arena another thread allocates
+ * from: vector_add 4194304 on two threads switched context a thousand
+ * times.  With several shares shared_free frees them after the copy.)
  * The shares copy at once on several threads: each writes its own entries
  * of the arrays and of the table and reads device memory and the newest
  * record, which nothing changes meanwhile (a copy shared with that record
@@ -463,11 +461,11 @@ static void *fill_share_pages(void *arg)
             f->failed = !copy_for(f->cache, d, f->like, now);
         }
         if (f->failed) break;   /* (what it holds stays for shared_free) */
-        free(pre);
-        atomic_store_explicit(&a->pre, NULL, memory_order_relaxed);
         if (f->alone) {
             free((void *)m);
+            free(pre);
             atomic_store_explicit(&a->mask, no_mask, memory_order_relaxed);
+            atomic_store_explicit(&a->pre, NULL, memory_order_relaxed);
         }
     }
     return NULL;
