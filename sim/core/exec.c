@@ -364,18 +364,20 @@ static bool watchdog_check(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
     char where[640], slots[384];
     blocks_waiting(x, slots, sizeof slots);
     where_warps(x, b, where, sizeof where - strlen(slots) / 2);
+    int len;    /* a message longer than the error's buffer is cut at its end */
     if (spinning)
-        snprintf(x->err->msg, sizeof x->err->msg,
-                 "launch timed out: kernel %s made no progress in %llu warp instructions (no store, no "
-                 "atomic that changed memory, no barrier completed, no thread exited): spinning on a value "
-                 "no thread will change? In block (%u,%u,%u):%s%s (--progress-limit N raises the limit)",
-                 x->p->funcs[x->k->func].shown, (unsigned long long)limit, b->idx.x, b->idx.y, b->idx.z,
-                 where, slots);
+        len = snprintf(x->err->msg, sizeof x->err->msg,
+                       "launch timed out: kernel %s made no progress in %llu warp instructions (no store, no "
+                       "atomic that changed memory, no barrier completed, no thread exited): spinning on a value "
+                       "no thread will change? In block (%u,%u,%u):%s%s (--progress-limit N raises the limit)",
+                       x->p->funcs[x->k->func].shown, (unsigned long long)limit, b->idx.x, b->idx.y, b->idx.z,
+                       where, slots);
     else
-        snprintf(x->err->msg, sizeof x->err->msg,
-                 "launch timed out: kernel %s ran past --timeout %.3g s of wall-clock time, in block "
-                 "(%u,%u,%u):%s%s", x->p->funcs[x->k->func].shown, x->l->timeout_s,
-                 b->idx.x, b->idx.y, b->idx.z, where, slots);
+        len = snprintf(x->err->msg, sizeof x->err->msg,
+                       "launch timed out: kernel %s ran past --timeout %.3g s of wall-clock time, in block "
+                       "(%u,%u,%u):%s%s", x->p->funcs[x->k->func].shown, x->l->timeout_s,
+                       b->idx.x, b->idx.y, b->idx.z, where, slots);
+    (void)len;
     x->err->kind = WS_ERR_TIMEOUT;
     return false;
 }
