@@ -298,7 +298,8 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
                                &(ws_host_time){.kernel = name, .launch_no = reuse.launch_no, .threads = c->threads,
                                                .functional = c->functional, .reused = reuse.reused_from != 0,
                                                .host_ns = host_ns, .warp_insts = st.warp_insts,
-                                               .cycles = ts.cycles});
+                                               .cycles = ts.cycles,
+                                               .windows = c->functional ? NULL : &ts.host});
     }
     if (!ok) {
         cudaError_t code = error_code(err.kind);

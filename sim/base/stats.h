@@ -97,6 +97,21 @@ _Static_assert(WS_STALL_COUNT == WS_PC_STALL_KINDS, "ws_pc_counts has a slot per
 const char *ws_stall_name(ws_stall s);
 const char *ws_stall_metric(ws_stall s);
 
+/* Where a timed launch's windows of cycles spent the host's time
+ * (docs/THREADS.md), for --host-times (sim/trace/host_times.h): wall
+ * clock, so never part of the summary, which is the same on any number of
+ * threads. */
+typedef struct ws_window_times {
+    uint64_t windows;           /* windows whose SMs ran on the threads */
+    uint64_t sms_ns;            /* their SMs' part: from the threads' start to the last SM's end */
+    uint64_t busiest_ns;        /* of it, each window's longest SM window, summed */
+    uint64_t sm_windows_ns;     /* every SM's window, summed over SMs and windows (their threads' work) */
+    uint64_t ends_ns;           /* their ends: the merges and the settling of blocks */
+    uint64_t settle_ns;         /* of them, the calling thread's settling of blocks */
+    uint64_t alone_windows;     /* windows run on the calling thread alone */
+    uint64_t alone_ns;          /* their time, SMs and end */
+} ws_window_times;
+
 typedef struct ws_timing_stats {
     uint64_t cycles;                /* launch to the last block's end, launch_cycles included */
     uint64_t launch_cycles;         /* the config's fixed cost of a launch (launchOverheadCycles) */
@@ -128,6 +143,7 @@ typedef struct ws_timing_stats {
     uint64_t l2_split_windows;      /* windows whose L2 requests the threads answered together */
     uint64_t writes_apart_windows;  /* ... and whose writes they did SM by SM (write_claims.h) */
     uint64_t streamed_windows;      /* windows some of whose L2 requests were answered while their SMs ran */
+    ws_window_times host;           /* where the windows' host time went: --host-times only, never the summary */
 } ws_timing_stats;
 
 /* to += from for the counters the SMs gather (instructions, pipes, stalls,

@@ -27,6 +27,12 @@ struct ws_sm_worker {
     ws_error sm_err;            /* in a window: an SM's fault, before it is compared */
     uint64_t progress_at;       /* the latest sign of progress of its SMs */
     uint64_t busy_ns;           /* its CPU time in the windows' jobs (not the caller's) */
+    /* windows on the threads (ws_window_times): its longest SM window's
+     * wall time in the window, and all of its SMs' windows, summed (two
+     * clock reads an SM window, not taken on the calling thread alone) */
+    bool time_sms;
+    uint64_t longest_ns;
+    uint64_t sm_windows_ns;
 };
 
 /* A thread's run of a window's due SMs, [next, end): it takes them first,
@@ -224,7 +230,13 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
         /* the earliest fault of the worker's SMs, by cycle then SM, is its */
         uint64_t at = 0;
         x->err = &w->sm_err;
+        uint64_t start = w->time_sms ? ws_clock_ns() : 0;
         ok = run_window(t, &w->s, sm, &at);
+        if (w->time_sms) {
+            uint64_t ns = ws_clock_ns() - start;
+            if (ns > w->longest_ns) w->longest_ns = ns;
+            w->sm_windows_ns += ns;
+        }
         x->err = &w->err;
         if (!ok) note_fault(w, i, at);
         if (t->streaming) publish(t, sm, ok ? t->window_end : at, true);
@@ -332,6 +344,8 @@ static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
      * ends the launch), and a progress mark no later than the team's */
     w->failed_sm = -1;
     w->progress_at = t->progress_at;
+    w->longest_ns = 0;
+    w->time_sms = !all;
     if (t->window_end && !all) {
         /* a window's SMs differ in work: each thread takes its own run of
          * them first (the same SMs window after window while the same SMs
@@ -865,7 +879,9 @@ static bool end_window(ws_sm_team *t, bool threads)
         ok = merge_window(t, failed, true, t->events, t->cursor) &&
              merge_window(t, failed, false, t->events, requests_cursor(t));
     }
+    uint64_t settle_start = ws_clock_ns();
     bool settled = ok && !failed && settle_blocks(t);
+    if (threads) t->times.settle_ns += ws_clock_ns() - settle_start;
     if (t->writes_apart) take_writes(t);
     if (split || merges || writes) team_wait(t);
     t->apart_windows += t->writes_apart;
@@ -1030,18 +1046,38 @@ static bool run_team(ws_sm_team *t)
     t->streaming = t->streamed = false;
     if (t->have_claims && t->window_end) ws_write_claims_next_window(&t->claims);
     if (!parallel) {
+        if (!t->window_end) {
+            run_share(t, &t->w[0], true);
+            return end_cycle(t);
+        }
+        uint64_t start = ws_clock_ns();
         run_share(t, &t->w[0], true);
-        return t->window_end ? end_window(t, false) : end_cycle(t);
+        bool ok = end_window(t, false);
+        t->times.alone_windows++;
+        t->times.alone_ns += ws_clock_ns() - start;
+        return ok;
     }
     for (int32_t k = 0; t->window_end && k < t->nthreads; k++) {
         atomic_store(&t->shares[k].next, (int32_t)((int64_t)k * t->ndue / t->nthreads));
         t->shares[k].end = (int32_t)((int64_t)(k + 1) * t->ndue / t->nthreads);
     }
     begin_stream(t);
+    uint64_t start = ws_clock_ns();
     team_go(t, JOB_SMS);
     run_share(t, &t->w[0], false);
     team_wait(t);
-    return t->window_end ? end_window(t, true) : end_cycle(t);
+    if (!t->window_end) return end_cycle(t);
+    uint64_t ran = ws_clock_ns(), longest = 0;
+    for (int32_t k = 0; k < t->nthreads; k++)
+        if (t->w[k].longest_ns > longest) longest = t->w[k].longest_ns;
+    ws_window_times *wt = &t->times;
+    wt->windows++;
+    wt->sms_ns += ran - start;
+    wt->busiest_ns += longest;
+    /* the settling, on this thread inside the end, is counted by end_window */
+    bool ok = end_window(t, true);
+    wt->ends_ns += ws_clock_ns() - ran;
+    return ok;
 }
 
 bool ws_sm_team_cycle(ws_sm_team *t, const int32_t *due, int32_t ndue, uint64_t now)
@@ -1157,6 +1193,15 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     ts->l2_split_windows += t->split_windows;
     ts->writes_apart_windows += t->apart_windows;
     ts->streamed_windows += t->streamed_windows;
+    ws_window_times *h = &ts->host;
+    h->windows += t->times.windows;
+    h->sms_ns += t->times.sms_ns;
+    h->busiest_ns += t->times.busiest_ns;
+    for (int32_t k = 0; k < t->nthreads; k++) h->sm_windows_ns += t->w[k].sm_windows_ns;
+    h->ends_ns += t->times.ends_ns;
+    h->settle_ns += t->times.settle_ns;
+    h->alone_windows += t->times.alone_windows;
+    h->alone_ns += t->times.alone_ns;
     if (t->have_claims) {
         for (int32_t i = 0; i < t->s->g->multiProcessorCount; i++) t->sms[i].data.claims = NULL;
         ws_write_claims_free(&t->claims);

@@ -74,6 +74,7 @@ typedef struct ws_sm_team {
     uint8_t *stream_queued;
     uint32_t last_requests;     /* the last window's requests */
     uint64_t streamed_windows;  /* windows some of whose requests were answered so */
+    ws_window_times times;      /* where the windows' host time went (--host-times) */
     int job;                    /* what the other threads do next (sm_team.c) */
     const ws_sm_worker *failed_w;   /* a window's end: the worker whose fault ends the launch, or NULL */
     bool writes_ok;             /* a window's end: the writes on another thread went through */

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../base/stats.h"
+
 typedef struct ws_host_time {
     const char *kernel;         /* as the summary names it */
     uint64_t launch_no;         /* the launch's number in the program (from 1; run: 1) */
@@ -20,6 +22,7 @@ typedef struct ws_host_time {
     uint64_t host_ns;           /* wall-clock time of the launch in the simulator */
     uint64_t warp_insts;        /* warp instructions the launch executed */
     uint64_t cycles;            /* simulated cycles, launch overhead included (not read when functional) */
+    const ws_window_times *windows;     /* a timed launch's windows; NULL: none (functional) */
 } ws_host_time;
 
 /* One line:
@@ -28,7 +31,18 @@ typedef struct ws_host_time {
  * T the threads the SMs could run on (1 when functional); H "reused",
  * "functional" or "timed"; C 0 when functional; R over the host time, null
  * for a reused launch (its results were taken, not simulated: its host
- * time is the taking) and when the time is 0. */
+ * time is the taking) and when the time is 0.  A simulated timed launch
+ * adds where its windows of cycles (docs/THREADS.md) spent the time,
+ * before the closing brace:
+ *   ,"windows":{"on_threads":N,"sms_s":A,"busiest_sm_s":B,"sm_windows_s":K,
+ *    "ends_s":E,"settle_s":L,"alone":M,"alone_s":O}
+ * N windows whose SMs ran on the threads, A their SMs' part, B of it each
+ * window's longest SM window summed (no spreading of SMs over threads
+ * goes under it), K every SM window of those windows summed (the work
+ * the threads shared), E the ends of the windows on the
+ * threads, L of E the calling thread's settling of blocks; M windows run
+ * on the calling thread alone, O their time; all zero for a launch run
+ * cycle by cycle. */
 void ws_host_time_write(FILE *out, const ws_host_time *t);
 
 #endif

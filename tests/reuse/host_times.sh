@@ -1,7 +1,11 @@
 #!/bin/sh
 # --host-times FILE (sim/trace/host_times.h): one JSON line a launch, its
 # kernel, number, threads and how it was run agreeing with the launch's
-# JSON summary, and its warp instructions and cycles the summary's own.
+# JSON summary, and its warp instructions and cycles the summary's own;
+# a simulated timed launch's windows (where their host time went) adding
+# up: its SMs' part no shorter than its busiest SMs, its settling inside
+# its ends, the parts inside the launch's time; none for a launch run
+# cycle by cycle, reused or functional.
 #   exec: the fully-connected layer at a small size (launch 1 simulated,
 #   2..6 reusing its timing), timed on 2 threads and functional;
 #   run: one histogram kernel on 3 threads.
@@ -43,8 +47,29 @@ check() {
                 'BEGIN { exit !(r > 0 && r / (w / s) > 0.99 && r / (w / s) < 1.01) }' ||
                 fail "launch $n: the rate is not warp instructions over host_s: $line"
         fi
+        windows "$line" "$how" "$n"
         n=$((n + 1))
     done
+}
+
+# the windows of launch $3's line $1 ($2: how it ran)
+windows() {
+    line=$1 how=$2 n=$3
+    w=$(printf '%s\n' "$line" | sed -n 's/.*"windows":{\([^}]*\)}.*/\1/p')
+    if [ "$how" != timed ]; then
+        [ -z "$w" ] || fail "launch $n: windows for a launch not simulated by the timing model: $line"
+        return
+    fi
+    [ -n "$w" ] || fail "launch $n: no windows: $line"
+    w="{$w}"
+    awk -v on="$(field "$w" on_threads)" -v sms="$(field "$w" sms_s)" -v busy="$(field "$w" busiest_sm_s)" \
+        -v work="$(field "$w" sm_windows_s)" -v ends="$(field "$w" ends_s)" -v settle="$(field "$w" settle_s)" \
+        -v alone="$(field "$w" alone)" -v alone_s="$(field "$w" alone_s)" -v host="$(field "$line" host_s)" \
+        -v cbc="${CYCLE_BY_CYCLE:-0}" 'BEGIN {
+            if (cbc) exit !(on == 0 && alone == 0 && sms + busy + work + ends + settle + alone_s == 0)
+            exit !(on + alone > 0 && busy <= sms && settle <= ends && busy <= work &&
+                   sms + ends + alone_s <= host && (on > 0 || sms + ends + work == 0) && (alone > 0 || alone_s == 0))
+        }' || fail "launch $n: windows that do not add up: $line"
 }
 
 size="40 33 50 5 1"
@@ -67,4 +92,10 @@ ws run "$ptx" --kernel histogramGlobal --grid 64 --block 256 --arg buf:u8:16384:
     >/dev/null 2>"$t/run.json" || fail "warpsim run: exit status $?"
 grep '^{"kernel"' "$t/run.json" | sed 's/}$/,"launch":1}/' > "$t/run1.json"
 check "$t/run.times" "$t/run1.json" 1 3 timed timed
+# cycle by cycle: no windows
+ws run "$ptx" --kernel histogramGlobal --grid 64 --block 256 --arg buf:u8:16384:rand=3 --arg buf:u32:7:zero \
+    --arg i32:16384 --arg i32:4 --gpu h200 --threads 3 --window 1 --json --host-times "$t/run.times" \
+    >/dev/null 2>"$t/run.json" || fail "warpsim run --window 1: exit status $?"
+grep '^{"kernel"' "$t/run.json" | sed 's/}$/,"launch":1}/' > "$t/run1.json"
+CYCLE_BY_CYCLE=1 check "$t/run.times" "$t/run1.json" 1 3 timed timed
 echo "host_times: ok"
