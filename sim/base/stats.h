@@ -108,6 +108,7 @@ typedef struct ws_window_times {
     uint64_t sm_windows_ns;     /* every SM's window, summed over SMs and windows (their threads' work) */
     uint64_t ends_ns;           /* their ends: the merges and the settling of blocks */
     uint64_t settle_ns;         /* of them, the calling thread's settling of blocks */
+    uint64_t end_wait_ns;       /* ... and its wait for the other threads' part (requests, writes) */
     uint64_t alone_windows;     /* windows run on the calling thread alone */
     uint64_t alone_ns;          /* their time, SMs and end */
 } ws_window_times;

@@ -883,7 +883,11 @@ static bool end_window(ws_sm_team *t, bool threads)
     bool settled = ok && !failed && settle_blocks(t);
     if (threads) t->times.settle_ns += ws_clock_ns() - settle_start;
     if (t->writes_apart) take_writes(t);
-    if (split || merges || writes) team_wait(t);
+    if (split || merges || writes) {
+        uint64_t wait_start = ws_clock_ns();
+        team_wait(t);
+        t->times.end_wait_ns += ws_clock_ns() - wait_start;
+    }
     t->apart_windows += t->writes_apart;
     if (merges || writes || beside) ok = ok && t->writes_ok && (!merges || t->requests_ok);
     if (split && ok) {
@@ -1200,6 +1204,7 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     for (int32_t k = 0; k < t->nthreads; k++) h->sm_windows_ns += t->w[k].sm_windows_ns;
     h->ends_ns += t->times.ends_ns;
     h->settle_ns += t->times.settle_ns;
+    h->end_wait_ns += t->times.end_wait_ns;
     h->alone_windows += t->times.alone_windows;
     h->alone_ns += t->times.alone_ns;
     if (t->have_claims) {

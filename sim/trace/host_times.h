@@ -35,12 +35,14 @@ typedef struct ws_host_time {
  * adds where its windows of cycles (docs/THREADS.md) spent the time,
  * before the closing brace:
  *   ,"windows":{"on_threads":N,"sms_s":A,"busiest_sm_s":B,"sm_windows_s":K,
- *    "ends_s":E,"settle_s":L,"alone":M,"alone_s":O}
+ *    "ends_s":E,"settle_s":L,"end_wait_s":V,"alone":M,"alone_s":O}
  * N windows whose SMs ran on the threads, A their SMs' part, B of it each
  * window's longest SM window summed (no spreading of SMs over threads
  * goes under it), K every SM window of those windows summed (the work
  * the threads shared), E the ends of the windows on the
- * threads, L of E the calling thread's settling of blocks; M windows run
+ * threads, L of E the calling thread's settling of blocks and V its wait
+ * for the other threads' part of the ends (the requests on the threads,
+ * or the writes or requests one by one beside it); M windows run
  * on the calling thread alone, O their time; all zero for a launch run
  * cycle by cycle. */
 void ws_host_time_write(FILE *out, const ws_host_time *t);

@@ -64,10 +64,11 @@ windows() {
     w="{$w}"
     awk -v on="$(field "$w" on_threads)" -v sms="$(field "$w" sms_s)" -v busy="$(field "$w" busiest_sm_s)" \
         -v work="$(field "$w" sm_windows_s)" -v ends="$(field "$w" ends_s)" -v settle="$(field "$w" settle_s)" \
+        -v wait="$(field "$w" end_wait_s)" \
         -v alone="$(field "$w" alone)" -v alone_s="$(field "$w" alone_s)" -v host="$(field "$line" host_s)" \
         -v cbc="${CYCLE_BY_CYCLE:-0}" 'BEGIN {
-            if (cbc) exit !(on == 0 && alone == 0 && sms + busy + work + ends + settle + alone_s == 0)
-            exit !(on + alone > 0 && busy <= sms && settle <= ends && busy <= work &&
+            if (cbc) exit !(on == 0 && alone == 0 && sms + busy + work + ends + settle + wait + alone_s == 0)
+            exit !(on + alone > 0 && busy <= sms && settle + wait <= ends && busy <= work &&
                    sms + ends + alone_s <= host && (on > 0 || sms + ends + work == 0) && (alone > 0 || alone_s == 0))
         }' || fail "launch $n: windows that do not add up: $line"
 }
