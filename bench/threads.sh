@@ -15,6 +15,10 @@
 # REPEAT=R runs each program R times at each N (default 1), the runs of
 # the Ns taking turns, and reports each N's median wall time (its runs in
 # brackets): a shared machine's load comes and goes within seconds.
+# TIMES_DIR=DIR keeps each run's --host-times lines (each launch's time,
+# and where its windows went: docs/THREADS.md, "Host times") as
+# DIR/LAB.N.R.jsonl (LAB the program, N its threads, R the run).
+#
 # Peak memory needs GNU time (/usr/bin/time); without it the column says
 # "?".  The first N should be 1: the others are compared with it, every
 # run of them.
@@ -60,6 +64,9 @@ run_once() {
     fi
     end=$(date +%s.%N)
     awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", e - s }' > "$tmp/wall.$n.$r"
+    if [ -n "${TIMES_DIR:-}" ]; then
+        mkdir -p "$TIMES_DIR" && cp "$tmp/times" "$TIMES_DIR/$lab.$n.$r.jsonl"
+    fi
     # the launches' host times summed
     awk 'match($0, /"host_s":[0-9.]+/) { t += substr($0, RSTART + 9, RLENGTH - 9) } END { printf "%.3f\n", t }' \
         "$tmp/times" > "$tmp/sim.$n.$r"
