@@ -17,7 +17,8 @@
 # brackets): a shared machine's load comes and goes within seconds.
 # TIMES_DIR=DIR keeps each run's --host-times lines (each launch's time,
 # and where its windows went: docs/THREADS.md, "Host times") as
-# DIR/LAB.N.R.jsonl (LAB the program, N its threads, R the run).
+# DIR/LAB.N.R.jsonl (LAB the program, N its threads, R the run), which
+# bench/windows.sh DIR makes a table.
 #
 # Peak memory needs GNU time (/usr/bin/time); without it the column says
 # "?".  The first N should be 1: the others are compared with it, every
