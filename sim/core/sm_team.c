@@ -935,8 +935,11 @@ static uint64_t team_cpu_ns(const ws_sm_team *t)
 }
 
 /* How much faster than one thread alone the threads must seem, by their
- * CPU time, for one thread alone to go untried. */
+ * CPU time, for one thread alone to go untried; two threads seem at most
+ * twice as fast (their CPU time is at most twice their wall time), so
+ * for them it is less. */
 #define ALONE_UNTRIED_MARGIN 2.0
+#define ALONE_UNTRIED_MARGIN_TWO 1.5
 
 /* At the end of a stretch of cycles that took ns for work units (alone:
  * its CPU time per unit): its time per unit of work becomes its mode's
@@ -951,7 +954,8 @@ static uint64_t team_cpu_ns(const ws_sm_team *t)
 static void judge_stretch(ws_sm_team *t, uint64_t ns, uint64_t work, double alone)
 {
     t->ns_per_work[t->parallel] = (double)(ns ? ns : 1) / (double)(work ? work : 1);
-    if (t->parallel && t->window_end && alone > ALONE_UNTRIED_MARGIN * t->ns_per_work[1]) {
+    double margin = t->nthreads == 2 ? ALONE_UNTRIED_MARGIN_TWO : ALONE_UNTRIED_MARGIN;
+    if (t->parallel && t->window_end && alone > margin * t->ns_per_work[1]) {
         t->ns_per_work[0] = alone;
         t->trying = false;
     } else if (t->ns_per_work[!t->parallel] == 0) {      /* the other mode not measured yet */
