@@ -40,13 +40,13 @@ done | awk '
         for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
         return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
     }
+    BEGIN { nkeys = split("host_s on_threads alone sms_s busiest_sm_s sm_windows_s ends_s settle_s end_wait_s alone_s", keys, " ") }
     !/^\{/ { lab = $1; n = $2; next }
     /"how":"timed"/ && /"windows":/ {
         g = lab SUBSEP n SUBSEP num($0, "launch")
         if (!(g in count)) { order[++ngroups] = g; kernel[g] = str($0, "kernel") }
         c = ++count[g]
-        split("host_s on_threads alone sms_s busiest_sm_s sm_windows_s ends_s settle_s end_wait_s alone_s", keys, " ")
-        for (k in keys) val[g, keys[k], c] = num($0, keys[k])
+        for (k = 1; k <= nkeys; k++) val[g, keys[k], c] = num($0, keys[k])
     }
     END {
         for (i = 1; i <= ngroups; i++) {

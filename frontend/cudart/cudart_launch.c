@@ -299,7 +299,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
                                                .functional = c->functional, .reused = reuse.reused_from != 0,
                                                .host_ns = host_ns, .warp_insts = st.warp_insts,
                                                .cycles = ts.cycles,
-                                               .windows = c->functional ? NULL : &ts.host});
+                                               .windows = &ts.host});
     }
     if (!ok) {
         cudaError_t code = error_code(err.kind);

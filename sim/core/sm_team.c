@@ -27,9 +27,9 @@ struct ws_sm_worker {
     ws_error sm_err;            /* in a window: an SM's fault, before it is compared */
     uint64_t progress_at;       /* the latest sign of progress of its SMs */
     uint64_t busy_ns;           /* its CPU time in the windows' jobs (not the caller's) */
-    /* windows on the threads (ws_window_times): its longest SM window's
-     * wall time in the window, and all of its SMs' windows, summed (two
-     * clock reads an SM window, not taken on the calling thread alone) */
+    /* a window on the threads (ws_window_times): its longest SM window's
+     * wall time, and all of its SMs' windows, summed (two clock reads an
+     * SM window, not taken on the calling thread alone) */
     bool time_sms;
     uint64_t longest_ns;
     uint64_t sm_windows_ns;
@@ -344,7 +344,7 @@ static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
      * ends the launch), and a progress mark no later than the team's */
     w->failed_sm = -1;
     w->progress_at = t->progress_at;
-    w->longest_ns = 0;
+    w->longest_ns = w->sm_windows_ns = 0;
     w->time_sms = !all;
     if (t->window_end && !all) {
         /* a window's SMs differ in work: each thread takes its own run of
@@ -935,11 +935,12 @@ static uint64_t team_cpu_ns(const ws_sm_team *t)
 }
 
 /* How much faster than one thread alone the threads must seem, by their
- * CPU time, for one thread alone to go untried; two threads seem at most
- * twice as fast (their CPU time is at most twice their wall time), so
- * for them it is less. */
+ * CPU time, for one thread alone to go untried: twice, or, for threads
+ * too few to seem so (N threads seem at most N times as fast: their CPU
+ * time is at most N times their wall time), three quarters of N (two
+ * threads: 1.5). */
 #define ALONE_UNTRIED_MARGIN 2.0
-#define ALONE_UNTRIED_MARGIN_TWO 1.5
+#define ALONE_UNTRIED_SHARE 0.75
 
 /* At the end of a stretch of cycles that took ns for work units (alone:
  * its CPU time per unit): its time per unit of work becomes its mode's
@@ -954,7 +955,8 @@ static uint64_t team_cpu_ns(const ws_sm_team *t)
 static void judge_stretch(ws_sm_team *t, uint64_t ns, uint64_t work, double alone)
 {
     t->ns_per_work[t->parallel] = (double)(ns ? ns : 1) / (double)(work ? work : 1);
-    double margin = t->nthreads == 2 ? ALONE_UNTRIED_MARGIN_TWO : ALONE_UNTRIED_MARGIN;
+    double margin = ALONE_UNTRIED_SHARE * t->nthreads;
+    if (margin > ALONE_UNTRIED_MARGIN) margin = ALONE_UNTRIED_MARGIN;
     if (t->parallel && t->window_end && alone > margin * t->ns_per_work[1]) {
         t->ns_per_work[0] = alone;
         t->trying = false;
@@ -1054,12 +1056,9 @@ static bool run_team(ws_sm_team *t)
     t->streaming = t->streamed = false;
     if (t->have_claims && t->window_end) ws_write_claims_next_window(&t->claims);
     if (!parallel) {
-        if (!t->window_end) {
-            run_share(t, &t->w[0], true);
-            return end_cycle(t);
-        }
-        uint64_t start = ws_clock_ns();
+        uint64_t start = t->window_end ? ws_clock_ns() : 0;     /* (no clock for a cycle) */
         run_share(t, &t->w[0], true);
+        if (!t->window_end) return end_cycle(t);
         bool ok = end_window(t, false);
         t->times.alone_windows++;
         t->times.alone_ns += ws_clock_ns() - start;
@@ -1076,9 +1075,11 @@ static bool run_team(ws_sm_team *t)
     team_wait(t);
     if (!t->window_end) return end_cycle(t);
     uint64_t ran = ws_clock_ns(), longest = 0;
-    for (int32_t k = 0; k < t->nthreads; k++)
-        if (t->w[k].longest_ns > longest) longest = t->w[k].longest_ns;
     ws_window_times *wt = &t->times;
+    for (int32_t k = 0; k < t->nthreads; k++) {
+        if (t->w[k].longest_ns > longest) longest = t->w[k].longest_ns;
+        wt->sm_windows_ns += t->w[k].sm_windows_ns;
+    }
     wt->windows++;
     wt->sms_ns += ran - start;
     wt->busiest_ns += longest;
@@ -1201,16 +1202,7 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     ts->l2_split_windows += t->split_windows;
     ts->writes_apart_windows += t->apart_windows;
     ts->streamed_windows += t->streamed_windows;
-    ws_window_times *h = &ts->host;
-    h->windows += t->times.windows;
-    h->sms_ns += t->times.sms_ns;
-    h->busiest_ns += t->times.busiest_ns;
-    for (int32_t k = 0; k < t->nthreads; k++) h->sm_windows_ns += t->w[k].sm_windows_ns;
-    h->ends_ns += t->times.ends_ns;
-    h->settle_ns += t->times.settle_ns;
-    h->end_wait_ns += t->times.end_wait_ns;
-    h->alone_windows += t->times.alone_windows;
-    h->alone_ns += t->times.alone_ns;
+    ts->host = t->times;     /* a launch has one team */
     if (t->have_claims) {
         for (int32_t i = 0; i < t->s->g->multiProcessorCount; i++) t->sms[i].data.claims = NULL;
         ws_write_claims_free(&t->claims);

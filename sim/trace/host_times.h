@@ -22,7 +22,7 @@ typedef struct ws_host_time {
     uint64_t host_ns;           /* wall-clock time of the launch in the simulator */
     uint64_t warp_insts;        /* warp instructions the launch executed */
     uint64_t cycles;            /* simulated cycles, launch overhead included (not read when functional) */
-    const ws_window_times *windows;     /* a timed launch's windows; NULL: none (functional) */
+    const ws_window_times *windows;     /* read for a simulated timed launch only; NULL: none */
 } ws_host_time;
 
 /* One line:
