@@ -573,7 +573,13 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
         uint64_t ready = now + s->latency[d->pipe];
         uint8_t kind = d->pipe == WS_PIPE_SFU ? WS_STALL_SHORT_SCOREBOARD : WS_STALL_WAIT;
         uint32_t queued = sm->lsu_q.n;
-        if (d->pipe == WS_PIPE_LSU) ready = ws_sm_memory(s, sm, sp, sw, in, &info, now, &kind);
+        if (d->pipe == WS_PIPE_LSU) {
+            ready = ws_sm_memory(s, sm, sp, sw, in, &info, now, &kind);
+            if (sm->lsu_q.oom) {
+                ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory for the load/store queue of SM %d", sm->id);
+                return false;
+            }
+        }
         for (uint32_t i = 0; i < d->ndst; i++) {
             sw->ready[d->dst[i]] = ready;
             sw->kind[d->dst[i]] = kind;
@@ -711,10 +717,7 @@ bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
     uint64_t next = WS_NEVER;
     bool issued = false;
     ws_sm_catch_up(s, sm, now);
-    if (sm->window_end && !ws_lsu_cycle_begin(&sm->lsu_q)) {
-        ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
-        return false;
-    }
+    if (sm->window_end) ws_lsu_cycle_begin(&sm->lsu_q);
     s->ts->sm_steps++;
     for (uint32_t p = 0; p < sm->nsp; p++)
         if (!subpart_cycle(s, sm, p, now, &next, &issued)) return false;

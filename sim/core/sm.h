@@ -187,9 +187,14 @@ typedef struct ws_lsu_queue {
     uint32_t ndep;
     uint32_t natomic;                   /* requests that are atomics */
     bool full;                          /* no room for one more instruction (ws_lsu_room) */
+    bool oom;                           /* its storage could not grow: an instruction made no access */
     /* In a window of cycles the queue holds the window's requests, and the
-     * bound (cap, reqcap) is on each cycle's: where the cycle's began, and
-     * the storage, which grows to the most a window has needed. */
+     * bound (cap, reqcap) is on each cycle's: where the cycle's began.  The
+     * storage grows with what it holds: each memory instruction first
+     * makes room for the most one instruction adds (ws_lsu_storage_room).
+     * Room for a whole cycle's most at each cycle's start (four
+     * instructions' worst case, 2,048 requests) grew every SM's queue to
+     * 4,096 requests, 144 KiB, whatever a window held. */
     uint32_t n0, nreq0, ndep0;
     uint32_t alloc, reqalloc, depalloc;
     /* Held while the storage grows, and by a thread that answers the
@@ -202,22 +207,29 @@ typedef struct ws_lsu_queue {
 bool ws_lsu_queue_init(ws_lsu_queue *q, uint32_t nsp);
 void ws_lsu_queue_free(ws_lsu_queue *q);
 
-/* The queue's storage grown to have room for a cycle's entries from what
- * it holds; false on out of memory. */
+/* The queue's storage grown to have room for one more instruction's
+ * entries from what it holds; false on out of memory. */
 bool ws_lsu_queue_grow(ws_lsu_queue *q);
 
+/* Room in the queue's storage for the most one more memory instruction
+ * adds, grown if need be; false on out of memory.  (Before every memory
+ * instruction: inline, the growth apart.) */
+static inline bool ws_lsu_storage_room(ws_lsu_queue *q)
+{
+    if (q->n + WS_LSU_INSN_ENTRIES <= q->alloc && q->nreq + WS_LSU_INSN_REQUESTS <= q->reqalloc &&
+        q->ndep + WS_LSU_INSN_REQUESTS <= q->depalloc)
+        return true;
+    return ws_lsu_queue_grow(q);
+}
+
 /* A cycle of a window begins: the bound starts again from what the queue
- * holds, which grows to have room for the cycle's.  False on out of memory.
- * (Every cycle of every SM in a window: inline, the growth apart.) */
-static inline bool ws_lsu_cycle_begin(ws_lsu_queue *q)
+ * holds.  (Every cycle of every SM in a window: inline.) */
+static inline void ws_lsu_cycle_begin(ws_lsu_queue *q)
 {
     q->n0 = q->n;
     q->nreq0 = q->nreq;
     q->ndep0 = q->ndep;
     q->full = false;
-    if (q->n + q->cap <= q->alloc && q->nreq + q->reqcap <= q->reqalloc && q->ndep + q->reqcap <= q->depalloc)
-        return true;
-    return ws_lsu_queue_grow(q);
 }
 
 /* Whether q has room for one more memory instruction this cycle (kept in
@@ -290,7 +302,7 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id);
  * launch's 132 L1s are made on the threads that run their SMs, not before
  * the first cycle on the calling thread: they are a launch's biggest
  * set-up.  The queue is made there too: made on the calling thread, its
- * first growth in a window (ws_lsu_cycle_begin's realloc) took the calling
+ * first growth in a window (then at a cycle's start) took the calling
  * thread's malloc arena, which every thread then waited for (16 threads,
  * spmv 20000: 1,055 of a run's 1,353 sleeps were there). */
 bool ws_sm_run_storage(ws_tsim *s, ws_sm *sm);
@@ -418,7 +430,8 @@ void ws_lsu_queue_clear(ws_lsu_queue *q);
  * earliest (what waits on L2 is known at the end of the cycle, which
  * moves the registers' times later), and in *kind the stall a warp
  * waiting for them shows.  Moves sw's mem_done.  The caller made sure of
- * ws_lsu_room. */
+ * ws_lsu_room, and stops the launch out of memory when the queue's
+ * storage could not grow (lsu_q.oom: the instruction made no access). */
 uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, const ws_insn *in,
                       const ws_step_info *info, uint64_t now, uint8_t *kind);
 

@@ -92,10 +92,12 @@ static ws_l1_policy l1_policy(const ws_insn *in)
 
 bool ws_lsu_queue_init(ws_lsu_queue *q, uint32_t nsp)
 {
-    q->alloc = q->cap = nsp * WS_LSU_ENTRIES_PER_SUBPART;
-    q->depalloc = q->reqalloc = q->reqcap = nsp * WS_LSU_INSN_REQUESTS;
+    q->cap = nsp * WS_LSU_ENTRIES_PER_SUBPART;
+    q->reqcap = nsp * WS_LSU_INSN_REQUESTS;
+    q->alloc = WS_LSU_INSN_ENTRIES;     /* room for one instruction (ws_lsu_storage_room) */
+    q->depalloc = q->reqalloc = WS_LSU_INSN_REQUESTS;
     q->n = q->nreq = q->ndep = q->n0 = q->nreq0 = q->ndep0 = q->natomic = 0;
-    q->full = false;
+    q->full = q->oom = false;
     atomic_init(&q->lock, false);
     q->a = malloc(sizeof *q->a * q->alloc);
     q->req = malloc(sizeof *q->req * q->reqalloc);
@@ -123,9 +125,9 @@ static uint32_t grown(uint32_t alloc, uint32_t need)
 
 static bool grow(ws_lsu_queue *q)
 {
-    GROW(q->a, q->alloc, q->n + q->cap);
-    GROW(q->req, q->reqalloc, q->nreq + q->reqcap);
-    GROW(q->dep, q->depalloc, q->ndep + q->reqcap);
+    GROW(q->a, q->alloc, q->n + WS_LSU_INSN_ENTRIES);
+    GROW(q->req, q->reqalloc, q->nreq + WS_LSU_INSN_REQUESTS);
+    GROW(q->dep, q->depalloc, q->ndep + WS_LSU_INSN_REQUESTS);
     return true;
 }
 
@@ -406,6 +408,12 @@ uint64_t ws_sm_memory(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, con
         uint64_t start = max64(now, sp->const_free);
         sp->const_free = start + n;
         return start + n - 1 + s->lat_const;
+    }
+    /* the queue's storage, before this instruction adds to it (the caller
+     * stops the launch on oom) */
+    if (!ws_lsu_storage_room(&sm->lsu_q)) {
+        sm->lsu_q.oom = true;
+        return now + 1;
     }
     /* --sass: where ptxas merged several accesses into one wide one
      * (sass_groups.h), the group's leader makes it with its own addresses

@@ -368,6 +368,44 @@ static void test_queue_entries_bounded(void **state)
     assert_true(ws_lsu_room(&u->sm.lsu_q));
 }
 
+/* In a window the queue holds every request of the window's cycles: 80
+ * stores of a warp whose lanes each write a sector of their own, one a
+ * cycle and no cycle's end between them, hold 2,560 requests, five times
+ * the room the queue of a four-sub-partition SM starts with and more than
+ * a cycle may add (2,048).  The storage grows as they come (ASan would
+ * see a write past it), each request stays where it was made, and the
+ * storage stays within twice what the queue holds plus one more
+ * instruction's most, not a whole cycle's. */
+static void test_queue_grows_with_what_it_holds(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind;
+    ws_lsu_queue *q = &u->sm.lsu_q;
+    ws_lsu_queue_free(q);
+    assert_true(ws_lsu_queue_init(q, 4));
+    assert_true(q->reqalloc < 2560);
+    for (uint32_t k = 0; k < 80; k++) {
+        ws_lsu_cycle_begin(q);
+        assert_true(ws_lsu_room(q));
+        warp_access(u, WS_I_ST, WS_SP_GLOBAL, 4, UINT32_MAX, 0x100000 + (uint64_t)k * 32 * 64, 64);
+        ws_sm_memory(&u->s, &u->sm, &u->sp, &u->sw, &u->in, &u->info, 10 + k, &kind);
+        assert_false(q->oom);
+    }
+    assert_int_equal(q->n, 80);
+    assert_int_equal(q->nreq, 80 * 32);
+    for (uint32_t r = 0; r < q->nreq; r++) assert_int_equal(q->req[r].sector, (0x100000 + (uint64_t)r * 64) / 32);
+    for (uint32_t k = 0; k < 80; k++) {
+        assert_int_equal(q->a[k].first_req, k * 32);
+        assert_int_equal(q->a[k].nreq, 32);
+    }
+    assert_true(q->reqalloc >= q->nreq + WS_LSU_INSN_REQUESTS);
+    assert_true(q->reqalloc < 2 * (q->nreq + WS_LSU_INSN_REQUESTS));
+    assert_true(q->alloc < 2 * (q->n + WS_LSU_INSN_ENTRIES));
+    ws_sm_end_cycle(&u->s, &u->sm);
+    assert_int_equal(q->n, 0);
+    assert_int_equal(u->l2.count.lookups, 80 * 32);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -386,6 +424,7 @@ int main(void)
         T(test_queue_to_l2),
         T(test_queue_bounded),
         T(test_queue_entries_bounded),
+        T(test_queue_grows_with_what_it_holds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
