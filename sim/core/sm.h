@@ -302,9 +302,9 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id);
  * launch's 132 L1s are made on the threads that run their SMs, not before
  * the first cycle on the calling thread: they are a launch's biggest
  * set-up.  The queue is made there too: made on the calling thread, its
- * first growth in a window (then at a cycle's start) took the calling
- * thread's malloc arena, which every thread then waited for (16 threads,
- * spmv 20000: 1,055 of a run's 1,353 sleeps were there). */
+ * first growth in a window took the calling thread's malloc arena, which
+ * every thread then waited for (16 threads, spmv 20000: 1,055 of a run's
+ * 1,353 sleeps were there). */
 bool ws_sm_run_storage(ws_tsim *s, ws_sm *sm);
 void ws_sm_free(ws_sm *sm);
 
