@@ -18,6 +18,15 @@ void *ws_zeroed(size_t n, size_t size)
     return calloc(n, size);
 }
 
+void ws_zeroed_advise_huge(void *p, size_t n, size_t size)
+{
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+    if (p && n * size >= ZEROED_MAPPED_BYTES) (void)madvise(p, n * size, MADV_HUGEPAGE);  /* a hint: refused, nothing changes */
+#else
+    (void)p, (void)n, (void)size;
+#endif
+}
+
 void ws_zeroed_free(void *p, size_t n, size_t size)
 {
     if (!p) return;

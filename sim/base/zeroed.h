@@ -12,6 +12,11 @@
 
 /* n zeroed elements of size bytes; NULL when out of memory. */
 void *ws_zeroed(size_t n, size_t size);
+/* Asks the system for huge pages (2 MiB, where it gives them on request)
+ * under what ws_zeroed(n, size) gave, when it was mapped: for an array
+ * whose parts in use lie close together, which then costs a page fault a
+ * huge page instead of one every 4 KiB. */
+void ws_zeroed_advise_huge(void *p, size_t n, size_t size);
 /* Frees what ws_zeroed(n, size) gave (NULL: nothing). */
 void ws_zeroed_free(void *p, size_t n, size_t size);
 

@@ -74,11 +74,14 @@ typedef struct record {
     uint64_t bytes;         /* what it holds, for the cache's limit */
 } record;
 
+typedef struct shared_table shared_table;
+
 struct ws_reuse_cache {
     record *recs[MAX_RECORDS];  /* oldest first */
     int n;
     uint64_t bytes;
     atomic_size_t copies;       /* page copies its records hold (shared ones once) */
+    shared_table *spare;        /* the last recording's table, emptied, for the next */
 };
 
 /* ---- keys -------------------------------------------------------------- */
@@ -155,23 +158,42 @@ static bool next_run(const uint8_t *m, uint32_t *pos, uint32_t *lo, uint32_t *hi
  * several threads at once), the writes a window puts off, told ahead
  * (ws_devmem_tell_ahead), and the writes made now.  A page's slot is
  * claimed by a compare-and-swap of its key, its masks are set with atomic
- * ors, and the first thread to note a write to it copies the page as it
- * is then, which is before the launch's first write to it: device memory
- * does not change while the SMs run (a window's writes are made after all
- * of them ran; two threads that copy it at once copy the same bytes, and
- * one copy is kept), and a write made now is noted before it changes a
- * byte.  At the end the record's pages are made from the table's on
- * several threads, with no merge on the calling thread first. */
+ * ors, and a page both read and written is copied by the thread whose
+ * note made it so (page_copy_wanted), as it is then; a page only read
+ * needs none (its bytes at the end are those at the start) and neither
+ * does one only written (vector_add's output: 16 MiB a launch not
+ * copied).  A copy made before the launch's first write to the page holds
+ * every byte as it was at the start.  One made later holds, of the bytes
+ * read, those the launch has not written as at the start and those it has
+ * as it wrote them, and a read of a byte after the launch wrote it returns
+ * what the launch wrote (launch_reuse.h's induction does not need its
+ * value from before): device memory does not change while the SMs run (a
+ * window's writes are made after all of them ran), so any copy made in a
+ * window holds the bytes the window's reads saw, and two threads that
+ * copy at once copy the same bytes, one copy kept; a write made now is
+ * noted before it changes a byte, and made by a thread that finds the
+ * copy there or makes one.  At the end the record's pages are made from
+ * the table's on several threads, with no merge on the calling thread
+ * first. */
 typedef struct apage {
     _Atomic uint64_t key;           /* page number + 1; 0: free */
     _Atomic(_Atomic uint64_t *) mask;   /* read bits, then written bits (MASK_WORDS each); NULL until set up */
-    _Atomic(uint8_t *) pre;
+    _Atomic(uint8_t *) pre;         /* its copy (page_copy_wanted); NULL: none yet */
+    _Atomic uint8_t seen;           /* SEEN_READ | SEEN_WRITTEN: what notes it had */
 } apage;
 
+#define SEEN_READ 1u
+#define SEEN_WRITTEN 2u
+
 /* Its slots, fixed (no thread may move them): twice the pages a record
- * may hold, so that a free slot is always near.  The table is mapped zero
- * and touched only where a page is looked for, and the slots claimed are
- * listed: a launch that touches a few pages costs a few pages. */
+ * may hold, so that a free slot is always near, and the masks of the pages
+ * claimed, the nth claimed's at masks[n].  The table is mapped zero and
+ * touched only where a page is looked for or a mask set, and the slots
+ * claimed are listed: a launch that touches a few pages costs a few pages.
+ * It is kept from one recorded launch to the next, emptied where it was
+ * used (shared_done): memory mapped afresh for each launch cost each its
+ * first touch again, a page fault and a page cleared for every 4 KiB of
+ * slots and masks (vector_add 4194304: 1,500 faults a launch). */
 #define SLOT_BITS 17
 #define SHARED_SLOTS ((size_t)1 << SLOT_BITS)
 _Static_assert(SHARED_SLOTS == 2 * MAX_PAGES, "twice the pages a record may hold");
@@ -180,22 +202,23 @@ _Static_assert(SHARED_SLOTS == 2 * MAX_PAGES, "twice the pages a record may hold
 #define MASK_WORDS (RPAGE / 64)
 _Static_assert(MASK_WORDS * sizeof(uint64_t) == RMASK_BYTES, "a page's mask as words and as bytes");
 
-typedef struct shared_table {
+struct shared_table {
     apage slot[SHARED_SLOTS];
     uint32_t claimed[MAX_PAGES];    /* the slots claimed, [0, nshared) */
-} shared_table;
+    _Atomic uint64_t masks[MAX_PAGES][2 * MASK_WORDS];
+};
 
 struct ws_reuse_recorder {
     ws_reuse_cache *cache;
     ws_devmem *mem;
     pthread_mutex_t mu;     /* for making the shared table */
-    _Atomic(shared_table *) shared;     /* made at the first note */
+    _Atomic(shared_table *) shared;     /* the cache's spare, or made at the first note */
     atomic_size_t nshared;  /* its pages claimed */
     atomic_bool shared_failed;  /* out of memory or past MAX_PAGES: nothing is filed */
 };
 
-/* What a claimer that ran out of memory publishes, for the threads waiting
- * on its page to give up too. */
+/* What a claimer past MAX_PAGES publishes, for the threads waiting on its
+ * page to give up too. */
 static _Atomic uint64_t no_mask[1];
 
 static size_t slot_of(uint64_t key)
@@ -211,7 +234,12 @@ static shared_table *shared_of(ws_reuse_recorder *r)
     if (t) return t;
     pthread_mutex_lock(&r->mu);
     t = atomic_load_explicit(&r->shared, memory_order_relaxed);
-    if (!t && (t = ws_zeroed(1, sizeof *t))) atomic_store_explicit(&r->shared, t, memory_order_release);
+    if (!t && (t = ws_zeroed(1, sizeof *t))) {
+        /* 16 threads claiming the pages of vector_add 4194304 at once:
+         * 25,000 page faults in 4 KiB pages, 5,200 in huge ones (the run's) */
+        ws_zeroed_advise_huge(t, 1, sizeof *t);
+        atomic_store_explicit(&r->shared, t, memory_order_release);
+    }
     pthread_mutex_unlock(&r->mu);
     return t;
 }
@@ -228,14 +256,14 @@ static apage *shared_page(ws_reuse_recorder *r, uint64_t number)
         apage *pg = &t->slot[j];
         uint64_t k = atomic_load_explicit(&pg->key, memory_order_acquire);
         if (k == 0 && atomic_compare_exchange_strong(&pg->key, &k, key)) {
-            _Atomic uint64_t *m = NULL;
+            _Atomic uint64_t *m = no_mask;
             size_t nth = atomic_fetch_add(&r->nshared, 1);
             if (nth < MAX_PAGES) {
                 t->claimed[nth] = (uint32_t)j;
-                m = calloc(2 * MASK_WORDS, sizeof *m);
+                m = t->masks[nth];
             }
-            atomic_store_explicit(&pg->mask, m ? m : no_mask, memory_order_release);
-            return m ? pg : NULL;
+            atomic_store_explicit(&pg->mask, m, memory_order_release);
+            return m != no_mask ? pg : NULL;
         }
         if (k != key) continue;     /* another page's, or just claimed by another thread for one */
         _Atomic uint64_t *m;
@@ -268,13 +296,27 @@ static void bits_set_shared(_Atomic uint64_t *m, uint32_t lo, uint32_t hi)
     word_set_shared(&m[last], tail);
 }
 
+/* Whether this note of page pg (a read, or a write told ahead or, with
+ * now, made now) must copy the page, there being no copy yet: the note
+ * that makes the page both read and written (its kind or-ed into pg->seen
+ * atomically: of two notes at once, the later), and any write made now to
+ * a page both read and written, which may change no byte before a copy is
+ * there.  The copy is published with a compare-and-swap. */
+static bool page_copy_wanted(apage *pg, bool write, bool now)
+{
+    uint8_t kind = write ? SEEN_WRITTEN : SEEN_READ;
+    uint8_t seen = atomic_load_explicit(&pg->seen, memory_order_relaxed);
+    if (!(seen & kind)) seen = atomic_fetch_or(&pg->seen, kind);
+    if ((seen | kind) != (SEEN_READ | SEEN_WRITTEN)) return false;
+    return (!(seen & kind) || (write && now)) && !atomic_load_explicit(&pg->pre, memory_order_acquire);
+}
+
 /* A read, a write told ahead or a write about to be made, into the shared
  * table; out of memory or past MAX_PAGES: failed, and nothing more is
  * noted. */
 static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write, bool ahead)
 {
     ws_reuse_recorder *r = ctx;
-    (void)ahead;        /* noted alike: the first copy of a page is the one kept */
     while (size && !atomic_load_explicit(&r->shared_failed, memory_order_relaxed)) {
         uint32_t off = (uint32_t)(addr & (RPAGE - 1));
         uint32_t n = size < RPAGE - off ? (uint32_t)size : RPAGE - off;
@@ -284,7 +326,7 @@ static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write, bool 
             return;
         }
         _Atomic uint64_t *m = atomic_load_explicit(&pg->mask, memory_order_relaxed);
-        if (write && !atomic_load_explicit(&pg->pre, memory_order_acquire)) {
+        if (page_copy_wanted(pg, write, !ahead)) {
             uint8_t *copy = malloc(RPAGE), *none = NULL;
             if (!copy) {
                 atomic_store(&r->shared_failed, true);
@@ -315,20 +357,30 @@ static bool mask_bytes(uint8_t *out, _Atomic uint64_t *m)
     return true;
 }
 
-/* Frees what the shared table still holds, and the table. */
-static void shared_free(ws_reuse_recorder *r)
+/* Frees the copies the shared table still holds and empties it for the
+ * cache's next recording (its slots and masks zero again); a table with
+ * slots it did not list (past MAX_PAGES), or where the cache keeps one
+ * already, is freed. */
+static void shared_done(ws_reuse_recorder *r)
 {
     shared_table *t = atomic_load(&r->shared);
     if (!t) return;
     size_t n = atomic_load(&r->nshared);
     for (size_t i = 0; i < n && i < MAX_PAGES; i++) {
         apage *a = &t->slot[t->claimed[i]];
-        _Atomic uint64_t *m = atomic_load_explicit(&a->mask, memory_order_relaxed);
-        if (m != no_mask) free((void *)m);
         free(atomic_load_explicit(&a->pre, memory_order_relaxed));
+        atomic_store_explicit(&a->key, 0, memory_order_relaxed);
+        atomic_store_explicit(&a->mask, NULL, memory_order_relaxed);
+        atomic_store_explicit(&a->pre, NULL, memory_order_relaxed);
+        atomic_store_explicit(&a->seen, 0, memory_order_relaxed);
     }
-    ws_zeroed_free(t, 1, sizeof *t);
     atomic_store(&r->shared, NULL);
+    if (n > MAX_PAGES || r->cache->spare) {
+        ws_zeroed_free(t, 1, sizeof *t);
+        return;
+    }
+    memset((void *)t->masks, 0, n * sizeof t->masks[0]);
+    r->cache->spare = t;
 }
 
 ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem)
@@ -338,7 +390,8 @@ ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem)
     r->cache = c;
     r->mem = mem;
     pthread_mutex_init(&r->mu, NULL);
-    atomic_init(&r->shared, NULL);
+    atomic_init(&r->shared, c->spare);
+    c->spare = NULL;
     atomic_init(&r->nshared, 0);
     atomic_init(&r->shared_failed, false);
     ws_devmem_watch(mem, on_access, r);
@@ -423,13 +476,15 @@ static bool copy_for(ws_reuse_cache *c, rpage *d, const record *like, const uint
     return true;
 }
 
-/* Copies a share's pages: reads with the bytes before the launch, writes
- * with those after it; the only share frees what the shared table held of
- * each page once copied, as it goes.  (Its masks and copies were made by
- * every SM's thread in its own malloc arena; freed while other threads
- * copy, each free takes the lock of an arena another thread allocates
- * from: vector_add 4194304 on two threads switched context a thousand
- * times.  With several shares shared_free frees them after the copy.)
+/* Copies a share's pages: reads with the bytes the launch read (the
+ * page's copy, or where it has none the page now), writes with those
+ * after it; the only share frees the shared table's copy of
+ * each page's bytes before the launch once used, as it goes.  (The copies
+ * were made by every SM's thread in its own malloc arena; freed while
+ * other threads copy, each free takes the lock of an arena another thread
+ * allocates from: vector_add 4194304 on two threads switched context a
+ * thousand times.  With several shares shared_done frees them after the
+ * copy.)
  * The shares copy at once on several threads: each writes its own entries
  * of the arrays and of the table and reads device memory and the newest
  * record, which nothing changes meanwhile (a copy shared with that record
@@ -460,11 +515,9 @@ static void *fill_share_pages(void *arg)
             ws_devmem_peek(r->mem, base, now, RPAGE);
             f->failed = !copy_for(f->cache, d, f->like, now);
         }
-        if (f->failed) break;   /* (what it holds stays for shared_free) */
+        if (f->failed) break;   /* (what it holds stays for shared_done) */
         if (f->alone) {
-            free((void *)m);
             free(pre);
-            atomic_store_explicit(&a->mask, no_mask, memory_order_relaxed);
             atomic_store_explicit(&a->pre, NULL, memory_order_relaxed);
         }
     }
@@ -604,7 +657,7 @@ void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *ke
         record *rec = record_make(r->cache, r, key, launch_no, st, ts, printed, nprinted, nthreads, pool);
         if (rec) cache_add(r->cache, rec);
     }
-    shared_free(r);
+    shared_done(r);
     pthread_mutex_destroy(&r->mu);
     free(r);
 }
@@ -685,6 +738,7 @@ void ws_reuse_clear(ws_reuse_cache *c)
 void ws_reuse_destroy(ws_reuse_cache *c)
 {
     ws_reuse_clear(c);
+    if (c) ws_zeroed_free(c->spare, 1, sizeof *c->spare);
     free(c);
 }
 

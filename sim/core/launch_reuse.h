@@ -7,8 +7,9 @@
  * config and timing options) and of the bytes of device memory it reads.
  * While a timed launch runs, a recorder watches device memory
  * (ws_devmem_watch) and keeps, per 4 KiB page, which bytes it read (their
- * values at the launch's start) and which it wrote (their values at its
- * end).  A later launch with an equal key, whose read bytes hold the
+ * values at the launch's start, or, for a byte the launch wrote before it
+ * first read it, possibly the value it wrote) and which it wrote (their
+ * values at its end).  A later launch with an equal key, whose read bytes hold the
  * recorded values now and whose written bytes all lie in live
  * allocations, would do exactly what the recorded one did: its outputs
  * are the recorded written bytes, its statistics the recorded ones, its
@@ -18,7 +19,9 @@
  * Induction on the launch's steps: a read returns either a byte as it was
  * at the start (recorded and compared equal) or one an earlier step of
  * the same launch wrote (equal by induction), so each step does the same
- * as in the recorded launch.  L1 and L2 start empty at every timed launch
+ * as in the recorded launch.  (A byte kept with the value the launch
+ * wrote was read only after that write: comparing it is more than the
+ * induction needs, never less.)  L1 and L2 start empty at every timed launch
  * (timing.c), so no cache state carries over.  Values are compared byte
  * for byte (no hash). */
 #ifndef WARPSIM_LAUNCH_REUSE_H

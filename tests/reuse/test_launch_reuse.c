@@ -539,6 +539,101 @@ static void test_writes_told_ahead_at_once(void **state)
     teardown(&f);
 }
 
+/* Eight threads in one window: thread 2j tells ahead of writes to the
+ * bytes j, j + 4, j + 8... of a 64-page buffer, thread 2j + 1 of reads of
+ * the same bytes, so that a page becomes read and written by whichever
+ * note comes second, a read or a write, on any thread; the writes are made
+ * after, all bytes + 1.  The copies, made in the window, hold the bytes as
+ * the reads saw them, before the writes: the launch is found again on the
+ * buffer as it was, not as it left it. */
+static void *tell_half(void *arg)
+{
+    const eighth *e = arg;
+    for (uint64_t i = (uint64_t)(e->k / 2); i < SHARED_BYTES; i += 4)
+        ws_devmem_tell_ahead(e->f->mem, e->buf + i, 1, e->k % 2 == 0);
+    return NULL;
+}
+
+static void test_read_and_written_by_others(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    char printed[16];
+    uint64_t buf = ws_devmem_alloc(f.mem, SHARED_BYTES);
+    uint8_t *host = malloc(SHARED_BYTES);
+    assert_non_null(host);
+    for (uint64_t i = 0; i < SHARED_BYTES; i++) host[i] = (uint8_t)(i * 7 + i / 4096);
+    assert_true(ws_devmem_write(f.mem, buf, host, SHARED_BYTES));
+    ws_reuse_recorder *r = ws_reuse_record_begin(f.cache, f.mem);
+    assert_non_null(r);
+    pthread_t th[8];
+    eighth e[8];
+    for (int k = 0; k < 8; k++) {
+        e[k] = (eighth){&f, buf, k};
+        assert_int_equal(pthread_create(&th[k], NULL, tell_half, &e[k]), 0);
+    }
+    for (int k = 0; k < 8; k++) pthread_join(th[k], NULL);
+    for (uint64_t at = 0; at < SHARED_BYTES; at += 256) {     /* the window's end, untold */
+        uint8_t *h = ws_devmem_write_span(f.mem, buf + at, 256);
+        assert_non_null(h);
+        for (int i = 0; i < 256; i++) h[i]++;
+    }
+    ws_launch_stats st = {.warp_insts = 43};
+    ws_timing_stats ts = {.cycles = 1235};
+    ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 4, NULL);
+    assert_int_equal(find(&f, printed), 0);
+    assert_true(ws_devmem_write(f.mem, buf, host, SHARED_BYTES));
+    assert_int_equal(find(&f, printed), 1);
+    for (uint64_t i = 0; i < SHARED_BYTES; i += 4093)
+        assert_int_equal(byte_at(&f, buf + i), (uint8_t)(host[i] + 1));
+    free(host);
+    teardown(&f);
+}
+
+/* A page written (in[0..4) + 1, told ahead in window 1, made at its end),
+ * then read (in[0..8), window 2), then written again (in[4..8) + 1,
+ * window 3): its copy, made in window 2, holds in[0..4) as the launch
+ * wrote them, which its own reads returned (whatever they were before),
+ * and in[4..8) as at the start.  Not found on the buffer as the launch
+ * left it (in[4..8) are not what it read); found with in[4..8) as at the
+ * start, in[0..4) as left; not with in[5] changed as well. */
+static void add_one_untold_at(fixture *f, uint64_t off)
+{
+    uint8_t *h = ws_devmem_write_span(f->mem, f->in + off, 4);
+    assert_non_null(h);
+    for (int i = 0; i < 4; i++) h[i]++;
+}
+
+static void test_read_after_written(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    char printed[16];
+    ws_reuse_recorder *r = ws_reuse_record_begin(f.cache, f.mem);
+    assert_non_null(r);
+    ws_devmem_tell_ahead(f.mem, f.in, 4, true);     /* window 1 */
+    add_one_untold_at(&f, 0);
+    ws_devmem_tell_ahead(f.mem, f.in, 8, false);    /* window 2 */
+    ws_devmem_tell_ahead(f.mem, f.in + 4, 4, true); /* window 3 */
+    add_one_untold_at(&f, 4);
+    ws_launch_stats st = {.warp_insts = 43};
+    ws_timing_stats ts = {.cycles = 1235};
+    ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 1, NULL);
+    assert_int_equal(find(&f, printed), 0);
+    uint8_t start[4];
+    for (int i = 0; i < 4; i++) start[i] = (uint8_t)((4 + i) * 3);
+    assert_true(ws_devmem_write(f.mem, f.in + 4, start, 4));
+    assert_int_equal(find(&f, printed), 1);
+    for (int i = 0; i < 8; i++) assert_int_equal(byte_at(&f, f.in + (uint64_t)i), (uint8_t)(i * 3 + 1));
+    assert_true(ws_devmem_write(f.mem, f.in + 4, start, 4));
+    uint8_t v = (uint8_t)(start[1] + 1);
+    assert_true(ws_devmem_write(f.mem, f.in + 5, &v, 1));
+    assert_int_equal(find(&f, printed), 0);
+    teardown(&f);
+}
+
 /* Records share the copies of pages whose bytes are the same: a second
  * launch (another key) that reads the same input and writes the same
  * output makes no copy; one that read another byte makes its own.  Each
@@ -606,6 +701,8 @@ int main(void)
         cmocka_unit_test(test_big_record_on_threads),
         cmocka_unit_test(test_writes_told_ahead),
         cmocka_unit_test(test_writes_told_ahead_at_once),
+        cmocka_unit_test(test_read_and_written_by_others),
+        cmocka_unit_test(test_read_after_written),
         cmocka_unit_test(test_copies_shared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
