@@ -634,6 +634,39 @@ static void test_read_after_written(void **state)
     teardown(&f);
 }
 
+/* The recorder's table, kept from one recorded launch to the next, holds
+ * nothing of the last one: a launch that reads in2 alone, recorded after
+ * one that read in, is found again with in changed; so is one recorded
+ * once 16 MiB of device memory hold bytes (its table made anew, in huge
+ * pages where the system gives them). */
+static void test_table_kept(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    char printed[16];
+    uint64_t in2 = ws_devmem_alloc(f.mem, N), out2 = ws_devmem_alloc(f.mem, N);
+    uint8_t b[N];
+    for (int i = 0; i < N; i++) b[i] = (uint8_t)(i * 5 + 1);
+    assert_true(ws_devmem_write(f.mem, in2, b, N));
+    record(&f, 1, f.in, f.out);
+    f.params[7] ^= 1;
+    record(&f, 2, in2, out2);
+    uint8_t v = (uint8_t)(byte_at(&f, f.in + 10) + 1);
+    assert_true(ws_devmem_write(f.mem, f.in + 10, &v, 1));
+    assert_int_equal(find(&f, printed), 2);
+    uint64_t big = (uint64_t)16 << 20, at = ws_devmem_alloc(f.mem, big);
+    assert_true(ws_devmem_fill(f.mem, at, 7, big));
+    f.params[7] ^= 2;
+    record(&f, 3, in2, out2);
+    v = (uint8_t)(byte_at(&f, f.in + 11) + 1);
+    assert_true(ws_devmem_write(f.mem, f.in + 11, &v, 1));
+    assert_int_equal(find(&f, printed), 3);
+    f.params[7] ^= 2;
+    assert_int_equal(find(&f, printed), 2);
+    teardown(&f);
+}
+
 /* Records share the copies of pages whose bytes are the same: a second
  * launch (another key) that reads the same input and writes the same
  * output makes no copy; one that read another byte makes its own.  Each
@@ -703,6 +736,7 @@ int main(void)
         cmocka_unit_test(test_writes_told_ahead_at_once),
         cmocka_unit_test(test_read_and_written_by_others),
         cmocka_unit_test(test_read_after_written),
+        cmocka_unit_test(test_table_kept),
         cmocka_unit_test(test_copies_shared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
