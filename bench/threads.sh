@@ -17,8 +17,9 @@
 # brackets): a shared machine's load comes and goes within seconds.
 # TIMES_DIR=DIR keeps each run's --host-times lines (each launch's time,
 # and where its windows went: docs/THREADS.md, "Host times") as
-# DIR/LAB.N.R.jsonl (LAB the program, N its threads, R the run), which
-# bench/windows.sh DIR makes a table.
+# DIR/LAB@ARGS.N.R.jsonl (LAB the program, ARGS its arguments joined by
+# commas, N its threads, R the run: two sizes of one program keep files of
+# their own), which bench/windows.sh DIR makes a table.
 #
 # Peak memory needs GNU time (/usr/bin/time); without it the column says
 # "?".  The first N should be 1: the others are compared with it, every
@@ -66,7 +67,9 @@ run_once() {
     end=$(date +%s.%N)
     awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", e - s }' > "$tmp/wall.$n.$r"
     if [ -n "${TIMES_DIR:-}" ]; then
-        mkdir -p "$TIMES_DIR" && cp "$tmp/times" "$TIMES_DIR/$lab.$n.$r.jsonl"
+        name=$lab
+        [ -n "$args" ] && name="$lab@$(echo "$args" | tr ' ' ',')"
+        mkdir -p "$TIMES_DIR" && cp "$tmp/times" "$TIMES_DIR/$name.$n.$r.jsonl"
     fi
     # the launches' host times summed
     awk 'match($0, /"host_s":[0-9.]+/) { t += substr($0, RSTART + 9, RLENGTH - 9) } END { printf "%.3f\n", t }' \

@@ -10,12 +10,13 @@
 #   TIMES_DIR=DIR bench/threads.sh BUILD 1 16 && bench/windows.sh DIR
 set -eu
 dir=${1:?usage: windows.sh TIMES_DIR}
-ls "$dir"/*.jsonl >/dev/null 2>&1 || { echo "windows.sh: no LAB.N.R.jsonl in $dir" >&2; exit 1; }
+ls "$dir"/*.jsonl >/dev/null 2>&1 || { echo "windows.sh: no LAB@ARGS.N.R.jsonl in $dir" >&2; exit 1; }
 
 echo "| program | threads | launch | kernel | runs | launch s | windows (threads / alone) | SMs' part s | busiest SM s | SM windows s | ends s | settling s | waiting s | alone s |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for f in "$dir"/*.jsonl; do
-    # LAB.N.R.jsonl: the program, its threads, the run
+    # LAB@ARGS.N.R.jsonl (or LAB.N.R.jsonl): the program and its
+    # arguments (joined by commas), its threads, the run
     base=${f##*/}
     base=${base%.jsonl}
     run=${base##*.}
@@ -52,8 +53,11 @@ done | awk '
         for (i = 1; i <= ngroups; i++) {
             g = order[i]
             split(g, p, SUBSEP)
+            name = p[1]
+            sub(/@/, " ", name)
+            gsub(/,/, " ", name)
             printf "| %s | %s | %s | %s | %d | %.4f | %d / %d | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f |\n",
-                   p[1], p[2], p[3], kernel[g], count[g], median(g, "host_s"), median(g, "on_threads"),
+                   name, p[2], p[3], kernel[g], count[g], median(g, "host_s"), median(g, "on_threads"),
                    median(g, "alone"), median(g, "sms_s"), median(g, "busiest_sm_s"), median(g, "sm_windows_s"),
                    median(g, "ends_s"), median(g, "settle_s"), median(g, "end_wait_s"), median(g, "alone_s")
         }
