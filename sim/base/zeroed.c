@@ -21,7 +21,8 @@ void *ws_zeroed(size_t n, size_t size)
 void ws_zeroed_advise_huge(void *p, size_t n, size_t size)
 {
 #if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
-    if (p && n * size >= ZEROED_MAPPED_BYTES) (void)madvise(p, n * size, MADV_HUGEPAGE);  /* a hint: refused, nothing changes */
+    /* a hint: where it is refused, nothing changes */
+    if (p && n * size >= ZEROED_MAPPED_BYTES) (void)madvise(p, n * size, MADV_HUGEPAGE);
 #else
     (void)p, (void)n, (void)size;
 #endif

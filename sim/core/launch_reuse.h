@@ -9,9 +9,9 @@
  * (ws_devmem_watch) and keeps, per 4 KiB page, which bytes it read (their
  * values at the launch's start, or, for a byte the launch wrote before it
  * first read it, possibly the value it wrote) and which it wrote (their
- * values at its end).  A later launch with an equal key, whose read bytes hold the
- * recorded values now and whose written bytes all lie in live
- * allocations, would do exactly what the recorded one did: its outputs
+ * values at its end).  A later launch with an equal key, whose read
+ * bytes hold the recorded values now and whose written bytes all lie in
+ * live allocations, would do exactly what the recorded one did: its outputs
  * are the recorded written bytes, its statistics the recorded ones, its
  * device printf output the recorded text.  Those are replayed, and the
  * launch is reported as reusing the timing of the recorded one.
@@ -21,8 +21,8 @@
  * the same launch wrote (equal by induction), so each step does the same
  * as in the recorded launch.  (A byte kept with the value the launch
  * wrote was read only after that write: comparing it is more than the
- * induction needs, never less.)  L1 and L2 start empty at every timed launch
- * (timing.c), so no cache state carries over.  Values are compared byte
+ * induction needs, never less.)  L1 and L2 start empty at every timed
+ * launch (timing.c), so no cache state carries over.  Values are compared byte
  * for byte (no hash). */
 #ifndef WARPSIM_LAUNCH_REUSE_H
 #define WARPSIM_LAUNCH_REUSE_H

@@ -473,12 +473,13 @@ static void test_writes_told_ahead(void **state)
     }
 }
 
-/* Eight threads tell ahead at once of reads and writes of one buffer of
- * 64 pages, each thread every eighth byte, so that they claim its pages
- * and set bits of one mask byte together; the writes are made after, all
- * bytes + 1.  The record holds every byte as read (the copies from before
- * the writes) and as written: replayed, the buffer is the launch's output
- * byte for byte. */
+/* Eight threads, each running tell (eighth: which of them, k), tell
+ * ahead at once in one window of a recorded launch of the reads and
+ * writes of one buffer of 64 pages; the writes are made after, all bytes
+ * + 1, untold.  The record holds every byte as read (the copies from
+ * before the writes) and as written: it is not found on the buffer as the
+ * launch left it, and, found on the buffer as it was, replays the
+ * launch's output byte for byte. */
 #define SHARED_BYTES (64 * 4096)
 
 typedef struct eighth {
@@ -487,19 +488,8 @@ typedef struct eighth {
     int k;
 } eighth;
 
-static void *tell_eighth(void *arg)
+static void eight_threads_at_once(void *(*tell)(void *))
 {
-    const eighth *e = arg;
-    for (uint64_t i = (uint64_t)e->k; i < SHARED_BYTES; i += 8) {
-        ws_devmem_tell_ahead(e->f->mem, e->buf + i, 1, false);
-        ws_devmem_tell_ahead(e->f->mem, e->buf + i, 1, true);
-    }
-    return NULL;
-}
-
-static void test_writes_told_ahead_at_once(void **state)
-{
-    (void)state;
     fixture f;
     setup(&f);
     char printed[16];
@@ -514,7 +504,7 @@ static void test_writes_told_ahead_at_once(void **state)
     eighth e[8];
     for (int k = 0; k < 8; k++) {
         e[k] = (eighth){&f, buf, k};
-        assert_int_equal(pthread_create(&th[k], NULL, tell_eighth, &e[k]), 0);
+        assert_int_equal(pthread_create(&th[k], NULL, tell, &e[k]), 0);
     }
     for (int k = 0; k < 8; k++) pthread_join(th[k], NULL);
     for (uint64_t at = 0; at < SHARED_BYTES; at += 256) {     /* the window's end, untold */
@@ -539,13 +529,28 @@ static void test_writes_told_ahead_at_once(void **state)
     teardown(&f);
 }
 
-/* Eight threads in one window: thread 2j tells ahead of writes to the
- * bytes j, j + 4, j + 8... of a 64-page buffer, thread 2j + 1 of reads of
- * the same bytes, so that a page becomes read and written by whichever
- * note comes second, a read or a write, on any thread; the writes are made
- * after, all bytes + 1.  The copies, made in the window, hold the bytes as
- * the reads saw them, before the writes: the launch is found again on the
- * buffer as it was, not as it left it. */
+/* Each thread every eighth byte, read and written, so that they claim the
+ * pages and set bits of one mask byte together. */
+static void *tell_eighth(void *arg)
+{
+    const eighth *e = arg;
+    for (uint64_t i = (uint64_t)e->k; i < SHARED_BYTES; i += 8) {
+        ws_devmem_tell_ahead(e->f->mem, e->buf + i, 1, false);
+        ws_devmem_tell_ahead(e->f->mem, e->buf + i, 1, true);
+    }
+    return NULL;
+}
+
+static void test_writes_told_ahead_at_once(void **state)
+{
+    (void)state;
+    eight_threads_at_once(tell_eighth);
+}
+
+/* Thread 2j tells of writes to the bytes j, j + 4, j + 8..., thread 2j + 1
+ * of reads of the same bytes, so that a page becomes read and written by
+ * whichever note comes second, a read or a write, on any thread: the copy
+ * that note makes must hold the bytes as the reads saw them. */
 static void *tell_half(void *arg)
 {
     const eighth *e = arg;
@@ -557,38 +562,7 @@ static void *tell_half(void *arg)
 static void test_read_and_written_by_others(void **state)
 {
     (void)state;
-    fixture f;
-    setup(&f);
-    char printed[16];
-    uint64_t buf = ws_devmem_alloc(f.mem, SHARED_BYTES);
-    uint8_t *host = malloc(SHARED_BYTES);
-    assert_non_null(host);
-    for (uint64_t i = 0; i < SHARED_BYTES; i++) host[i] = (uint8_t)(i * 7 + i / 4096);
-    assert_true(ws_devmem_write(f.mem, buf, host, SHARED_BYTES));
-    ws_reuse_recorder *r = ws_reuse_record_begin(f.cache, f.mem);
-    assert_non_null(r);
-    pthread_t th[8];
-    eighth e[8];
-    for (int k = 0; k < 8; k++) {
-        e[k] = (eighth){&f, buf, k};
-        assert_int_equal(pthread_create(&th[k], NULL, tell_half, &e[k]), 0);
-    }
-    for (int k = 0; k < 8; k++) pthread_join(th[k], NULL);
-    for (uint64_t at = 0; at < SHARED_BYTES; at += 256) {     /* the window's end, untold */
-        uint8_t *h = ws_devmem_write_span(f.mem, buf + at, 256);
-        assert_non_null(h);
-        for (int i = 0; i < 256; i++) h[i]++;
-    }
-    ws_launch_stats st = {.warp_insts = 43};
-    ws_timing_stats ts = {.cycles = 1235};
-    ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, NULL, 0, 4, NULL);
-    assert_int_equal(find(&f, printed), 0);
-    assert_true(ws_devmem_write(f.mem, buf, host, SHARED_BYTES));
-    assert_int_equal(find(&f, printed), 1);
-    for (uint64_t i = 0; i < SHARED_BYTES; i += 4093)
-        assert_int_equal(byte_at(&f, buf + i), (uint8_t)(host[i] + 1));
-    free(host);
-    teardown(&f);
+    eight_threads_at_once(tell_half);
 }
 
 /* A page written (in[0..4) + 1, told ahead in window 1, made at its end),
