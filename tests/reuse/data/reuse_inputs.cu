@@ -21,6 +21,11 @@
 //                            zero again: reused from 14 (1 and 3 are not
 //                            read, and keep the host's values)
 //  16 countEven(c)           counter 2 not zero: simulated
+//  17 writeThenRead(w)       simulated: writes w[0], reads w[0] and w[1]
+//                            thousands of cycles later
+//  18 writeThenRead(w)       w as 17 left it: reused from 17 (w[0] was read
+//                            only after the launch wrote it)
+//  19 writeThenRead(w)       w[1] changed on the host: simulated
 // Every result is checked on the CPU; PASS last.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -82,6 +87,17 @@ static bool check_count(const char *what, const int *dc, int want)
         }
     printf("%s: ok\n", what);
     return true;
+}
+
+/* Writes w[0], then, after a loop of dependent multiplies (thousands of
+ * cycles: later windows), reads w[0] back and w[1]. */
+__global__ void writeThenRead(volatile int *w, int *out, int spins)
+{
+    w[0] = 5;
+    int acc = 1;
+    for (int k = 0; k < spins; k++) acc = acc * 3 + 1;
+    out[0] = w[0] + w[1];
+    out[1] = acc;
 }
 
 __global__ void hello()
@@ -157,6 +173,28 @@ int main()
         printf("countEven %d: %s\n", r, same ? "ok" : "FAIL");
         ok &= same;
     }
+    int *dw, *dout;
+    cudaMalloc(&dw, 2 * sizeof(int));
+    cudaMalloc(&dout, 2 * sizeof(int));
+    const int w0[2] = {0, 10};
+    cudaMemcpy(dw, w0, sizeof w0, cudaMemcpyHostToDevice);
+    for (int r = 0; r < 3; r++) {
+        if (r == 2) {
+            const int w1 = 20;
+            cudaMemcpy(dw + 1, &w1, sizeof w1, cudaMemcpyHostToDevice);
+        }
+        writeThenRead<<<1, 1>>>(dw, dout, 200);
+        int got[2], w[2];
+        cudaMemcpy(got, dout, sizeof got, cudaMemcpyDeviceToHost);
+        cudaMemcpy(w, dw, sizeof w, cudaMemcpyDeviceToHost);
+        int acc = 1;
+        for (int k = 0; k < 200; k++) acc = acc * 3 + 1;
+        bool same = w[0] == 5 && got[0] == 5 + (r == 2 ? 20 : 10) && got[1] == acc;
+        printf("writeThenRead %d: %s\n", r, same ? "ok" : "FAIL");
+        ok &= same;
+    }
+    cudaFree(dw);
+    cudaFree(dout);
     cudaFree(dc);
     cudaFree(dx);
     cudaFree(dy);
