@@ -178,6 +178,8 @@ int main()
     cudaMalloc(&dout, 2 * sizeof(int));
     const int w0[2] = {0, 10};
     cudaMemcpy(dw, w0, sizeof w0, cudaMemcpyHostToDevice);
+    int acc = 1;
+    for (int k = 0; k < 200; k++) acc = acc * 3 + 1;
     for (int r = 0; r < 3; r++) {
         if (r == 2) {
             const int w1 = 20;
@@ -187,8 +189,6 @@ int main()
         int got[2], w[2];
         cudaMemcpy(got, dout, sizeof got, cudaMemcpyDeviceToHost);
         cudaMemcpy(w, dw, sizeof w, cudaMemcpyDeviceToHost);
-        int acc = 1;
-        for (int k = 0; k < 200; k++) acc = acc * 3 + 1;
         bool same = w[0] == 5 && got[0] == 5 + (r == 2 ? 20 : 10) && got[1] == acc;
         printf("writeThenRead %d: %s\n", r, same ? "ok" : "FAIL");
         ok &= same;
