@@ -9,7 +9,7 @@
  * each change of the map makes the page faults of the other threads wait:
  * `convolution 100000 256 32` under `exec` on four threads made 770 brk
  * and 600 mprotect calls, and on 16 threads a tenth of its samples lay in
- * the kernel's locks and shootdowns (bench/README.md, "Threads").
+ * the kernel's locks and shootdowns (bench/HISTORY.md, "Threads").
  * ws_host_malloc_tune sets the trim threshold to 1 GiB, grows heaps 64 MiB
  * at a time (address space only: a page costs when touched) and fixes the
  * size from which malloc maps a block of its own at 32 MiB (glibc raises it

@@ -357,7 +357,7 @@ static void run_share(ws_sm_team *t, ws_sm_worker *w, bool all)
          * from one already empty would still claim its line, which the
          * others then wait for (histogramPrivatized, 64 SMs a window on
          * 16 threads: 0.037 -> 0.032 s on one host, no change on a noisier
-         * one; bench/README, runs BR and BS) */
+         * one; bench/HISTORY.md, runs BR and BS) */
         for (int32_t d = 0; d < t->nthreads; d++) {
             ws_team_share *sh = &t->shares[(w->index + d) % t->nthreads];
             for (int32_t j; atomic_load_explicit(&sh->next, memory_order_relaxed) < sh->end &&
@@ -728,7 +728,7 @@ static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes,
  * Windows with atomics take the same threshold: with theirs at 128, 64
  * or 32 (at 64, 2,862 of histogram's 3,428 windows split, against 281)
  * histogram ran no faster on 16 threads, nor did four other programs
- * with every window's at 128 or 64 (bench/README, run AG). */
+ * with every window's at 128 or 64 (bench/HISTORY.md, run AG). */
 #define REQUESTS_FOR_THE_THREADS 256
 
 /* Most windows with atomics answered one by one in a row, after the
