@@ -19,9 +19,18 @@
  * bytes of one 256-byte chunk that a launch touched lie in one
  * allocation: runs are checked and written chunk by chunk. */
 #define CHUNK 256u
-/* What the cache keeps at most: the oldest records go first. */
-#define MAX_RECORDS 16
-#define MAX_BYTES (UINT64_C(1) << 30)
+/* What the cache keeps by default (ws_reuse_limits).  A lab program
+ * that times a sequence of launches (a radix sort's 24 a sort, a bitonic
+ * sort's 210 at 2^20 elements) reuses nothing unless one whole sequence
+ * fits, so the records are many and the limit is on the bytes they hold.
+ * Of one key (a kernel launched in place again and again, its inputs new
+ * each time) only 16 are kept: a launch compares the bytes of every
+ * record of its key, and those of an iterative kernel may differ only
+ * far into its arrays. */
+ws_reuse_limits ws_reuse_default_limits(void)
+{
+    return (ws_reuse_limits){.records = WS_REUSE_MAX_RECORDS, .same_key = 16, .bytes = UINT64_C(1) << 30};
+}
 /* Pages a recorded launch may touch (256 MiB): past it the recording
  * stops, so that the recorder's copies stay bounded; the launch is then
  * simulated as usual and not kept. */
@@ -29,9 +38,10 @@
 
 /* A copy of a page's bytes, which records share: a program's launches
  * mostly read the same inputs and write the same outputs (the variants of
- * a kernel a lab program compares), so a record takes the newest record's
- * copy of a page when its bytes are the same (compared whole) instead of
- * making one more.  refs (the records' pages holding it) changes on the
+ * a kernel a lab program compares, or a sort's passes, each reading what
+ * the one before wrote), so a record takes the newest record's (the one
+ * made or reused last) copy of a page when its bytes are the same
+ * (compared whole) instead of making one more.  refs (the records' pages holding it) changes on the
  * calling thread, which makes and frees records, and while a record's
  * pages are copied on several threads, on the one thread that copies
  * this page (fill_share_pages): no two threads at once. */
@@ -71,15 +81,16 @@ typedef struct record {
     size_t nprinted;
     ws_launch_stats st;
     ws_timing_stats ts;
-    uint64_t bytes;         /* what it holds, for the cache's limit */
+    uint64_t bytes;         /* what it holds but its page copies, for the cache's limit */
 } record;
 
 typedef struct shared_table shared_table;
 
 struct ws_reuse_cache {
-    record *recs[MAX_RECORDS];  /* oldest first */
+    ws_reuse_limits limits;
+    record *recs[WS_REUSE_MAX_RECORDS];     /* least recently made or reused first */
     int n;
-    uint64_t bytes;
+    uint64_t bytes;             /* its records' bytes, their page copies apart */
     atomic_size_t copies;       /* page copies its records hold (shared ones once) */
     shared_table *spare;        /* the last recording's table, emptied, for the next */
 };
@@ -612,27 +623,46 @@ static bool fill_pages(ws_reuse_cache *c, record *rec, const record *like, ws_re
     rpage *fit = realloc(rec->reads, (nr ? nr : 1) * sizeof *fit);     /* smaller: gives back the room */
     if (fit) rec->reads = fit;
     if ((fit = realloc(rec->writes, (nw ? nw : 1) * sizeof *fit))) rec->writes = fit;
-    /* what the record holds counted as if it shared nothing: the oldest
-     * record, dropped first, may share pages with the newest */
-    rec->bytes = (uint64_t)(nr + nw) * (sizeof(rpage) + sizeof(pbuf)) + rec->key.params_size + rec->nprinted;
+    /* its page copies are counted in c->copies, shared ones once */
+    rec->bytes = sizeof *rec + (uint64_t)(nr + nw) * sizeof(rpage) + rec->key.params_size + rec->nprinted;
     return true;
 }
 
-static void cache_drop_oldest(ws_reuse_cache *c)
+/* What c holds, page copies included (a record being added: its copies
+ * too, not its other bytes). */
+static uint64_t cache_bytes(const ws_reuse_cache *c)
 {
-    c->bytes -= c->recs[0]->bytes;
-    record_free(c, c->recs[0]);
-    memmove(c->recs, c->recs + 1, (size_t)(c->n - 1) * sizeof *c->recs);
+    return c->bytes + (uint64_t)atomic_load(&c->copies) * sizeof(pbuf);
+}
+
+static void cache_drop(ws_reuse_cache *c, int i)
+{
+    c->bytes -= c->recs[i]->bytes;
+    record_free(c, c->recs[i]);
+    memmove(c->recs + i, c->recs + i + 1, (size_t)(c->n - 1 - i) * sizeof *c->recs);
     c->n--;
 }
 
+/* Adds rec (its copies made, so counted already), dropping the least
+ * recently made or reused record of its key when its limit of them are
+ * kept, and then the least recently made or reused records while the
+ * cache is full; rec is freed when it alone is more than the cache may
+ * hold. */
 static void cache_add(ws_reuse_cache *c, record *rec)
 {
-    if (rec->bytes > MAX_BYTES) {
+    int same = 0, stale = -1;
+    for (int i = c->n - 1; i >= 0; i--)
+        if (key_eq(&c->recs[i]->key, &rec->key)) {
+            same++;
+            stale = i;
+        }
+    if (same >= (int)c->limits.same_key && stale >= 0) cache_drop(c, stale);
+    while (c->n > 0 && ((uint32_t)c->n >= c->limits.records || cache_bytes(c) + rec->bytes > c->limits.bytes))
+        cache_drop(c, 0);
+    if (cache_bytes(c) + rec->bytes > c->limits.bytes || c->limits.records == 0) {
         record_free(c, rec);
         return;
     }
-    while (c->n > 0 && (c->n == MAX_RECORDS || c->bytes + rec->bytes > MAX_BYTES)) cache_drop_oldest(c);
     c->recs[c->n++] = rec;
     c->bytes += rec->bytes;
 }
@@ -733,22 +763,37 @@ uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *ke
         if (rec->nprinted) fwrite(rec->printed, 1, rec->nprinted, out);
         *st = rec->st;
         *ts = rec->ts;
-        return rec->launch_no;
+        /* now the newest: the least recently used go first when the
+         * cache is full, and the next record shares the copies of this
+         * one, whose outputs the next launch most likely reads */
+        record *hit = c->recs[i];
+        memmove(c->recs + i, c->recs + i + 1, (size_t)(c->n - 1 - i) * sizeof *c->recs);
+        c->recs[c->n - 1] = hit;
+        return hit->launch_no;
     }
     return 0;
 }
 
 /* ---- the cache ----------------------------------------------------------- */
 
+ws_reuse_cache *ws_reuse_create_limited(ws_reuse_limits limits)
+{
+    ws_reuse_cache *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    if (limits.records > WS_REUSE_MAX_RECORDS) limits.records = WS_REUSE_MAX_RECORDS;
+    c->limits = limits;
+    return c;
+}
+
 ws_reuse_cache *ws_reuse_create(void)
 {
-    return calloc(1, sizeof(ws_reuse_cache));
+    return ws_reuse_create_limited(ws_reuse_default_limits());
 }
 
 void ws_reuse_clear(ws_reuse_cache *c)
 {
     if (!c) return;
-    while (c->n > 0) cache_drop_oldest(c);
+    while (c->n > 0) cache_drop(c, 0);
 }
 
 void ws_reuse_destroy(ws_reuse_cache *c)

@@ -35,7 +35,19 @@
 
 typedef struct ws_reuse_cache ws_reuse_cache;
 
-ws_reuse_cache *ws_reuse_create(void);
+/* What a cache keeps: at most records records (up to
+ * WS_REUSE_MAX_RECORDS), same_key of any one key, and bytes of records
+ * and their page copies (a copy records share counted once); past these
+ * the records least recently made or reused go first. */
+typedef struct ws_reuse_limits {
+    uint32_t records, same_key;
+    uint64_t bytes;
+} ws_reuse_limits;
+#define WS_REUSE_MAX_RECORDS 1024
+ws_reuse_limits ws_reuse_default_limits(void);
+
+ws_reuse_cache *ws_reuse_create(void);     /* with the default limits */
+ws_reuse_cache *ws_reuse_create_limited(ws_reuse_limits limits);
 void ws_reuse_destroy(ws_reuse_cache *c);
 /* Forgets every record: the programs and kernels they name are freed. */
 void ws_reuse_clear(ws_reuse_cache *c);

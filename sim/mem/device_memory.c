@@ -64,7 +64,9 @@ struct ws_devmem {
     ws_page_table inits;
 
     /* The most recent freed allocations, oldest first, for fault messages
-     * (a freed range is not handed out again while fresh addresses last). */
+     * and for an allocation of the same size (ws_devmem_alloc); a freed
+     * range is not handed out again otherwise while fresh addresses
+     * last. */
     ws_alloc freed[WS_DEVMEM_FREED_KEPT];
     size_t nfreed;
 
@@ -384,6 +386,31 @@ static uint64_t alloc_footprint(uint64_t size)
     return align_up(size, WS_ALLOC_ALIGN) + WS_GUARD_GAP;
 }
 
+/* Index in m->allocs where an allocation at base of footprint need goes,
+ * or SIZE_MAX when it would overlap a live one. */
+static size_t free_slot(const ws_devmem *m, uint64_t base, uint64_t need)
+{
+    size_t at = alloc_upper_bound(m, base);
+    if (at > 0 && m->allocs[at - 1].base + alloc_footprint(m->allocs[at - 1].size) > base) return SIZE_MAX;
+    if (at < m->nallocs && base + need > m->allocs[at].base) return SIZE_MAX;
+    return at;
+}
+
+/* The most recently freed allocation of size bytes whose range is free,
+ * taken from the freed list; 0 when there is none. */
+static uint64_t take_freed(ws_devmem *m, uint64_t size, size_t *at)
+{
+    for (size_t k = m->nfreed; k-- > 0;) {
+        if (m->freed[k].size != size) continue;
+        uint64_t base = m->freed[k].base;
+        if ((*at = free_slot(m, base, alloc_footprint(size))) == SIZE_MAX) continue;
+        memmove(m->freed + k, m->freed + k + 1, (m->nfreed - k - 1) * sizeof *m->freed);
+        m->nfreed--;
+        return base;
+    }
+    return 0;
+}
+
 uint64_t ws_devmem_alloc(ws_devmem *m, uint64_t size)
 {
     if (size > WS_GLOBAL_LIMIT - WS_GLOBAL_BASE)
@@ -391,10 +418,18 @@ uint64_t ws_devmem_alloc(ws_devmem *m, uint64_t size)
     uint64_t need = alloc_footprint(size);
     uint64_t base = 0;
     size_t at;
-    if (need <= WS_GLOBAL_LIMIT - m->bump) {
+    /* A program that frees a buffer and allocates one of the same size
+     * (a scan's block sums, allocated and freed in each timed call) gets
+     * the same address again, as the CUDA driver gives it (an H100 with
+     * driver 580: the same pointer each time round such a loop): its
+     * launches then read and write the same addresses, and repeated-launch
+     * reuse finds them identical.  Other sizes take fresh addresses, so
+     * that a stale pointer mostly lands in freed memory and is reported. */
+    base = take_freed(m, size, &at);
+    if (!base && need <= WS_GLOBAL_LIMIT - m->bump) {
         base = m->bump;
         at = m->nallocs;
-    } else {
+    } else if (!base) {
         /* first fit among the gaps left by freed allocations */
         uint64_t prev_end = WS_GLOBAL_BASE;
         for (at = 0; at <= m->nallocs; at++) {

@@ -270,6 +270,48 @@ static void test_exhaustion_and_reuse(void **state)
     ws_devmem_destroy(m);
 }
 
+/* A freed allocation's address is given again to the next allocation of
+ * the same size (as the CUDA driver does), zeroed; other sizes get fresh
+ * addresses, and a stale pointer into their freed range is still told as
+ * freed. */
+static void test_same_size_address_again(void **state)
+{
+    (void)state;
+    ws_devmem *m = ws_devmem_create();
+    uint64_t a = ws_devmem_alloc(m, 1000), b = ws_devmem_alloc(m, 500);
+    uint32_t v = 0xdeadbeef, r = 1;
+    assert_true(ws_devmem_write(m, a + 8, &v, 4));
+    assert_true(ws_devmem_free(m, a));
+    uint64_t c = ws_devmem_alloc(m, 1000);
+    assert_int_equal(c, a);
+    assert_true(ws_devmem_read(m, c + 8, &r, 4));
+    assert_int_equal(r, 0);
+    /* a loop that allocates and frees one size: one address */
+    uint64_t first = 0;
+    for (int i = 0; i < 3; i++) {
+        uint64_t q = ws_devmem_alloc(m, 12345);
+        if (i == 0) first = q;
+        assert_int_equal(q, first);
+        assert_true(ws_devmem_free(m, q));
+    }
+    /* another size: a fresh address; the freed b described as freed */
+    assert_true(ws_devmem_free(m, b));
+    uint64_t d = ws_devmem_alloc(m, 400);
+    assert_true(d != b);
+    char s[160], want[160];
+    ws_devmem_describe(m, b + 4, s, sizeof s);
+    snprintf(want, sizeof want, "inside the 500-byte allocation at 0x%llx, which was freed", (unsigned long long)b);
+    assert_string_equal(s, want);
+    /* of two freed of one size, the most recently freed first */
+    uint64_t e = ws_devmem_alloc(m, 500), f = ws_devmem_alloc(m, 500);
+    assert_int_equal(e, b);
+    assert_true(ws_devmem_free(m, e));
+    assert_true(ws_devmem_free(m, f));
+    assert_int_equal(ws_devmem_alloc(m, 500), f);
+    assert_int_equal(ws_devmem_alloc(m, 500), e);
+    ws_devmem_destroy(m);
+}
+
 /* Randomized: allocations of assorted sizes, writes and reads of random
  * ranges, frees and new allocations, all mirrored in host arrays. */
 typedef struct shadow { uint64_t addr, size; uint8_t *bytes; } shadow;
@@ -544,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_fill),
         cmocka_unit_test(test_small_allocations_share_pages),
         cmocka_unit_test(test_exhaustion_and_reuse),
+        cmocka_unit_test(test_same_size_address_again),
         cmocka_unit_test(test_random_against_host_arrays),
         cmocka_unit_test(test_many_allocations),
         cmocka_unit_test(test_generic_classify),

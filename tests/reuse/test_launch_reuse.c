@@ -645,6 +645,8 @@ static void test_copies_shared(void **state)
     (void)state;
     fixture f;
     setup(&f);
+    ws_reuse_destroy(f.cache);      /* 16 records at most, as the loop below needs */
+    f.cache = ws_reuse_create_limited((ws_reuse_limits){.records = 16, .same_key = 16, .bytes = UINT64_C(1) << 30});
     char printed[16];
     uint8_t z[N] = {0};
     record(&f, 1, f.in, f.out);
@@ -689,6 +691,94 @@ static void test_copies_shared(void **state)
     teardown(&f);
 }
 
+/* Records a launch of key grid.x gx whose input starts with byte v. */
+static void record_input(fixture *f, uint32_t gx, uint8_t v, uint64_t no)
+{
+    assert_true(ws_devmem_write(f->mem, f->in, &v, 1));
+    f->l.grid.x = gx;
+    record(f, no, f->in, f->out);
+}
+
+/* The launch found for key grid.x gx with input byte v (0: none). */
+static uint64_t find_input(fixture *f, uint32_t gx, uint8_t v)
+{
+    char printed[16];
+    uint8_t z[N] = {0};
+    assert_true(ws_devmem_write(f->mem, f->in, &v, 1));
+    assert_true(ws_devmem_write(f->mem, f->out, z, N));
+    f->l.grid.x = gx;
+    uint64_t from = find(f, printed);
+    if (from) assert_int_equal(byte_at(f, f->out), (uint8_t)(v + 1));
+    return from;
+}
+
+/* A sequence of launches longer than the old limit of 16 records is kept
+ * whole (a radix sort's 24 launches a sort); of one key, the newest 16
+ * records (an in-place kernel whose inputs change every launch). */
+static void test_many_records(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    for (uint32_t k = 0; k < 200; k++) record_input(&f, 100 + k, 7, 100 + k);
+    for (uint32_t k = 0; k < 200; k++) assert_int_equal(find_input(&f, 100 + k, 7), 100 + k);
+    for (uint32_t k = 0; k < 20; k++) record_input(&f, 4, (uint8_t)k, 400 + k);
+    for (uint32_t k = 0; k < 20; k++) assert_int_equal(find_input(&f, 4, (uint8_t)k), k < 4 ? 0 : 400 + k);
+    assert_int_equal(find_input(&f, 100, 7), 100);     /* other keys' records stay */
+    teardown(&f);
+}
+
+/* Past the limit of records, or of bytes, the least recently made or
+ * reused go first; copies that records share count once against the
+ * bytes. */
+static void test_record_limits(void **state)
+{
+    (void)state;
+    fixture f;
+    setup(&f);
+    ws_reuse_destroy(f.cache);
+    f.cache = ws_reuse_create_limited((ws_reuse_limits){.records = 5, .same_key = 16, .bytes = UINT64_C(1) << 30});
+    for (uint32_t k = 0; k < 8; k++) record_input(&f, 10 + k, 7, 10 + k);
+    for (uint32_t k = 0; k < 8; k++) assert_int_equal(find_input(&f, 10 + k, 7), k < 3 ? 0 : 10 + k);
+    /* a record reused is kept over those reused or made since: A, B, C;
+     * A reused; D made: B goes */
+    ws_reuse_destroy(f.cache);
+    f.cache = ws_reuse_create_limited((ws_reuse_limits){.records = 3, .same_key = 16, .bytes = UINT64_C(1) << 30});
+    for (uint32_t k = 0; k < 3; k++) record_input(&f, 60 + k, 7, 60 + k);
+    assert_int_equal(find_input(&f, 60, 7), 60);
+    record_input(&f, 63, 7, 63);
+    assert_int_equal(find_input(&f, 61, 7), 0);
+    assert_int_equal(find_input(&f, 60, 7), 60);
+    assert_int_equal(find_input(&f, 62, 7), 62);
+    assert_int_equal(find_input(&f, 63, 7), 63);
+    ws_reuse_destroy(f.cache);
+    /* about three records of two page copies each (the input read, the
+     * output written) */
+    const uint64_t limit = 30000;
+    f.cache = ws_reuse_create_limited((ws_reuse_limits){.records = 100, .same_key = 100, .bytes = limit});
+    for (uint32_t k = 0; k < 10; k++) {
+        record_input(&f, 4, (uint8_t)k, 20 + k);
+        assert_true(ws_reuse_page_copies(f.cache) * 4096 <= limit);
+    }
+    assert_int_equal(find_input(&f, 4, 9), 29);
+    assert_int_equal(find_input(&f, 4, 8), 28);
+    assert_int_equal(find_input(&f, 4, 0), 0);
+    assert_int_equal(find_input(&f, 4, 5), 0);
+    /* ten keys reading the same input and writing the same output share
+     * two copies: all ten fit */
+    ws_reuse_clear(f.cache);
+    for (uint32_t k = 0; k < 10; k++) record_input(&f, 40 + k, 3, 40 + k);
+    assert_int_equal(ws_reuse_page_copies(f.cache), 2);
+    for (uint32_t k = 0; k < 10; k++) assert_int_equal(find_input(&f, 40 + k, 3), 40 + k);
+    /* a record alone past the limit is not kept */
+    ws_reuse_destroy(f.cache);
+    f.cache = ws_reuse_create_limited((ws_reuse_limits){.records = 100, .same_key = 100, .bytes = 4096});
+    record_input(&f, 4, 1, 50);
+    assert_int_equal(ws_reuse_page_copies(f.cache), 0);
+    assert_int_equal(find_input(&f, 4, 1), 0);
+    teardown(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -706,6 +796,8 @@ int main(void)
         cmocka_unit_test(test_read_after_written),
         cmocka_unit_test(test_table_kept),
         cmocka_unit_test(test_copies_shared),
+        cmocka_unit_test(test_many_records),
+        cmocka_unit_test(test_record_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
