@@ -178,7 +178,10 @@ static bool next_run(const uint8_t *m, uint32_t *pos, uint32_t *lo, uint32_t *hi
  * read, those the launch has not written as at the start and those it has
  * as it wrote them, and a read of a byte after the launch wrote it returns
  * what the launch wrote (launch_reuse.h's induction does not need its
- * value from before): device memory does not change while the SMs run (a
+ * value from before): a read notes only the bytes that no write made so
+ * far wrote (MADE_BITS; a write told ahead is not made until its window
+ * ends, after every read of the window), and only those are compared.
+ * Device memory does not change while the SMs run (a
  * window's writes are made after all of them ran), so any copy made in a
  * window holds the bytes the window's reads saw, and two threads that
  * copy at once copy the same bytes, one copy kept; a write made now is
@@ -188,7 +191,7 @@ static bool next_run(const uint8_t *m, uint32_t *pos, uint32_t *lo, uint32_t *hi
  * first. */
 typedef struct apage {
     _Atomic uint64_t key;           /* page number + 1; 0: free */
-    _Atomic(_Atomic uint64_t *) mask;   /* read bits, then written bits (MASK_WORDS each); NULL until set up */
+    _Atomic(_Atomic uint64_t *) mask;   /* its masks (READ_BITS ...); NULL until set up */
     _Atomic(uint8_t *) pre;         /* its copy (page_copy_wanted); NULL: none yet */
     _Atomic uint8_t seen;           /* SEEN_READ | SEEN_WRITTEN: what notes it had */
 } apage;
@@ -212,11 +215,18 @@ _Static_assert(SHARED_SLOTS == 2 * MAX_PAGES, "twice the pages a record may hold
 /* A page's bits in words: bit i of a page in word i / 64, at i % 64. */
 #define MASK_WORDS (RPAGE / 64)
 _Static_assert(MASK_WORDS * sizeof(uint64_t) == RMASK_BYTES, "a page's mask as words and as bytes");
+/* A page's masks, each MASK_WORDS from where it starts: the bytes read
+ * before the launch wrote them, the bytes written (told ahead or made),
+ * and the bytes written so far (made). */
+#define READ_BITS 0
+#define WRITTEN_BITS MASK_WORDS
+#define MADE_BITS (2 * MASK_WORDS)
+#define PAGE_MASK_WORDS (3 * MASK_WORDS)
 
 struct shared_table {
     apage slot[SHARED_SLOTS];
     uint32_t claimed[MAX_PAGES];    /* the slots claimed, [0, nshared) */
-    _Atomic uint64_t masks[MAX_PAGES][2 * MASK_WORDS];
+    _Atomic uint64_t masks[MAX_PAGES][PAGE_MASK_WORDS];
     bool huge;                      /* mapped in huge pages (HUGE_TABLE_FROM) */
 };
 
@@ -302,20 +312,18 @@ static inline void word_set_shared(_Atomic uint64_t *w, uint64_t bits)
         atomic_fetch_or_explicit(w, bits, memory_order_relaxed);
 }
 
-/* Bits [lo, hi) of m, or-ed in: the first and last words in part, the
- * words between whole. */
-static void bits_set_shared(_Atomic uint64_t *m, uint32_t lo, uint32_t hi)
+/* Bits [lo, hi) of m but those set in except (NULL: none), or-ed in: the
+ * first and last words in part, the words between whole. */
+static void bits_set_shared(_Atomic uint64_t *m, _Atomic uint64_t *except, uint32_t lo, uint32_t hi)
 {
     if (lo >= hi) return;
-    uint32_t w = lo / 64, last = (hi - 1) / 64;
-    uint64_t head = ~UINT64_C(0) << (lo % 64), tail = ~UINT64_C(0) >> (63 - (hi - 1) % 64);
-    if (w == last) {
-        word_set_shared(&m[w], head & tail);
-        return;
+    for (uint32_t w = lo / 64, last = (hi - 1) / 64; w <= last; w++) {
+        uint64_t bits = ~UINT64_C(0);
+        if (w == lo / 64) bits &= ~UINT64_C(0) << (lo % 64);
+        if (w == last) bits &= ~UINT64_C(0) >> (63 - (hi - 1) % 64);
+        if (except) bits &= ~atomic_load_explicit(&except[w], memory_order_relaxed);
+        if (bits) word_set_shared(&m[w], bits);
     }
-    word_set_shared(&m[w], head);
-    while (++w < last) word_set_shared(&m[w], ~UINT64_C(0));
-    word_set_shared(&m[last], tail);
 }
 
 /* Whether this note of page pg (a read, or a write told ahead or, with
@@ -357,7 +365,14 @@ static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write, bool 
             ws_devmem_peek(r->mem, addr >> RPAGE_SHIFT << RPAGE_SHIFT, copy, RPAGE);
             if (!atomic_compare_exchange_strong(&pg->pre, &none, copy)) free(copy);
         }
-        bits_set_shared(m + (write ? MASK_WORDS : 0), off, off + n);
+        if (!write) {
+            /* only the bytes the launch has not written yet: what it reads
+             * of the others it wrote itself */
+            bits_set_shared(m + READ_BITS, m + MADE_BITS, off, off + n);
+        } else {
+            bits_set_shared(m + WRITTEN_BITS, NULL, off, off + n);
+            if (!ahead) bits_set_shared(m + MADE_BITS, NULL, off, off + n);
+        }
         addr += n;
         size -= n;
     }
@@ -529,14 +544,14 @@ static void *fill_share_pages(void *arg)
         _Atomic uint64_t *m = atomic_load_explicit(&a->mask, memory_order_relaxed);
         uint8_t *pre = atomic_load_explicit(&a->pre, memory_order_relaxed);
         rpage *d = &f->rec->reads[f->from + f->nr];
-        if (mask_bytes(d->mask, m)) {
+        if (mask_bytes(d->mask, m + READ_BITS)) {
             d->base = base;
             f->nr++;
             if (!pre) ws_devmem_peek(r->mem, base, now, RPAGE);     /* unwritten: as at the start */
             f->failed = !copy_for(f->cache, d, f->like, pre ? pre : now);
         }
         d = &f->rec->writes[f->from + f->nw];
-        if (!f->failed && mask_bytes(d->mask, m + MASK_WORDS)) {
+        if (!f->failed && mask_bytes(d->mask, m + WRITTEN_BITS)) {
             d->base = base;
             f->nw++;
             ws_devmem_peek(r->mem, base, now, RPAGE);

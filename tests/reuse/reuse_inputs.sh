@@ -22,7 +22,7 @@ diff -u "$t/all.out" "$t/r.out" || fail "the program printed something else with
 
 # launch: the launch it must reuse (null: simulated)
 for want in 1:null 2:1 3:null 4:null 5:null 6:null 7:6 8:3 9:null 10:9 11:null 12:11 13:null 14:null 15:14 16:null \
-    17:null 18:17 19:null; do
+    17:null 18:17 19:null 20:19 21:17; do
     n=${want%%:*} from=${want#*:}
     line=$(grep "\"launch\":$n}\$" "$t/r.json") || fail "no summary of launch $n"
     printf '%s\n' "$line" | grep -q "\"timing_reused_from\":$from," ||
@@ -32,7 +32,7 @@ done
 # checked launches are all simulated
 ws exec --gpu h200 --json --summary-out "$t/c.json" --racecheck -- "$prog" >/dev/null 2>&1 ||
     fail "racecheck run: exit status $?"
-[ "$(grep -c '"timing_reused_from":null' "$t/c.json")" -eq 19 ] || fail "a launch under --racecheck was reused"
+[ "$(grep -c '"timing_reused_from":null' "$t/c.json")" -eq 21 ] || fail "a launch under --racecheck was reused"
 ws exec --functional --simulate-all -- "$prog" >/dev/null 2>"$t/f.err" && fail "--functional --simulate-all accepted"
 grep -q 'simulate-all does not apply' "$t/f.err" || fail "no message for --functional --simulate-all"
 echo "reuse_inputs: ok"

@@ -26,6 +26,9 @@
 //  18 writeThenRead(w)       w as 17 left it: reused from 17 (w[0] was read
 //                            only after the launch wrote it)
 //  19 writeThenRead(w)       w[1] changed on the host: simulated
+//  20 writeThenRead(w)       w[0] zeroed on the host (cudaMemset), w[1] as
+//                            in 19: reused from 19 (w[0] is not compared)
+//  21 writeThenRead(w)       w[0] zeroed, w[1] as in 17: reused from 17
 // Every result is checked on the CPU; PASS last.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -180,16 +183,15 @@ int main()
     cudaMemcpy(dw, w0, sizeof w0, cudaMemcpyHostToDevice);
     int acc = 1;
     for (int k = 0; k < 200; k++) acc = acc * 3 + 1;
-    for (int r = 0; r < 3; r++) {
-        if (r == 2) {
-            const int w1 = 20;
-            cudaMemcpy(dw + 1, &w1, sizeof w1, cudaMemcpyHostToDevice);
-        }
+    for (int r = 0; r < 5; r++) {
+        const int w1 = r == 2 || r == 3 ? 20 : 10;
+        if (r == 2 || r == 4) cudaMemcpy(dw + 1, &w1, sizeof w1, cudaMemcpyHostToDevice);
+        if (r >= 3) cudaMemset(dw, 0, sizeof(int));
         writeThenRead<<<1, 1>>>(dw, dout, 200);
         int got[2], w[2];
         cudaMemcpy(got, dout, sizeof got, cudaMemcpyDeviceToHost);
         cudaMemcpy(w, dw, sizeof w, cudaMemcpyDeviceToHost);
-        bool same = w[0] == 5 && got[0] == 5 + (r == 2 ? 20 : 10) && got[1] == acc;
+        bool same = w[0] == 5 && got[0] == 5 + w1 && got[1] == acc;
         printf("writeThenRead %d: %s\n", r, same ? "ok" : "FAIL");
         ok &= same;
     }
