@@ -283,7 +283,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     if (ok) {
         if (c->totals && ws_kernel_totals_add(c->totals, name, &st, c->functional ? NULL : &ts) &&
             reuse.reused_from)
-            ws_kernel_totals_mark_reused(c->totals, name);
+            ws_kernel_totals_mark_reused(c->totals, name, &st);
         ws_summary_info info = {.kernel = name, .grid = l.grid, .block = l.block, .dynamic_smem = l.dynamic_smem,
                                 .gpu = c->functional ? NULL : g->name, .timing = c->functional ? NULL : &ts,
                                 .sass = ws_program_sass_source(f->mod->prog),

@@ -12,6 +12,7 @@ typedef struct kernel_total {
     bool timed;
     uint64_t launches;
     uint64_t reused;        /* of them: timing reused from an earlier launch (docs/REUSE.md) */
+    uint64_t reused_warp_insts;     /* those launches' warp instructions, not simulated again */
     uint64_t *own;          /* per launch: the kernel's own cycles (timed) or warp instructions */
     uint64_t cap;
     uint64_t cycles, launch_cycles, warp_insts, thread_insts;
@@ -82,10 +83,13 @@ bool ws_kernel_totals_add(ws_kernel_totals *t, const char *kernel, const ws_laun
     return true;
 }
 
-void ws_kernel_totals_mark_reused(ws_kernel_totals *t, const char *kernel)
+void ws_kernel_totals_mark_reused(ws_kernel_totals *t, const char *kernel, const ws_launch_stats *s)
 {
     for (size_t i = 0; i < t->n; i++)
-        if (!strcmp(t->k[i].name, kernel)) t->k[i].reused++;
+        if (!strcmp(t->k[i].name, kernel)) {
+            t->k[i].reused++;
+            t->k[i].reused_warp_insts += s->warp_insts;
+        }
 }
 
 static int by_value(const void *a, const void *b)
@@ -119,9 +123,24 @@ void ws_kernel_totals_text(FILE *out, const ws_kernel_totals *t)
         if (k->timed)
             fprintf(out, "%" PRIu64 " cycles (%" PRIu64 " of them launch overhead), %.3f us, ", k->cycles,
                     k->launch_cycles, k->time_ns / 1000.0);
-        fprintf(out, "%" PRIu64 " warp instructions, SIMD efficiency %.1f%%\n", k->warp_insts,
+        fprintf(out, "%" PRIu64 " warp instructions", k->warp_insts);
+        if (k->reused) fprintf(out, " (%" PRIu64 " of them simulated)", k->warp_insts - k->reused_warp_insts);
+        fprintf(out, ", SIMD efficiency %.1f%%\n",
                 k->warp_insts ? (double)k->thread_insts / (32.0 * (double)k->warp_insts) * 100.0 : 0.0);
     }
+    if (t->n < 2) return;
+    uint64_t launches = 0, reused = 0, insts = 0, reused_insts = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        launches += t->k[i].launches;
+        reused += t->k[i].reused;
+        insts += t->k[i].warp_insts;
+        reused_insts += t->k[i].reused_warp_insts;
+    }
+    fprintf(out, "  all %zu kernels: %" PRIu64 " launches", t->n, launches);
+    if (reused) fprintf(out, " (%" PRIu64 " of them not simulated again)", reused);
+    fprintf(out, ", %" PRIu64 " warp instructions", insts);
+    if (reused) fprintf(out, " (%" PRIu64 " of them simulated)", insts - reused_insts);
+    fputc('\n', out);
 }
 
 void ws_kernel_totals_json(FILE *out, const ws_kernel_totals *t)
@@ -137,7 +156,8 @@ void ws_kernel_totals_json(FILE *out, const ws_kernel_totals *t)
                 ",\"%s_max\":%" PRIu64, k->launches, own, k->own[0], own, med, own, k->own[k->launches - 1]);
         if (k->timed)
             fprintf(out, ",\"cycles\":%" PRIu64 ",\"launch_cycles\":%" PRIu64 ",\"time_ns\":%.6g"
-                    ",\"launches_reused\":%" PRIu64, k->cycles, k->launch_cycles, k->time_ns, k->reused);
+                    ",\"launches_reused\":%" PRIu64 ",\"warp_instructions_simulated\":%" PRIu64, k->cycles,
+                    k->launch_cycles, k->time_ns, k->reused, k->warp_insts - k->reused_warp_insts);
         fprintf(out, ",\"warp_instructions\":%" PRIu64 ",\"thread_instructions\":%" PRIu64 "}\n",
                 k->warp_insts, k->thread_insts);
     }

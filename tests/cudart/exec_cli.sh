@@ -27,6 +27,15 @@ for k in vecAdd vecAddGridStride vecAddCoarsened; do
         fail "no JSON summary for $k"
 done
 grep -q '"warp_instructions":[1-9]' "$tmp/s.json" || fail "no warp_instructions in the JSON"
+# the text totals end with all kernels' launches and warp instructions summed
+"$warpsim" exec --summary short -- "$prog" 100 >/dev/null 2>"$tmp/short" || fail "vector_add under --summary short failed"
+sum=0
+for k in vecAdd vecAddGridStride vecAddCoarsened; do
+    n=$(grep "^{\"kernel\":\"$k\"" "$tmp/s.json" | sed 's/.*"warp_instructions":\([0-9]*\),.*/\1/')
+    sum=$((sum + n))
+done
+grep -q "^  all 3 kernels: 3 launches, $sum warp instructions\$" "$tmp/short" ||
+    fail "no all-kernels line of 3 launches and $sum warp instructions: $(tail -n 1 "$tmp/short")"
 grep -q '"thread_instructions":[1-9]' "$tmp/s.json" || fail "no thread_instructions in the JSON"
 
 # the text summary goes to stderr by default

@@ -42,6 +42,12 @@ $sim"
 done
 grep -q '^{"totals":.*"launches":6,.*"launches_reused":5,' "$t/reuse.json" || fail "totals: not 5 of 6 reused"
 grep -q '^{"totals":.*"launches_reused":0,' "$t/all.json" || fail "totals: --simulate-all reused"
+# of the totals' warp instructions, one launch's were simulated
+one=$(grep '"launch":1}$' "$t/reuse.json" | sed 's/.*"warp_instructions":\([0-9]*\),.*/\1/')
+grep -q "^{\"totals\":.*\"warp_instructions_simulated\":$one,\"warp_instructions\":$((6 * one))," "$t/reuse.json" ||
+    fail "totals: not one launch's $one warp instructions simulated of 6"
+grep -q "\"warp_instructions_simulated\":$((6 * one)),\"warp_instructions\":$((6 * one))," "$t/all.json" ||
+    fail "totals: --simulate-all did not simulate all warp instructions"
 
 # the text summaries say it too
 # shellcheck disable=SC2086
@@ -51,4 +57,5 @@ ws exec --gpu h200 --summary short -- "$prog" $size 2>"$t/short.err" >/dev/null 
 ws exec --gpu h200 -- "$prog" $size 2>"$t/full.err" >/dev/null || fail "full summary run"
 [ "$(grep -c '^  timing reused from launch 1:' "$t/full.err")" -eq 5 ] || fail "full summary: not 5 reused"
 grep -q "6 launches (5 of them with the timing of an identical earlier launch" "$t/full.err" || fail "totals text"
+grep -q "$((6 * one)) warp instructions ($one of them simulated)" "$t/full.err" || fail "totals text: simulated"
 echo "reuse_fc: ok"
