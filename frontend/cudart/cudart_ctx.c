@@ -18,6 +18,7 @@
 #include "fatbin.h"
 #include "frontend/ptx/ptx_query.h"
 #include "sim/core/kernel_regs.h"
+#include "sim/core/checks.h"
 #include "sim/core/launch_reuse.h"
 #include "sim/core/progress_line.h"
 #include "sim/base/host_malloc.h"
@@ -123,6 +124,9 @@ static cr_context *context_create(void)
                 (checks && strstr(checks, "sync") ? WS_CHECK_SYNC : 0) |
                 (checks && strstr(checks, "init") ? WS_CHECK_INIT : 0);
     if ((c->checks & WS_CHECK_INIT) && c->mem) ws_devmem_track_init(c->mem);
+    /* each finding shown once in the program, not at every launch (without
+     * memory for it, each launch shows its own) */
+    if (c->checks) c->checks_shown = calloc(1, sizeof *c->checks_shown);
     return c;
 }
 
@@ -176,6 +180,7 @@ static void context_destroy(cr_context *c)
 {
     if (!c) return;
     ws_reuse_destroy(c->reuse);
+    free(c->checks_shown);
     if (c->l2_kept) ws_l2_free(c->l2_kept);
     free(c->l2_kept);
     ws_thread_pool_free(c->pool);
@@ -486,6 +491,7 @@ int32_t cr_func_regs(cr_context *c, cr_func *f)
 void cr_device_reset(cr_context *c)
 {
     ws_reuse_clear(c->reuse);     /* its records name the kernels freed here */
+    if (c->checks_shown) c->checks_shown->n = 0;    /* so do the findings shown */
     for (cr_module *m = c->modules; m; m = m->next) module_unload(m);
     for (size_t i = 0; i < c->nfuncs; i++) c->funcs[i]->kernel = NULL;
     free_allocs(c);

@@ -142,6 +142,7 @@ typedef struct cr_context {
     uint32_t checks;                /* WS_CHECK_*: --racecheck, --synccheck, --initcheck */
     bool leak_check;                /* --leak-check: report what was never freed, at exit */
     struct ws_reuse_cache *reuse;   /* timed launches for reuse (docs/REUSE.md); NULL = --simulate-all */
+    struct ws_check_shown *checks_shown;    /* the checks' findings shown so far (checks.h); NULL: none asked */
     struct ws_l2_dram *l2_kept;     /* the timed launches' L2, kept from one to the next (ws_l2_init_again) */
     struct ws_thread_pool *pool;    /* the timed launches' threads, kept likewise (NULL: each starts its own) */
     uint64_t launches;          /* launches made so far: the summary's launch numbers */

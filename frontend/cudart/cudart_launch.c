@@ -235,6 +235,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         .params = NULL, .params_size = 0,
         .printf_out = NULL, .max_warp_insts = c->max_warp_insts,
         .progress_limit = c->progress_limit, .timeout_s = c->timeout_s, .checks = c->checks,
+        .checks_shown = c->checks_shown,
         .sm_count = (uint32_t)g->multiProcessorCount,
         .warps_per_sm = (uint32_t)(g->maxThreadsPerMultiProcessor / g->warpSize),
         .textures = c->textures, .ntextures = (uint32_t)c->ntextures,

@@ -79,6 +79,21 @@ static bool first_time(ws_exec *x, int kind, int32_t pc1, int32_t pc2)
     g->seen[g->nseen].pc1 = pc1;
     g->seen[g->nseen].pc2 = pc2;
     g->nseen++;
+    ws_check_shown *shown = x->l->checks_shown;
+    if (!shown) return true;
+    for (uint32_t i = 0; i < shown->n; i++)
+        if (shown->seen[i].program == (const void *)x->p && shown->seen[i].kind == kind &&
+            shown->seen[i].pc1 == pc1 && shown->seen[i].pc2 == pc2) {
+            g->nearlier++;
+            return false;
+        }
+    if (shown->n < WS_CHECK_SHOWN_MAX) {
+        shown->seen[shown->n].program = x->p;
+        shown->seen[shown->n].kind = (uint8_t)kind;
+        shown->seen[shown->n].pc1 = pc1;
+        shown->seen[shown->n].pc2 = pc2;
+        shown->n++;
+    }
     return true;
 }
 
@@ -219,6 +234,9 @@ void ws_init_global_read(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t 
 void ws_checks_summary(ws_exec *x)
 {
     if (!x->checks || !x->checks->total) return;
-    fprintf(report_file(x), "warpsim checks: %llu finding(s) in kernel %s, %u distinct shown\n",
-            (unsigned long long)x->checks->total, x->p->funcs[x->k->func].shown, x->checks->nseen);
+    const ws_check_log *g = x->checks;
+    fprintf(report_file(x), "warpsim checks: %llu finding(s) in kernel %s, %u distinct shown",
+            (unsigned long long)g->total, x->p->funcs[x->k->func].shown, g->nseen - g->nearlier);
+    if (g->nearlier) fprintf(report_file(x), ", %u as an earlier launch showed", g->nearlier);
+    fputc('\n', report_file(x));
 }

@@ -44,8 +44,20 @@ typedef struct ws_initshadow {
 typedef struct ws_check_log {
     uint64_t total;         /* every finding, repeated or not */
     uint32_t nseen;
+    uint32_t nearlier;      /* of the distinct ones, those an earlier launch showed (ws_check_shown) */
     struct { int32_t pc1, pc2; uint8_t kind; } seen[WS_CHECK_SEEN_MAX];
 } ws_check_log;
+
+/* The findings a program's launches showed (warpsim exec: a warm-up and
+ * ten timed launches of one racy kernel would show one finding eleven
+ * times): a later launch counts them and says so, and does not show them
+ * again.  Kept by the caller from launch to launch (ws_launch.checks_shown),
+ * zeroed to start; emptied when the programs it names are freed. */
+#define WS_CHECK_SHOWN_MAX 1024
+typedef struct ws_check_shown {
+    uint32_t n;
+    struct { const void *program; int32_t pc1, pc2; uint8_t kind; } seen[WS_CHECK_SHOWN_MAX];
+} ws_check_shown;
 
 /* A new block: shadow memory for shared_size bytes, all clear.  False when
  * out of memory. */

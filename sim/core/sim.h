@@ -92,6 +92,9 @@ typedef struct ws_launch {
     double timeout_s;           /* wall-clock seconds for the launch; 0 = no limit */
     uint32_t checks;            /* WS_CHECK_*: sanitizer-style checks (docs/FAULTS.md) */
     FILE *report_out;           /* where the checks report; NULL = stderr */
+    /* Findings earlier launches showed, not shown again (checks.h); NULL:
+     * the launch shows all of its own. */
+    struct ws_check_shown *checks_shown;
     /* The GPU's SMs and warp slots per SM, for %nsmid, %smid and %nwarpid
      * in a functional launch (a timed one takes its config's); 0 = one SM
      * of 64 warps. */

@@ -15,6 +15,14 @@ grep -qx "a kernel that waits for ever: cudaErrorLaunchTimeout" "$tmp/out" || fa
 grep -qx "the program goes on" "$tmp/out" || fail "the program did not go on"
 grep -q "warpsim racecheck: shared memory hazard (write after read) .* of kernel .*matmulMissingSync.*faults.cu:18).*after the read by .*faults.cu:20).*with no barrier between" "$tmp/err" ||
     fail "no write-after-read hazard naming faults.cu:18 and :20"
+# the second launch shows none of the findings again, and says so
+grep -qx "the same again: cudaSuccess" "$tmp/out" || fail "second matmul line"
+first=$(grep -c "warpsim racecheck: .* of kernel .*matmulMissingSync" "$tmp/err")
+[ "$(grep -c "warpsim checks: .* in kernel .*matmulMissingSync" "$tmp/err")" -eq 2 ] || fail "not two checks summaries"
+grep -q "warpsim checks: [0-9]* finding(s) in kernel .*matmulMissingSync.*, $first distinct shown\$" "$tmp/err" ||
+    fail "the first launch's summary does not count its $first findings shown"
+grep -q "warpsim checks: [0-9]* finding(s) in kernel .*matmulMissingSync.*, 0 distinct shown, $first as an earlier launch showed\$" "$tmp/err" ||
+    fail "the second launch's summary does not say its $first findings were shown before"
 grep -q "launch timed out: kernel .*waitForever.* made no progress in 200000 warp instructions.*warp 0 at pc [0-9]* (.*faults.cu:29" "$tmp/err" ||
     fail "no diagnosis of the spinning kernel at faults.cu:29"
 grep -qx "cudaFree after the fault: cudaErrorLaunchTimeout" "$tmp/out" || fail "the timeout is not sticky"

@@ -43,6 +43,8 @@ int main()
     cudaMemset(flag, 0, sizeof(int));
     matmulMissingSync<<<dim3(n / TILE, n / TILE), dim3(TILE, TILE)>>>(A, B, C, n);
     printf("matmul without its second barrier: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+    matmulMissingSync<<<dim3(n / TILE, n / TILE), dim3(TILE, TILE)>>>(A, B, C, n);
+    printf("the same again: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
     waitForever<<<1, 32>>>(flag);
     printf("a kernel that waits for ever: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
     printf("the program goes on\n");
