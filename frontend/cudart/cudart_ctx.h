@@ -148,7 +148,7 @@ typedef struct cr_context {
     uint64_t launches;          /* launches made so far: the summary's launch numbers */
     struct ws_progress_line *progress;  /* stderr is a terminal: each long launch's progress */
     double sim_ms;              /* simulated time so far, for events */
-    bool noted_event_time, noted_regs_estimate, noted_printf_limit;
+    bool noted_event_time, noted_regs_estimate, noted_printf_limit, noted_streams;
 } cr_context;
 
 /* The runtime's one context, created on first use. */
