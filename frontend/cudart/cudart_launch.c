@@ -288,7 +288,13 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         ws_summary_info info = {.kernel = name, .grid = l.grid, .block = l.block, .dynamic_smem = l.dynamic_smem,
                                 .gpu = c->functional ? NULL : g->name, .timing = c->functional ? NULL : &ts,
                                 .sass = ws_program_sass_source(f->mod->prog),
-                                .launch_no = reuse.launch_no, .reused_from = reuse.reused_from};
+                                .launch_no = reuse.launch_no, .reused_from = reuse.reused_from,
+                                .reuse_missed = reuse.reused_from ? 0 : reuse.miss.launch_no,
+                                .reuse_missed_addr = reuse.miss.addr,
+                                .reuse_missed_freed = reuse.miss.freed};
+        if (info.reuse_missed)
+            ws_devmem_allocation_of(c->mem, info.reuse_missed_addr, &info.reuse_missed_base,
+                                    &info.reuse_missed_size);
         if (c->report)
             ws_html_report_add(c->report, &(ws_html_launch){.info = &info, .stats = &st,
                                                             .gpu = c->functional ? NULL : g, .kernel = f->kernel,

@@ -725,28 +725,41 @@ void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *ke
 
 /* ---- reuse --------------------------------------------------------------- */
 
-/* Every byte rec read holds the same value in mem now, in a live allocation. */
-static bool reads_match(const record *rec, const ws_devmem *mem)
+/* Every byte rec read holds the same value in mem now, in a live
+ * allocation; else false, with *at (NULL: not wanted) the first byte that
+ * does not. */
+static bool reads_match(const record *rec, const ws_devmem *mem, uint64_t *at)
 {
     uint8_t now[CHUNK];
     for (size_t i = 0; i < rec->nreads; i++) {
         const rpage *pg = &rec->reads[i];
         uint32_t pos = 0, lo, hi;
-        while (next_run(pg->mask, &pos, &lo, &hi))
-            if (!ws_devmem_read(mem, pg->base + lo, now, hi - lo) || memcmp(now, pg->buf->bytes + lo, hi - lo) != 0)
-                return false;
+        while (next_run(pg->mask, &pos, &lo, &hi)) {
+            bool live = ws_devmem_read(mem, pg->base + lo, now, hi - lo);
+            if (live && memcmp(now, pg->buf->bytes + lo, hi - lo) == 0) continue;
+            if (at) {
+                uint32_t k = 0;
+                while (live && k < hi - lo && now[k] == pg->buf->bytes[lo + k]) k++;
+                *at = pg->base + lo + (live ? k : 0);
+            }
+            return false;
+        }
     }
     return true;
 }
 
-/* Every byte rec wrote lies in a live allocation now. */
-static bool writes_valid(const record *rec, const ws_devmem *mem)
+/* Every byte rec wrote lies in a live allocation now; else false, with
+ * *at (NULL: not wanted) the first run of them that does not. */
+static bool writes_valid(const record *rec, const ws_devmem *mem, uint64_t *at)
 {
     for (size_t i = 0; i < rec->nwrites; i++) {
         const rpage *pg = &rec->writes[i];
         uint32_t pos = 0, lo, hi;
         while (next_run(pg->mask, &pos, &lo, &hi))
-            if (!ws_devmem_valid(mem, pg->base + lo, hi - lo)) return false;
+            if (!ws_devmem_valid(mem, pg->base + lo, hi - lo)) {
+                if (at) *at = pg->base + lo;
+                return false;
+            }
     }
     return true;
 }
@@ -763,13 +776,26 @@ static bool replay_writes(const record *rec, ws_devmem *mem)
 }
 
 uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *key, FILE *out,
-                       ws_launch_stats *st, ws_timing_stats *ts, bool *oom)
+                       ws_launch_stats *st, ws_timing_stats *ts, bool *oom, ws_reuse_miss *miss)
 {
     rkey want = key_of(key);
     *oom = false;
+    if (miss) *miss = (ws_reuse_miss){0};
     for (int i = c->n - 1; i >= 0; i--) {
         const record *rec = c->recs[i];
-        if (!key_eq(&rec->key, &want) || !reads_match(rec, mem) || !writes_valid(rec, mem)) continue;
+        if (!key_eq(&rec->key, &want)) continue;
+        /* the newest record of the key tells why it did not match */
+        bool first = miss && !miss->launch_no;
+        uint64_t at = 0;
+        if (!reads_match(rec, mem, first ? &at : NULL)) {
+            if (first) *miss = (ws_reuse_miss){.launch_no = rec->launch_no, .addr = at, .freed = false};
+            continue;
+        }
+        if (!writes_valid(rec, mem, first ? &at : NULL)) {
+            if (first) *miss = (ws_reuse_miss){.launch_no = rec->launch_no, .addr = at, .freed = true};
+            continue;
+        }
+        if (miss) *miss = (ws_reuse_miss){0};
         /* only out of host memory can a write fail here */
         if (!replay_writes(rec, mem)) {
             *oom = true;

@@ -74,8 +74,16 @@ const char *ws_reuse_refusal(const ws_launch *l, const ws_timing_options *t);
  * else 0 and nothing changed.  *oom is set when the host ran out of memory
  * while writing the outputs (returning 0, the outputs partly written: the
  * launch cannot be simulated now, its inputs may have changed). */
+typedef struct ws_reuse_miss {
+    uint64_t launch_no;     /* 0: no record of the key */
+    uint64_t addr;          /* the first byte it read that holds another value now (or lies in no
+                             * live allocation), or the first it wrote that lies in none */
+    bool freed;             /* addr is a byte written */
+} ws_reuse_miss;
+/* ... and when none is found and miss is not NULL: why the newest record
+ * of the key (if any) was not taken. */
 uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *key, FILE *out,
-                       ws_launch_stats *st, ws_timing_stats *ts, bool *oom);
+                       ws_launch_stats *st, ws_timing_stats *ts, bool *oom, ws_reuse_miss *miss);
 
 /* The 4 KiB page copies c's records hold, a copy that records share
  * counted once. */

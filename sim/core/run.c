@@ -70,7 +70,7 @@ bool ws_run_reusing(ws_program *p, const ws_kernel *k, const ws_launch *l, const
     ws_reuse_key key = {.p = p, .k = k, .gpu = o->gpu, .l = l, .timing = &o->timing};
     bool oom;
     r->reused_from = ws_reuse_find(r->cache, p->mem, &key, l->printf_out ? l->printf_out : stdout,
-                                   st, ts, &oom);
+                                   st, ts, &oom, &r->miss);
     if (r->reused_from) return true;
     if (oom) {
         ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory writing the outputs of kernel %s",

@@ -36,6 +36,7 @@ typedef struct ws_run_reuse {
     ws_reuse_cache *cache;      /* NULL: every launch simulated */
     uint64_t launch_no;         /* this launch's number (from 1), what a later reuse names */
     uint64_t reused_from;       /* out: 0 = simulated, else the launch whose results it took */
+    ws_reuse_miss miss;         /* out, when simulated: why the newest record of its key was not taken */
 } ws_run_reuse;
 
 /* ws_run, except that a timed launch identical to one recorded in

@@ -102,6 +102,10 @@ void ws_summary_short(FILE *out, const ws_summary_info *k, const ws_launch_stats
                 k->timing->time_ns / 1000.0, k->gpu ? k->gpu : "?");
     if (k->timing && k->reused_from)
         fprintf(out, " timing reused from launch %" PRIu64 ",", k->reused_from);
+    else if (k->timing && k->reuse_missed)
+        fprintf(out, " not reused (launch %" PRIu64 " %s 0x%" PRIx64 "),", k->reuse_missed,
+                k->reuse_missed_freed ? "wrote memory freed since, at" : "read another value at",
+                k->reuse_missed_addr);
     uint64_t conflicts = s->shared_ld.bank_conflicts + s->shared_st.bank_conflicts + s->shared_atom.bank_conflicts;
     uint64_t req = s->global_ld.requests + s->global_st.requests + s->global_atom.requests;
     uint64_t sec = s->global_ld.sectors + s->global_st.sectors + s->global_atom.sectors;
@@ -151,6 +155,19 @@ void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats 
     if (k->timing && k->reused_from)
         fprintf(out, "  timing reused from launch %" PRIu64 ": the same launch reading the same bytes, not "
                 "simulated again (outputs and counters are that launch's; docs/REUSE.md)\n", k->reused_from);
+    else if (k->timing && k->reuse_missed) {
+        fprintf(out, "  simulated: launch %" PRIu64 " had the same kernel, grid, block and arguments, but %s "
+                "0x%" PRIx64, k->reuse_missed,
+                k->reuse_missed_freed ? "the memory it wrote has been freed since, at"
+                                      : "a byte it read holds another value now, at",
+                k->reuse_missed_addr);
+        if (k->reuse_missed_size)
+            fprintf(out, " (byte %" PRIu64 " of the %" PRIu64 "-byte allocation at 0x%" PRIx64 ")",
+                    k->reuse_missed_addr - k->reuse_missed_base, k->reuse_missed_size, k->reuse_missed_base);
+        else
+            fprintf(out, " (in memory freed since)");
+        fprintf(out, "; docs/REUSE.md\n");
+    }
     if (k->timing) timing_text(out, k->gpu ? k->gpu : "?", k->timing);
     if (k->sass) fprintf(out, "  counters: SASS-informed (%s): memory accesses as ptxas made them\n", k->sass);
     else fprintf(out, "  counters: PTX-exact\n");
@@ -243,6 +260,10 @@ void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats 
         /* numbered launches (warpsim exec's) can reuse an earlier one's timing */
         if (k->reused_from) json_u64(out, "timing_reused_from", k->reused_from);
         else if (k->launch_no) fputs(",\"timing_reused_from\":null", out);
+        if (!k->reused_from && k->reuse_missed) {
+            json_u64(out, "reuse_missed", k->reuse_missed);
+            json_u64(out, "reuse_missed_address", k->reuse_missed_addr);
+        }
     }
     if (k->launch_no) json_u64(out, "launch", k->launch_no);
     fputs("}\n", out);

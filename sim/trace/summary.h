@@ -20,6 +20,13 @@ typedef struct ws_summary_info {
      * the earlier launch whose results it took without being simulated
      * (docs/REUSE.md; 0 = simulated). */
     uint64_t launch_no, reused_from;
+    /* Simulated though an earlier launch had the same kernel, grid, block
+     * and arguments (0: none did): that launch's number, and the address
+     * that made the difference: a byte it read that holds another value
+     * now, or (reuse_missed_freed) one it wrote in memory freed since. */
+    uint64_t reuse_missed, reuse_missed_addr;
+    bool reuse_missed_freed;
+    uint64_t reuse_missed_base, reuse_missed_size;  /* the live allocation holding it (size 0: none) */
 } ws_summary_info;
 
 /* How much of the summary to print after each launch. */
@@ -47,7 +54,8 @@ void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats 
  *   const_requests, const_addresses
  * (counters as in ws_launch_stats); when numbered (warpsim exec), launch,
  * and when also timed, timing_reused_from (null, or the launch whose
- * timing it reuses). */
+ * timing it reuses) and, when simulated though an earlier launch had the
+ * same key, reuse_missed (its number) and reuse_missed_address. */
 void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats *s);
 
 /* The summary after a launch as `warpsim run` and `warpsim exec` write it:

@@ -29,6 +29,19 @@ for want in 1:null 2:1 3:null 4:null 5:null 6:null 7:6 8:3 9:null 10:9 11:null 1
         fail "launch $n: expected timing_reused_from $from: $line"
 done
 
+# a launch simulated though an earlier one had its key says which byte
+# differed: launch 3's x[777] (byte 3109 of x, 777.0f and -5.0f differing
+# from their second byte), launch 1 its newest record of the key
+line=$(grep '"launch":3}$' "$t/r.json")
+printf '%s\n' "$line" | grep -q '"reuse_missed":1,"reuse_missed_address":[0-9]*,' ||
+    fail "launch 3 does not name launch 1 as missed: $line"
+printf '%s\n' "$(grep '"launch":1}$' "$t/r.json")" | grep -q '"reuse_missed"' && fail "launch 1 names a missed launch"
+ws exec --gpu h200 -- "$prog" 2>"$t/full.err" >/dev/null || fail "full summary run: exit status $?"
+grep -q "^  simulated: launch 1 had the same kernel, grid, block and arguments, but a byte it read holds another value now, at 0x[0-9a-f]* (byte 3109 of the 4000-byte allocation at 0x[0-9a-f]*)" \
+    "$t/full.err" || fail "no full-summary line naming byte 3109 of x"
+ws exec --gpu h200 --summary short -- "$prog" 2>"$t/short.err" >/dev/null || fail "short summary run: exit status $?"
+grep -q "not reused (launch 1 read another value at 0x[0-9a-f]*)" "$t/short.err" || fail "no short-summary note"
+
 # checked launches are all simulated
 ws exec --gpu h200 --json --summary-out "$t/c.json" --racecheck -- "$prog" >/dev/null 2>&1 ||
     fail "racecheck run: exit status $?"

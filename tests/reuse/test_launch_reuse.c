@@ -26,6 +26,7 @@ typedef struct fixture {
     ws_launch l;
     ws_timing_options t;
     ws_reuse_key key;
+    ws_reuse_miss miss;         /* the last find's */
 } fixture;
 
 static void setup(fixture *f)
@@ -79,7 +80,7 @@ static uint64_t find(fixture *f, char *printed)
     ws_launch_stats st;
     ws_timing_stats ts;
     bool oom = true;
-    uint64_t from = ws_reuse_find(f->cache, f->mem, &f->key, out, &st, &ts, &oom);
+    uint64_t from = ws_reuse_find(f->cache, f->mem, &f->key, out, &st, &ts, &oom, &f->miss);
     fclose(out);
     assert_false(oom);
     if (from) {
@@ -127,6 +128,7 @@ static void test_changes_refused(void **state)
     /* another argument byte */
     f.params[7] ^= 1;
     assert_int_equal(find(&f, printed), 0);
+    assert_int_equal(f.miss.launch_no, 0);          /* no record of that key */
     f.params[7] ^= 1;
     /* another grid */
     f.l.grid.x = 5;
@@ -137,13 +139,20 @@ static void test_changes_refused(void **state)
     assert_int_equal(find(&f, printed), 0);
     assert_string_equal(printed, "");
     assert_int_equal(byte_at(&f, f.out + 5), 0);
+    assert_int_equal(f.miss.launch_no, 1);          /* why: that byte */
+    assert_int_equal(f.miss.addr, f.in + 999);
+    assert_false(f.miss.freed);
     /* as it was: reused */
     v = (uint8_t)(999 * 3);
     assert_true(ws_devmem_write(f.mem, f.in + 999, &v, 1));
     assert_int_equal(find(&f, printed), 1);
+    assert_int_equal(f.miss.launch_no, 0);
     /* the output freed: its bytes cannot be written, not reused */
     assert_true(ws_devmem_free(f.mem, f.out));
     assert_int_equal(find(&f, printed), 0);
+    assert_int_equal(f.miss.launch_no, 1);
+    assert_int_equal(f.miss.addr, f.out);
+    assert_true(f.miss.freed);
     teardown(&f);
 }
 
