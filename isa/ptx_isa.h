@@ -172,6 +172,7 @@ typedef enum ptx_sreg {
     PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_LT,
     PTX_SREG_LANEMASK_GE, PTX_SREG_LANEMASK_GT,
     PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_TOTAL_SMEM_SIZE,
+    PTX_SREG_ENVREG,        /* %envreg1 and %envreg2 (component 1, 2): a cooperative launch's workspace */
     PTX_SREG_COUNT
 } ptx_sreg;
 

@@ -498,6 +498,7 @@ void cr_device_reset(cr_context *c)
     cr_textures_reset(c);
     ws_devmem_destroy(c->mem);
     c->mem = ws_devmem_create();
+    c->coop_workspace = 0;
     c->gpu_ok = c->mem != NULL;
     if ((c->checks & WS_CHECK_INIT) && c->mem) ws_devmem_track_init(c->mem);
     c->last_error = cudaSuccess;

@@ -99,6 +99,10 @@ typedef struct cr_launch_config {
 
 #define CR_MAX_PUSHED 16
 
+/* Bytes of a cooperative launch's workspace: grid-wide synchronization
+ * counts arrivals in its second word. */
+#define CR_COOP_WORKSPACE 256
+
 typedef struct cr_context {
     ws_gpu_config gpu;
     bool gpu_ok;                /* false: the config did not load; calls return cudaErrorNoDevice */
@@ -146,6 +150,7 @@ typedef struct cr_context {
     struct ws_l2_dram *l2_kept;     /* the timed launches' L2, kept from one to the next (ws_l2_init_again) */
     struct ws_thread_pool *pool;    /* the timed launches' threads, kept likewise (NULL: each starts its own) */
     uint64_t launches;          /* launches made so far: the summary's launch numbers */
+    uint64_t coop_workspace;    /* cooperative launches' workspace in device memory; 0: none made */
     struct ws_progress_line *progress;  /* stderr is a terminal: each long launch's progress */
     double sim_ms;              /* simulated time so far, for events */
     bool noted_event_time, noted_regs_estimate, noted_printf_limit, noted_streams;
@@ -210,6 +215,11 @@ void cr_managed_sync(cr_context *c, bool to_device);
 /* Registers per thread of a kernel (ptxas -v when available, else an
  * estimate flagged in f->regs_estimated). */
 int32_t cr_func_regs(cr_context *c, cr_func *f);
+
+/* Blocks of f (threads each, dynamic_smem bytes of dynamic shared memory)
+ * resident on one SM at once, as cudaOccupancyMaxActiveBlocksPerMultiprocessor
+ * gives it (cudart_func.c); 0 when none fits. */
+int cr_blocks_per_sm(cr_context *c, cr_func *f, int threads, size_t dynamic_smem);
 
 /* Frees every device allocation and module placement (cudaDeviceReset). */
 void cr_device_reset(cr_context *c);

@@ -92,6 +92,7 @@ CR_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int d
     prop->canMapHostMemory = 1;
     prop->surfaceAlignment = 512;
     prop->concurrentKernels = 1;
+    prop->cooperativeLaunch = !c->functional;
     prop->asyncEngineCount = 2;
     prop->unifiedAddressing = 1;
     prop->memoryBusWidth = g->memoryBusWidth;
@@ -143,8 +144,8 @@ CR_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case cudaDevAttrEccEnabled: case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId:
     case cudaDevAttrTccDriver: case cudaDevAttrPciDomainId: case cudaDevAttrIsMultiGpuBoard:
     case cudaDevAttrMultiGpuBoardGroupID: case cudaDevAttrConcurrentManagedAccess:
-    case cudaDevAttrCooperativeLaunch:
         v = 0; break;
+    case cudaDevAttrCooperativeLaunch: v = !c->functional; break;   /* (cudaLaunchCooperativeKernel) */
     case cudaDevAttrMultiProcessorCount: v = g->multiProcessorCount; break;
     case cudaDevAttrMemoryClockRate: v = g->memoryClockRate; break;
     case cudaDevAttrGlobalMemoryBusWidth: v = g->memoryBusWidth; break;

@@ -101,17 +101,22 @@ CR_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     if (!numBlocks || blockSize <= 0) return cr_ret(c, cudaErrorInvalidValue);
     cr_func *f;
     if ((e = cr_func_lookup(c, func, &f)) != cudaSuccess) return cr_ret(c, e);
+    *numBlocks = cr_blocks_per_sm(c, f, blockSize, dynamicSMemSize);
+    return cudaSuccess;
+}
+
+int cr_blocks_per_sm(cr_context *c, cr_func *f, int threads, size_t dynamic_smem)
+{
     uint64_t s = static_smem(f);
     ws_occ_input in = {
-        .threads = blockSize, .regs = cr_func_regs(c, f), .static_smem = s,
-        .dynamic_smem = dynamicSMemSize,
+        .threads = threads, .regs = cr_func_regs(c, f), .static_smem = s,
+        .dynamic_smem = dynamic_smem,
         .carveout = f->carveout >= 0 ? f->carveout : WS_OCC_CARVEOUT_DEFAULT,
         .optin = f->max_dynamic_smem >= 0 && s + (uint64_t)f->max_dynamic_smem > c->gpu.sharedMemPerBlock,
     };
     ws_occ_result r;
     ws_occupancy(&c->gpu, &in, WS_OCC_HARDWARE, &r);
-    *numBlocks = r.error == WS_OCC_OK ? r.blocks_per_sm : 0;
-    return cudaSuccess;
+    return r.error == WS_OCC_OK ? r.blocks_per_sm : 0;
 }
 
 CR_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,

@@ -218,7 +218,40 @@ static void add_sim_time(cr_context *c, const ws_launch_stats *st, const ws_timi
         c->sim_ms += (double)st->warp_insts / issue_per_cycle / (double)g->clockRate;
 }
 
-static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, size_t shmem)
+/* A cooperative launch's workspace (ws_launch.grid_workspace), made at
+ * the first and zeroed for each: its blocks count their arrivals at
+ * grid-wide barriers there.  0 when out of memory. */
+static uint64_t coop_workspace(cr_context *c)
+{
+    if (!c->coop_workspace) c->coop_workspace = ws_devmem_alloc(c->mem, CR_COOP_WORKSPACE);
+    if (c->coop_workspace && !ws_devmem_fill(c->mem, c->coop_workspace, 0, CR_COOP_WORKSPACE)) return 0;
+    return c->coop_workspace;
+}
+
+/* Why a cooperative launch of f cannot run (its error, with a note
+ * saying why), or cudaSuccess: its blocks must all be resident at once,
+ * as the GPU requires, and run side by side, which --functional does not
+ * do (there blocks run one after another). */
+static cudaError_t coop_check(cr_context *c, cr_func *f, dim3 grid, dim3 block, size_t shmem)
+{
+    if (c->functional) {
+        cr_note("error: a cooperative launch needs the timing model: under --functional a grid's blocks run "
+                "one after another, and a grid-wide barrier would wait for ever");
+        return cudaErrorNotSupported;
+    }
+    uint64_t threads = (uint64_t)block.x * block.y * block.z, blocks = (uint64_t)grid.x * grid.y * grid.z;
+    if (threads > INT32_MAX) return cudaErrorInvalidValue;
+    int per_sm = cr_blocks_per_sm(c, f, (int)threads, shmem);
+    uint64_t fit = (uint64_t)per_sm * (uint64_t)c->gpu.multiProcessorCount;
+    if (blocks > fit) {
+        cr_note("error: cooperative launch of %llu blocks: at most %llu can be resident at once (%d an SM on %d SMs)",
+                (unsigned long long)blocks, (unsigned long long)fit, per_sm, c->gpu.multiProcessorCount);
+        return cudaErrorCooperativeLaunchTooLarge;
+    }
+    return cudaSuccess;
+}
+
+static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, size_t shmem, bool cooperative)
 {
     cudaError_t e;
     cr_context *c = cr_enter(&e);
@@ -259,6 +292,8 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
         cr_note("error: %s", err.msg);
         return cr_ret(c, error_code(err.kind));
     }
+    if (cooperative && (e = coop_check(c, f, grid, block, shmem)) != cudaSuccess) return cr_ret(c, e);
+    if (cooperative && !(l.grid_workspace = coop_workspace(c))) return cr_ret(c, cudaErrorMemoryAllocation);
     uint8_t *params = NULL;
     if ((e = pack_params(f->kernel, args, &l, &params)) != cudaSuccess) return cr_ret(c, e);
     if (c->lines) l.pc_counts = ws_lines_counters(c->lines, f->mod->prog, name);
@@ -328,7 +363,7 @@ CR_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3
 {
     (void)stream;
     if (!kernel) return cr_ret(cr_ctx(), cudaErrorInvalidDeviceFunction);
-    return launch(kernel, gridDim, blockDim, args, sharedMem);
+    return launch(kernel, gridDim, blockDim, args, sharedMem, false);
 }
 
 CR_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
@@ -342,11 +377,28 @@ CR_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 bloc
 {
     (void)stream;
     if (!func) return cr_ret(cr_ctx(), cudaErrorInvalidDeviceFunction);
-    return launch(func, gridDim, blockDim, args, sharedMem);
+    return launch(func, gridDim, blockDim, args, sharedMem, false);
 }
 
 CR_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
                                             void **args, size_t sharedMem, cudaStream_t stream)
 {
     return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* A launch whose blocks may synchronize the whole grid
+ * (cooperative_groups this_grid().sync()): every block resident at once,
+ * and a workspace for the grid's barriers (%envreg1, %envreg2). */
+CR_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                                  size_t sharedMem, cudaStream_t stream)
+{
+    (void)stream;
+    if (!func) return cr_ret(cr_ctx(), cudaErrorInvalidDeviceFunction);
+    return launch(func, gridDim, blockDim, args, sharedMem, true);
+}
+
+CR_EXPORT cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
+                                                       void **args, size_t sharedMem, cudaStream_t stream)
+{
+    return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }

@@ -44,11 +44,6 @@ static bool sreg_operand(ptx_pstate *ps, const char *name, int32_t line, int32_t
         op->v.s.component = comp;
         return true;
     }
-    if (known && !strncmp(name, "%envreg", 7))     /* nvcc reads %envreg1 and 2 for grid.sync() */
-        return ptx_ps_error(ps, line, col,
-                            "unsupported special register '%s': the driver's registers for a cooperative "
-                            "launch, which grid-wide synchronization (cooperative_groups this_grid().sync()) "
-                            "reads; warpsim does not support cooperative launches", name);
     if (known || strchr(name, '.'))
         return ptx_ps_error(ps, line, col, "unsupported special register '%s'", name);
     return ptx_ps_error(ps, line, col, "undeclared register '%s'", name);

@@ -67,6 +67,14 @@ bool ptx_lit_sreg(const char *name, uint8_t *sreg, uint8_t *comp, bool *known_ba
     const char *dot = strchr(name, '.');
     size_t blen = dot ? (size_t)(dot - name) : strlen(name);
     *known_base = false;
+    /* the two words of the workspace address the driver gives a
+     * cooperative launch, which grid-wide synchronization reads */
+    if (!strcmp(name, "%envreg1") || !strcmp(name, "%envreg2")) {
+        *known_base = true;
+        *sreg = PTX_SREG_ENVREG;
+        *comp = (uint8_t)(name[7] - '0');
+        return true;
+    }
     for (size_t i = 0; i < sizeof ptx_sregs / sizeof ptx_sregs[0]; i++) {
         if (strlen(ptx_sregs[i].name) != blen || strncmp(ptx_sregs[i].name, name, blen))
             continue;

@@ -119,6 +119,9 @@ static uint64_t sreg_value(const ws_exec *x, const ws_block *b, const ws_warp *w
     case PTX_SREG_LANEMASK_GT: return (uint32_t)~le;
     case PTX_SREG_DYNAMIC_SMEM_SIZE: return l->dynamic_smem;
     case PTX_SREG_TOTAL_SMEM_SIZE: return (uint64_t)x->k->dyn_off + l->dynamic_smem;
+    /* the workspace address as nvcc's grid.sync() puts it together:
+     * %envreg1 its high word, %envreg2 its low one */
+    case PTX_SREG_ENVREG: return comp == 1 ? (uint32_t)(l->grid_workspace >> 32) : (uint32_t)l->grid_workspace;
     default: return 0;
     }
 #undef DIM

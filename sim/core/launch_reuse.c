@@ -66,7 +66,7 @@ typedef struct rkey {
     uint32_t dynamic_smem;
     uint8_t *params;
     size_t params_size;
-    uint64_t max_warp_insts, progress_limit, max_cycles;
+    uint64_t max_warp_insts, progress_limit, max_cycles, grid_workspace;
     uint32_t sm_count, warps_per_sm;
     int32_t regs, carveout, sched_policy;
     bool regs_estimated, optin;
@@ -110,7 +110,7 @@ static rkey key_of(const ws_reuse_key *k)
         .p = k->p, .k = k->k, .gpu = k->gpu, .grid = l->grid, .block = l->block,
         .dynamic_smem = l->dynamic_smem, .params = (uint8_t *)(uintptr_t)l->params,
         .params_size = l->params_size, .max_warp_insts = l->max_warp_insts,
-        .progress_limit = l->progress_limit, .max_cycles = t->max_cycles,
+        .progress_limit = l->progress_limit, .max_cycles = t->max_cycles, .grid_workspace = l->grid_workspace,
         .sm_count = l->sm_count, .warps_per_sm = l->warps_per_sm,
         .regs = t->regs_per_thread, .carveout = t->carveout, .sched_policy = t->sched_policy,
         .regs_estimated = t->regs_estimated, .optin = t->optin,
@@ -124,7 +124,7 @@ static bool key_eq(const rkey *a, const rkey *b)
            a->params_size == b->params_size &&
            (a->params_size == 0 || memcmp(a->params, b->params, a->params_size) == 0) &&
            a->max_warp_insts == b->max_warp_insts && a->progress_limit == b->progress_limit &&
-           a->max_cycles == b->max_cycles && a->sm_count == b->sm_count &&
+           a->max_cycles == b->max_cycles && a->grid_workspace == b->grid_workspace && a->sm_count == b->sm_count &&
            a->warps_per_sm == b->warps_per_sm && a->regs == b->regs && a->carveout == b->carveout &&
            a->sched_policy == b->sched_policy && a->regs_estimated == b->regs_estimated &&
            a->optin == b->optin;

@@ -90,6 +90,10 @@ typedef struct ws_launch {
      * WS_DEFAULT_PROGRESS_LIMIT, UINT64_MAX = never. */
     uint64_t progress_limit;
     double timeout_s;           /* wall-clock seconds for the launch; 0 = no limit */
+    /* A cooperative launch's workspace in device memory, what %envreg1 and
+     * %envreg2 read (its high and low words) and grid-wide synchronization
+     * counts its blocks' arrivals in; 0 for any other launch. */
+    uint64_t grid_workspace;
     uint32_t checks;            /* WS_CHECK_*: sanitizer-style checks (docs/FAULTS.md) */
     FILE *report_out;           /* where the checks report; NULL = stderr */
     /* Findings earlier launches showed, not shown again (checks.h); NULL:

@@ -45,10 +45,7 @@ static void test_unknown_directive_and_sreg(void **state)
     expect(PTX_HEADER ".texref tex;\n", "t.ptx:4:1: error: unsupported directive '.texref'");
     expect(PTX_HEADER ".section .nv.mystuff { }\n", "t.ptx:4:1: error: unsupported directive '.section'");
     expect(KERNEL("  mov.u32 %r1, %tid.w;\n"), "t.ptx:8:16: error: unsupported special register '%tid.w'");
-    expect(KERNEL("  mov.u32 %r1, %envreg3;\n"),
-           "t.ptx:8:16: error: unsupported special register '%envreg3': the driver's registers for a cooperative "
-           "launch, which grid-wide synchronization (cooperative_groups this_grid().sync()) reads; warpsim does "
-           "not support cooperative launches");
+    expect(KERNEL("  mov.u32 %r1, %envreg3;\n"), "t.ptx:8:16: error: unsupported special register '%envreg3'");
 }
 
 static void test_syntax_errors(void **state)
