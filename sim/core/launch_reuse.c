@@ -41,10 +41,11 @@ ws_reuse_limits ws_reuse_default_limits(void)
  * a kernel a lab program compares, or a sort's passes, each reading what
  * the one before wrote), so a record takes the newest record's (the one
  * made or reused last) copy of a page when its bytes are the same
- * (compared whole) instead of making one more.  refs (the records' pages holding it) changes on the
- * calling thread, which makes and frees records, and while a record's
- * pages are copied on several threads, on the one thread that copies
- * this page (fill_share_pages): no two threads at once. */
+ * (compared whole) instead of making one more.  refs (the records' pages
+ * holding it) changes on the calling thread, which makes and frees
+ * records, and while a record's pages are copied on several threads, on
+ * the one thread that copies this page (fill_share_pages): no two threads
+ * at once. */
 typedef struct pbuf {
     uint32_t refs;
     uint8_t bytes[RPAGE];
