@@ -620,9 +620,9 @@ static void test_read_after_written(void **state)
 
 /* Bytes a launch reads only after writes made now (a launch run cycle by
  * cycle, its writes made at each cycle's end) are not compared: in[0..2)
- * read, in[0..4) written, in[2..8) read, in[4..8) written.  Found with in[2..4)
- * zero, the others as at the start, and then written as the launch wrote
- * them; not with in[0..2) zero, nor with in[5] changed. */
+ * read, in[0..4) written, in[2..8) read, in[4..8) written.  Found with
+ * in[2..4) zero, the others as at the start, and then written as the
+ * launch wrote them; not with in[0..2) zero, nor with in[5] changed. */
 static void test_read_after_made(void **state)
 {
     (void)state;
