@@ -50,6 +50,20 @@ CR_EXPORT cudaError_t cudaMalloc(void **devPtr, size_t size)
     return cudaSuccess;
 }
 
+/* Stream-ordered allocation: streams run in order here, so the memory is
+ * there when the call returns, and a free is a free (a freed size's
+ * address is given again, as the pool does). */
+CR_EXPORT cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMalloc(devPtr, size);
+}
+
+CR_EXPORT cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream)
+{
+    return cudaMallocAsync(devPtr, size, stream);
+}
+
 CR_EXPORT cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
     (void)flags;
@@ -98,6 +112,17 @@ CR_EXPORT cudaError_t cudaFree(void *devPtr)
         return cudaSuccess;
     }
     return cr_ret(c, cudaErrorInvalidValue);
+}
+
+CR_EXPORT cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaFree(devPtr);
+}
+
+CR_EXPORT cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream)
+{
+    return cudaFreeAsync(devPtr, stream);
 }
 
 /* Whether [p, p+n) is device memory (an allocation, or a module variable);
