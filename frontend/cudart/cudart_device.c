@@ -92,7 +92,7 @@ CR_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int d
     prop->canMapHostMemory = 1;
     prop->surfaceAlignment = 512;
     prop->concurrentKernels = 1;
-    prop->cooperativeLaunch = !c->functional;
+    prop->cooperativeLaunch = 1;
     prop->asyncEngineCount = 2;
     prop->unifiedAddressing = 1;
     prop->memoryBusWidth = g->memoryBusWidth;
@@ -145,7 +145,7 @@ CR_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     case cudaDevAttrTccDriver: case cudaDevAttrPciDomainId: case cudaDevAttrIsMultiGpuBoard:
     case cudaDevAttrMultiGpuBoardGroupID: case cudaDevAttrConcurrentManagedAccess:
         v = 0; break;
-    case cudaDevAttrCooperativeLaunch: v = !c->functional; break;   /* (cudaLaunchCooperativeKernel) */
+    case cudaDevAttrCooperativeLaunch: v = 1; break;   /* (cudaLaunchCooperativeKernel) */
     case cudaDevAttrMultiProcessorCount: v = g->multiProcessorCount; break;
     case cudaDevAttrMemoryClockRate: v = g->memoryClockRate; break;
     case cudaDevAttrGlobalMemoryBusWidth: v = g->memoryBusWidth; break;

@@ -230,15 +230,9 @@ static uint64_t coop_workspace(cr_context *c)
 
 /* Why a cooperative launch of f cannot run (its error, with a note
  * saying why), or cudaSuccess: its blocks must all be resident at once,
- * as the GPU requires, and run side by side, which --functional does not
- * do (there blocks run one after another). */
+ * as the GPU requires. */
 static cudaError_t coop_check(cr_context *c, cr_func *f, dim3 grid, dim3 block, size_t shmem)
 {
-    if (c->functional) {
-        cr_note("error: a cooperative launch needs the timing model: under --functional a grid's blocks run "
-                "one after another, and a grid-wide barrier would wait for ever");
-        return cudaErrorNotSupported;
-    }
     uint64_t threads = (uint64_t)block.x * block.y * block.z, blocks = (uint64_t)grid.x * grid.y * grid.z;
     if (threads > INT32_MAX) return cudaErrorInvalidValue;
     int per_sm = cr_blocks_per_sm(c, f, (int)threads, shmem);

@@ -1,6 +1,7 @@
 /* The functional launcher: blocks one after another (x fastest), the warps
  * of a block stepped round-robin, barriers released when every running
- * thread of the block has arrived.
+ * thread of the block has arrived; a cooperative launch's blocks side by
+ * side, a turn each.
  *
  * Special registers that name hardware places get fixed values: %nsmid and
  * %nwarpid are the launch's sm_count and warps_per_sm (1 and 64 when not
@@ -30,26 +31,79 @@ static ws_step_result step(ws_exec *x, ws_block *b, ws_warp *w)
     return r;
 }
 
+typedef enum { BLOCK_RUNS, BLOCK_DONE, BLOCK_FAILED } block_turn;
+
+/* One turn of block b: each ready warp one step, then the barriers its
+ * warps completed released. */
+static block_turn block_round(ws_exec *x, ws_block *b)
+{
+    bool ready = false, waiting = false;
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+        ws_warp *w = &b->warps[i];
+        if (w->state != WS_WARP_READY) { waiting |= w->state == WS_WARP_BARRIER; continue; }
+        ws_step_result r = step(x, b, w);
+        if (r == WS_STEP_FAULT) return BLOCK_FAILED;
+        /* A step that arrived at a barrier may leave other lanes of the
+         * warp running (a thread-granular barrier). */
+        if (w->state == WS_WARP_READY) ready = true;
+        if (r == WS_STEP_BLOCKED || w->state == WS_WARP_BARRIER) waiting = true;
+    }
+    if (waiting && ws_block_release_barriers(x, b) > 0) return BLOCK_RUNS;
+    if (ready) return BLOCK_RUNS;
+    if (!waiting) return BLOCK_DONE;    /* every warp is done */
+    ws_block_deadlock(x, b);
+    return BLOCK_FAILED;
+}
+
 static bool run_block(ws_exec *x, ws_block *b)
 {
     for (;;) {
-        bool ready = false, waiting = false;
-        for (uint32_t i = 0; i < b->nwarps; i++) {
-            ws_warp *w = &b->warps[i];
-            if (w->state != WS_WARP_READY) { waiting |= w->state == WS_WARP_BARRIER; continue; }
-            ws_step_result r = step(x, b, w);
-            if (r == WS_STEP_FAULT) return false;
-            /* A step that arrived at a barrier may leave other lanes of the
-             * warp running (a thread-granular barrier). */
-            if (w->state == WS_WARP_READY) ready = true;
-            if (r == WS_STEP_BLOCKED || w->state == WS_WARP_BARRIER) waiting = true;
-        }
-        if (waiting && ws_block_release_barriers(x, b) > 0) continue;
-        if (ready) continue;
-        if (!waiting) return true;      /* every warp is done */
-        ws_block_deadlock(x, b);
-        return false;
+        block_turn t = block_round(x, b);
+        if (t != BLOCK_RUNS) return t == BLOCK_DONE;
     }
+}
+
+/* A cooperative launch's blocks side by side, each in storage of its own,
+ * a turn each in linear order until all are done: its blocks wait for
+ * each other at grid-wide barriers (through global memory), which blocks
+ * run one after another would never pass.  Its grid fits the GPU at once
+ * (the runtime checks), so its storage is what the GPU's SMs hold. */
+static bool run_blocks_together(ws_exec *x, const ws_kernel *k, uint32_t nthreads, uint32_t smem,
+                                ws_launch_stats *st)
+{
+    uint64_t n = x->grid_blocks;
+    ws_block *blocks = calloc(n ? n : 1, sizeof *blocks);
+    bool *done = calloc(n ? n : 1, sizeof *done);
+    uint64_t made = 0;      /* blocks whose storage is made (and started) */
+    bool ok = blocks && done;
+    while (ok && made < n) {
+        ws_block *b = &blocks[made];
+        ok = ws_block_alloc(b, k, nthreads, smem);
+        if (ok) made++;
+        ok = ok && ws_block_begin(x, b, made - 1, (uint32_t)((made - 1) % x->nsmid), 0);
+        if (ok) {
+            st->blocks++;
+            st->warps += b->nwarps;
+        }
+    }
+    if (!ok) ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory for the %llu blocks of cooperative kernel %s",
+                          (unsigned long long)n, x->p->funcs[x->k->func].shown);
+    x->blocks_started = made;
+    for (uint64_t left = n; ok && left > 0;)
+        for (uint64_t i = 0; ok && i < n; i++) {
+            if (done[i]) continue;
+            block_turn t = block_round(x, &blocks[i]);
+            ok = t != BLOCK_FAILED;
+            if (t == BLOCK_DONE) {
+                done[i] = true;
+                left--;
+                x->blocks_done++;
+            }
+        }
+    for (uint64_t i = 0; i < made; i++) ws_block_free(&blocks[i]);
+    free(blocks);
+    free(done);
+    return ok;
 }
 
 bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
@@ -70,6 +124,13 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     x.grid_blocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     uint32_t nthreads = l->block.x * l->block.y * l->block.z;
     uint32_t smem = l->dynamic_smem ? k->dyn_off + l->dynamic_smem : k->static_smem;
+    if (l->grid_workspace) {
+        bool together = run_blocks_together(&x, k, nthreads, smem, &st);
+        free(x.bank_memo);
+        ws_checks_summary(&x);
+        if (stats) *stats = st;
+        return together;
+    }
     ws_block b;     /* every block in turn, in the same storage */
     bool ok = ws_block_alloc(&b, k, nthreads, smem);
     if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s", p->funcs[k->func].shown);
