@@ -63,6 +63,31 @@ static bool run_block(ws_exec *x, ws_block *b)
     }
 }
 
+/* The grid's blocks one after another, in the same storage. */
+static bool run_blocks_in_turn(ws_exec *x, const ws_kernel *k, uint32_t nthreads, uint32_t smem,
+                               ws_launch_stats *st)
+{
+    ws_block b;
+    bool ok = ws_block_alloc(&b, k, nthreads, smem);
+    if (!ok)
+        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s",
+                     x->p->funcs[k->func].shown);
+    for (uint64_t bi = 0; ok && bi < x->grid_blocks; bi++) {
+        if (!ws_block_begin(x, &b, bi, (uint32_t)(bi % x->nsmid), 0)) {
+            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+            ok = false;
+            break;
+        }
+        st->blocks++;
+        st->warps += b.nwarps;
+        x->blocks_started = bi + 1;     /* one block at a time */
+        x->blocks_done = bi;
+        ok = run_block(x, &b);
+    }
+    ws_block_free(&b);
+    return ok;
+}
+
 /* A cooperative launch's blocks side by side, each in storage of its own,
  * a turn each in linear order until all are done: its blocks wait for
  * each other at grid-wide barriers (through global memory), which blocks
@@ -74,16 +99,16 @@ static bool run_blocks_together(ws_exec *x, const ws_kernel *k, uint32_t nthread
     uint64_t n = x->grid_blocks;
     ws_block *blocks = calloc(n ? n : 1, sizeof *blocks);
     bool *done = calloc(n ? n : 1, sizeof *done);
-    uint64_t made = 0;      /* blocks whose storage is made (and started) */
+    uint64_t made = 0;      /* blocks whose storage is made (ws_block_free frees them) */
     bool ok = blocks && done;
-    while (ok && made < n) {
-        ws_block *b = &blocks[made];
-        ok = ws_block_alloc(b, k, nthreads, smem);
-        if (ok) made++;
-        ok = ok && ws_block_begin(x, b, made - 1, (uint32_t)((made - 1) % x->nsmid), 0);
+    for (uint64_t i = 0; ok && i < n; i++) {
+        ok = ws_block_alloc(&blocks[i], k, nthreads, smem);
+        if (!ok) break;
+        made = i + 1;
+        ok = ws_block_begin(x, &blocks[i], i, (uint32_t)(i % x->nsmid), 0);
         if (ok) {
             st->blocks++;
-            st->warps += b->nwarps;
+            st->warps += blocks[i].nwarps;
         }
     }
     if (!ok) ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory for the %llu blocks of cooperative kernel %s",
@@ -124,29 +149,8 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     x.grid_blocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     uint32_t nthreads = l->block.x * l->block.y * l->block.z;
     uint32_t smem = l->dynamic_smem ? k->dyn_off + l->dynamic_smem : k->static_smem;
-    if (l->grid_workspace) {
-        bool together = run_blocks_together(&x, k, nthreads, smem, &st);
-        free(x.bank_memo);
-        ws_checks_summary(&x);
-        if (stats) *stats = st;
-        return together;
-    }
-    ws_block b;     /* every block in turn, in the same storage */
-    bool ok = ws_block_alloc(&b, k, nthreads, smem);
-    if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s", p->funcs[k->func].shown);
-    for (uint64_t bi = 0; ok && bi < x.grid_blocks; bi++) {
-        if (!ws_block_begin(&x, &b, bi, (uint32_t)(bi % x.nsmid), 0)) {
-            ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
-            ok = false;
-            break;
-        }
-        st.blocks++;
-        st.warps += b.nwarps;
-        x.blocks_started = bi + 1;      /* one block at a time */
-        x.blocks_done = bi;
-        ok = run_block(&x, &b);
-    }
-    ws_block_free(&b);
+    bool ok = l->grid_workspace ? run_blocks_together(&x, k, nthreads, smem, &st)
+                                : run_blocks_in_turn(&x, k, nthreads, smem, &st);
     free(x.bank_memo);
     ws_checks_summary(&x);
     if (stats) *stats = st;
