@@ -65,34 +65,30 @@ static int32_t site(const ws_exec *x, int32_t pc)
     return pc;
 }
 
-/* Counts a finding; true the first time this pair of places has it. */
+/* Whether at is among the n places of list; if not, it is added there
+ * while fewer than max are. */
+static bool place_seen(ws_check_place *list, uint32_t *n, uint32_t max, ws_check_place at)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (list[i].program == at.program && list[i].kind == at.kind && list[i].pc1 == at.pc1 &&
+            list[i].pc2 == at.pc2)
+            return true;
+    if (*n < max) list[(*n)++] = at;
+    return false;
+}
+
+/* Counts a finding; true the first time this pair of places has it, in
+ * the launch and (where kept) in the program. */
 static bool first_time(ws_exec *x, int kind, int32_t pc1, int32_t pc2)
 {
     ws_check_log *g = x->checks;
-    pc1 = site(x, pc1);
-    pc2 = site(x, pc2);
+    ws_check_place at = {.program = x->p, .pc1 = site(x, pc1), .pc2 = site(x, pc2), .kind = (uint8_t)kind};
     g->total++;
-    for (uint32_t i = 0; i < g->nseen; i++)
-        if (g->seen[i].kind == kind && g->seen[i].pc1 == pc1 && g->seen[i].pc2 == pc2) return false;
-    if (g->nseen == WS_CHECK_SEEN_MAX) return false;
-    g->seen[g->nseen].kind = (uint8_t)kind;
-    g->seen[g->nseen].pc1 = pc1;
-    g->seen[g->nseen].pc2 = pc2;
-    g->nseen++;
+    if (g->nseen == WS_CHECK_SEEN_MAX || place_seen(g->seen, &g->nseen, WS_CHECK_SEEN_MAX, at)) return false;
     ws_check_shown *shown = x->l->checks_shown;
-    if (!shown) return true;
-    for (uint32_t i = 0; i < shown->n; i++)
-        if (shown->seen[i].program == (const void *)x->p && shown->seen[i].kind == kind &&
-            shown->seen[i].pc1 == pc1 && shown->seen[i].pc2 == pc2) {
-            g->nearlier++;
-            return false;
-        }
-    if (shown->n < WS_CHECK_SHOWN_MAX) {
-        shown->seen[shown->n].program = x->p;
-        shown->seen[shown->n].kind = (uint8_t)kind;
-        shown->seen[shown->n].pc1 = pc1;
-        shown->seen[shown->n].pc2 = pc2;
-        shown->n++;
+    if (shown && place_seen(shown->seen, &shown->n, WS_CHECK_SHOWN_MAX, at)) {
+        g->nearlier++;
+        return false;
     }
     return true;
 }

@@ -39,13 +39,21 @@ typedef struct ws_initshadow {
     uint32_t nbytes;        /* bytes of shared memory it covers */
 } ws_initshadow;
 
+/* Where a finding is: its kind and pair of places (instructions, or
+ * source lines) in a program. */
+typedef struct ws_check_place {
+    const void *program;
+    int32_t pc1, pc2;
+    uint8_t kind;
+} ws_check_place;
+
 /* Findings of one launch, each pair of instructions once. */
 #define WS_CHECK_SEEN_MAX 128
 typedef struct ws_check_log {
     uint64_t total;         /* every finding, repeated or not */
     uint32_t nseen;
     uint32_t nearlier;      /* of the distinct ones, those an earlier launch showed (ws_check_shown) */
-    struct { int32_t pc1, pc2; uint8_t kind; } seen[WS_CHECK_SEEN_MAX];
+    ws_check_place seen[WS_CHECK_SEEN_MAX];
 } ws_check_log;
 
 /* The findings a program's launches showed (warpsim exec: a warm-up and
@@ -56,7 +64,7 @@ typedef struct ws_check_log {
 #define WS_CHECK_SHOWN_MAX 1024
 typedef struct ws_check_shown {
     uint32_t n;
-    struct { const void *program; int32_t pc1, pc2; uint8_t kind; } seen[WS_CHECK_SHOWN_MAX];
+    ws_check_place seen[WS_CHECK_SHOWN_MAX];
 } ws_check_shown;
 
 /* A new block: shadow memory for shared_size bytes, all clear.  False when
