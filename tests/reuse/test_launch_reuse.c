@@ -53,6 +53,14 @@ static void teardown(fixture *f)
     ws_devmem_destroy(f->mem);
 }
 
+/* The fixture's cache made anew with these limits. */
+static void limit_cache(fixture *f, uint32_t records, uint32_t same_key, uint64_t bytes)
+{
+    ws_reuse_destroy(f->cache);
+    f->cache = ws_reuse_create_limited((ws_reuse_limits){.records = records, .same_key = same_key, .bytes = bytes});
+    assert_non_null(f->cache);
+}
+
 /* out[i] = in[i] + 1, as a kernel would: reads, then writes. */
 static void add_one(fixture *f, uint64_t from, uint64_t to)
 {
@@ -701,8 +709,7 @@ static void test_copies_shared(void **state)
     (void)state;
     fixture f;
     setup(&f);
-    ws_reuse_destroy(f.cache);      /* 16 records at most, as the loop below needs */
-    f.cache = ws_reuse_create_limited((ws_reuse_limits){.records = 16, .same_key = 16, .bytes = UINT64_C(1) << 30});
+    limit_cache(&f, 16, 16, UINT64_C(1) << 30);     /* 16 records at most, as the loop below needs */
     char printed[16];
     uint8_t z[N] = {0};
     record(&f, 1, f.in, f.out);
@@ -792,14 +799,12 @@ static void test_record_limits(void **state)
     (void)state;
     fixture f;
     setup(&f);
-    ws_reuse_destroy(f.cache);
-    f.cache = ws_reuse_create_limited((ws_reuse_limits){.records = 5, .same_key = 16, .bytes = UINT64_C(1) << 30});
+    limit_cache(&f, 5, 16, UINT64_C(1) << 30);
     for (uint32_t k = 0; k < 8; k++) record_input(&f, 10 + k, 7, 10 + k);
     for (uint32_t k = 0; k < 8; k++) assert_int_equal(find_input(&f, 10 + k, 7), k < 3 ? 0 : 10 + k);
     /* a record reused is kept over those reused or made since: A, B, C;
      * A reused; D made: B goes */
-    ws_reuse_destroy(f.cache);
-    f.cache = ws_reuse_create_limited((ws_reuse_limits){.records = 3, .same_key = 16, .bytes = UINT64_C(1) << 30});
+    limit_cache(&f, 3, 16, UINT64_C(1) << 30);
     for (uint32_t k = 0; k < 3; k++) record_input(&f, 60 + k, 7, 60 + k);
     assert_int_equal(find_input(&f, 60, 7), 60);
     record_input(&f, 63, 7, 63);
@@ -807,11 +812,10 @@ static void test_record_limits(void **state)
     assert_int_equal(find_input(&f, 60, 7), 60);
     assert_int_equal(find_input(&f, 62, 7), 62);
     assert_int_equal(find_input(&f, 63, 7), 63);
-    ws_reuse_destroy(f.cache);
     /* about three records of two page copies each (the input read, the
      * output written) */
     const uint64_t limit = 30000;
-    f.cache = ws_reuse_create_limited((ws_reuse_limits){.records = 100, .same_key = 100, .bytes = limit});
+    limit_cache(&f, 100, 100, limit);
     for (uint32_t k = 0; k < 10; k++) {
         record_input(&f, 4, (uint8_t)k, 20 + k);
         assert_true(ws_reuse_page_copies(f.cache) * 4096 <= limit);
@@ -827,8 +831,7 @@ static void test_record_limits(void **state)
     assert_int_equal(ws_reuse_page_copies(f.cache), 2);
     for (uint32_t k = 0; k < 10; k++) assert_int_equal(find_input(&f, 40 + k, 3), 40 + k);
     /* a record alone past the limit is not kept */
-    ws_reuse_destroy(f.cache);
-    f.cache = ws_reuse_create_limited((ws_reuse_limits){.records = 100, .same_key = 100, .bytes = 4096});
+    limit_cache(&f, 100, 100, 4096);
     record_input(&f, 4, 1, 50);
     assert_int_equal(ws_reuse_page_copies(f.cache), 0);
     assert_int_equal(find_input(&f, 4, 1), 0);
