@@ -647,20 +647,33 @@ static bool subpart_cycle(ws_tsim *s, ws_sm *sm, uint32_t p, uint64_t now, uint6
 {
     ws_subpart *sp = &sm->sp[p];
     if (sp->blocked_min <= now) unblock(sp, now);
-    /* the throttled warps of a pipe still busy: their reason stands, and
-     * they wake when it frees (as pipe_ready would find each of them) */
-    uint64_t pass = 0;
-    for (uint32_t q = 0; sp->throttled && q < WS_PIPE_COUNT; q++) {
-        uint64_t set = sp->at_pipe[q] & sp->throttled;
+    /* The warps found ready but for their pipe, a pipe's set at once: each
+     * is ready while its pipe is free and waits for it (its throttle) while
+     * busy, as pipe_ready would find it.  Their reason is either not
+     * selected or their throttle (the throttled set), so only a warp whose
+     * reason changes is touched: a warp at a free pipe not picked stays
+     * there cycle after cycle. */
+    uint64_t ready = 0, at_pipes = 0;
+    for (uint32_t q = 0; q < WS_PIPE_COUNT; q++) {
+        uint64_t set = sp->at_pipe[q] & sp->eval;
         if (!set) continue;
+        at_pipes |= set;
         uint64_t wake = sp->pipe_free[q];
         if (wake <= now && q == WS_PIPE_LSU) wake = lsu_free(s, sm, now);
-        if (wake <= now) continue;
-        pass |= set;
-        *next = min64(*next, wake);
+        if (wake > now) {
+            for (uint64_t m = set & ~sp->throttled; m; m &= m - 1) {
+                ws_sm_warp *sw = slot_of(sm, p, (uint32_t)__builtin_ctzll(m));
+                count_reason(sm, sw, sw->throttle);
+            }
+            sp->throttled |= set;       /* long_wait: already clear for them */
+            *next = min64(*next, wake);
+        } else {
+            for (uint64_t m = set & sp->throttled; m; m &= m - 1)
+                count_reason(sm, slot_of(sm, p, (uint32_t)__builtin_ctzll(m)), WS_STALL_NOT_SELECTED);
+            ready |= set;
+        }
     }
-    uint64_t ready = 0;
-    for (uint64_t m = sp->eval & ~pass; m; m &= m - 1) {
+    for (uint64_t m = sp->eval & ~at_pipes; m; m &= m - 1) {
         ws_sm_warp *sw = slot_of(sm, p, (uint32_t)__builtin_ctzll(m));
         uint64_t wake = WS_NEVER;
         if (can_issue(s, sm, sp, sw, now, &wake)) {
