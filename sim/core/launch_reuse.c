@@ -143,24 +143,50 @@ const char *ws_reuse_refusal(const ws_launch *l, const ws_timing_options *t)
 
 /* ---- masks and runs ------------------------------------------------------ */
 
-static bool bit(const uint8_t *m, uint32_t i)
+/* The 64 bits of m from bit 64 * w on, bit i of m as bit i % 64. */
+static uint64_t mask_word(const uint8_t *m, uint32_t w)
 {
-    return (m[i >> 3] >> (i & 7)) & 1;
+    uint64_t v;
+    memcpy(&v, m + 8 * (size_t)w, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+/* The first bit at or after i (< RPAGE) that is set in m (set true) or
+ * clear (false); RPAGE when there is none. */
+static uint32_t find_bit(const uint8_t *m, uint32_t i, bool set)
+{
+    uint32_t w = i / 64;
+    uint64_t v = (set ? mask_word(m, w) : ~mask_word(m, w)) & (~UINT64_C(0) << (i % 64));
+    while (!v) {
+        if (++w == RPAGE / 64) return RPAGE;
+        v = set ? mask_word(m, w) : ~mask_word(m, w);
+    }
+    return w * 64 + (uint32_t)__builtin_ctzll(v);
 }
 
 /* The next run [*lo, *hi) of set bits of m at or after *pos that stays in
- * one CHUNK; false when there is none. */
-static bool next_run(const uint8_t *m, uint32_t *pos, uint32_t *lo, uint32_t *hi)
+ * one piece of span bytes (a power of two: CHUNK, or RPAGE for a page that
+ * lies in one allocation, page_span); false when there is none. */
+static bool next_run(const uint8_t *m, uint32_t *pos, uint32_t *lo, uint32_t *hi, uint32_t span)
 {
-    uint32_t i = *pos;
-    while (i < RPAGE && !bit(m, i)) i += (i & 7) == 0 && m[i >> 3] == 0 ? 8 : 1;
+    if (*pos >= RPAGE) return false;
+    uint32_t i = find_bit(m, *pos, true);
     if (i >= RPAGE) return false;
     *lo = i;
-    uint32_t end = (i | (CHUNK - 1)) + 1;
-    while (i < end && bit(m, i)) i += (i & 7) == 0 && m[i >> 3] == 0xff ? 8 : 1;
-    *hi = i;
-    *pos = i;
+    uint32_t end = (i | (span - 1)) + 1;
+    uint32_t j = find_bit(m, i, false);
+    *hi = *pos = j < end ? j : end;
     return true;
+}
+
+/* How far a run of page pg may reach: the whole page when it lies in one
+ * live allocation (a run then never leaves it), else a chunk. */
+static uint32_t page_span(const ws_devmem *mem, uint64_t base)
+{
+    return ws_devmem_valid(mem, base, RPAGE) ? RPAGE : CHUNK;
 }
 
 /* ---- the recorder -------------------------------------------------------- */
@@ -731,11 +757,11 @@ void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *ke
  * does not. */
 static bool reads_match(const record *rec, const ws_devmem *mem, uint64_t *at)
 {
-    uint8_t now[CHUNK];
+    uint8_t now[RPAGE];
     for (size_t i = 0; i < rec->nreads; i++) {
         const rpage *pg = &rec->reads[i];
-        uint32_t pos = 0, lo, hi;
-        while (next_run(pg->mask, &pos, &lo, &hi)) {
+        uint32_t pos = 0, lo, hi, span = page_span(mem, pg->base);
+        while (next_run(pg->mask, &pos, &lo, &hi, span)) {
             bool live = ws_devmem_read(mem, pg->base + lo, now, hi - lo);
             if (live && memcmp(now, pg->buf->bytes + lo, hi - lo) == 0) continue;
             if (at) {
@@ -755,8 +781,9 @@ static bool writes_valid(const record *rec, const ws_devmem *mem, uint64_t *at)
 {
     for (size_t i = 0; i < rec->nwrites; i++) {
         const rpage *pg = &rec->writes[i];
+        if (page_span(mem, pg->base) == RPAGE) continue;    /* every run valid */
         uint32_t pos = 0, lo, hi;
-        while (next_run(pg->mask, &pos, &lo, &hi))
+        while (next_run(pg->mask, &pos, &lo, &hi, CHUNK))
             if (!ws_devmem_valid(mem, pg->base + lo, hi - lo)) {
                 if (at) *at = pg->base + lo;
                 return false;
@@ -769,8 +796,8 @@ static bool replay_writes(const record *rec, ws_devmem *mem)
 {
     for (size_t i = 0; i < rec->nwrites; i++) {
         const rpage *pg = &rec->writes[i];
-        uint32_t pos = 0, lo, hi;
-        while (next_run(pg->mask, &pos, &lo, &hi))
+        uint32_t pos = 0, lo, hi, span = page_span(mem, pg->base);
+        while (next_run(pg->mask, &pos, &lo, &hi, span))
             if (!ws_devmem_write(mem, pg->base + lo, pg->buf->bytes + lo, hi - lo)) return false;
     }
     return true;

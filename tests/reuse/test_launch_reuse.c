@@ -241,6 +241,72 @@ static void test_small_pieces(void **state)
     teardown(&f);
 }
 
+/* Runs of bytes across the mask's 64-bit words, its 256-byte chunks and
+ * whole pages: an allocation of three pages and a half (its first and last
+ * pages shared with other allocations, the middle ones its own) read and
+ * written but for holes at word and chunk edges; each byte read, changed
+ * alone, refuses the record and is the one named; each byte outside the
+ * runs changes nothing; the replay writes exactly the bytes written. */
+static void test_long_runs(void **state)
+{
+    (void)state;
+    enum { BIG = 3 * 4096 + 2048 };
+    fixture f;
+    setup(&f);
+    char printed[16];
+    uint64_t a = ws_devmem_alloc(f.mem, BIG), o = ws_devmem_alloc(f.mem, BIG);
+    uint8_t *b = malloc(BIG), *z = calloc(BIG, 1);
+    assert_non_null(b);
+    assert_non_null(z);
+    for (int i = 0; i < BIG; i++) b[i] = (uint8_t)(i * 7 + 1);
+    assert_true(ws_devmem_write(f.mem, a, b, BIG));
+    /* the runs: [from[i], to[i]) */
+    static const uint32_t from[] = {0, 64, 200, 4095, 9000}, to[] = {63, 190, 4000, 8193, BIG - 1};
+    enum { RUNS = sizeof from / sizeof from[0] };
+    ws_reuse_recorder *r = ws_reuse_record_begin(f.cache, f.mem);
+    assert_non_null(r);
+    for (int i = 0; i < RUNS; i++) {
+        assert_true(ws_devmem_read(f.mem, a + from[i], b + from[i], to[i] - from[i]));
+        assert_true(ws_devmem_write(f.mem, o + from[i], b + from[i], to[i] - from[i]));
+    }
+    ws_launch_stats st = {.warp_insts = 43};
+    ws_timing_stats ts = {.cycles = 1235};
+    ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, "hi\n", 3, 1, NULL);
+
+    assert_true(ws_devmem_write(f.mem, o, z, BIG));
+    assert_int_equal(find(&f, printed), 1);
+    uint8_t *got = malloc(BIG);
+    assert_non_null(got);
+    assert_true(ws_devmem_read(f.mem, o, got, BIG));
+    for (uint32_t i = 0; i < BIG; i++) {
+        bool in_run = false;
+        for (int k = 0; k < RUNS; k++) in_run |= i >= from[k] && i < to[k];
+        assert_int_equal(got[i], in_run ? b[i] : 0);
+    }
+    static const uint32_t probe[] = {0, 1, 62, 63, 64, 127, 128, 189, 190, 199, 200, 255, 256, 3999, 4000,
+                                     4094, 4095, 4096, 8191, 8192, 8193, 8999, 9000, 12288, BIG - 2, BIG - 1};
+    for (size_t j = 0; j < sizeof probe / sizeof probe[0]; j++) {
+        uint32_t i = probe[j];
+        bool in_run = false;
+        for (int k = 0; k < RUNS; k++) in_run |= i >= from[k] && i < to[k];
+        uint8_t other = (uint8_t)(b[i] + 1);
+        assert_true(ws_devmem_write(f.mem, a + i, &other, 1));
+        assert_int_equal(find(&f, printed), in_run ? 0 : 1);
+        if (in_run) assert_int_equal(f.miss.addr, a + i);
+        assert_true(ws_devmem_write(f.mem, a + i, b + i, 1));
+    }
+    /* the outputs' allocation freed: the record is not taken, and the
+     * first byte it wrote is named */
+    assert_true(ws_devmem_free(f.mem, o));
+    assert_int_equal(find(&f, printed), 0);
+    assert_true(f.miss.freed);
+    assert_int_equal(f.miss.addr, o + from[0]);
+    free(b);
+    free(z);
+    free(got);
+    teardown(&f);
+}
+
 /* A launch that touches more than 256 MiB (65536 pages of 4 KiB) is not
  * kept; one that touches exactly that is. */
 static void test_page_limit(void **state)
@@ -846,6 +912,7 @@ int main(void)
         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_failed_launch_not_kept),
         cmocka_unit_test(test_small_pieces),
+        cmocka_unit_test(test_long_runs),
         cmocka_unit_test(test_page_limit),
         cmocka_unit_test(test_reads_on_threads),
         cmocka_unit_test(test_big_record_on_threads),
