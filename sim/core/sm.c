@@ -143,12 +143,14 @@ static void to_pipe(ws_subpart *sp, ws_sm_warp *sw, uint8_t pipe)
     sw->at_pipe = true;
     sw->pipe = pipe;
     sp->at_pipe[pipe] |= BIT(sw);
+    sp->pipes_used |= 1u << pipe;
 }
 
 static void off_pipe(ws_subpart *sp, ws_sm_warp *sw)
 {
-    if (sw->at_pipe) sp->at_pipe[sw->pipe] &= ~BIT(sw);
+    if (!sw->at_pipe) return;
     sw->at_pipe = false;
+    if (!(sp->at_pipe[sw->pipe] &= ~BIT(sw))) sp->pipes_used &= ~(1u << sw->pipe);
 }
 
 static uint64_t min64(uint64_t a, uint64_t b)
@@ -432,7 +434,7 @@ static bool pipe_ready(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, ui
  * may change (*wake).  A warp found at_pipe stays there, at the same pc
  * with its operands ready, until it issues or its block releases a
  * barrier (both clear at_pipe): then only the pipe check can change. */
-static bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_t now,
+static inline __attribute__((always_inline)) bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_t now,
                       uint64_t *wake)
 {
     if (sw->at_pipe) return pipe_ready(s, sm, sp, sw, now, wake);
@@ -654,7 +656,8 @@ static bool subpart_cycle(ws_tsim *s, ws_sm *sm, uint32_t p, uint64_t now, uint6
      * reason changes is touched: a warp at a free pipe not picked stays
      * there cycle after cycle. */
     uint64_t ready = 0, at_pipes = 0;
-    for (uint32_t q = 0; q < WS_PIPE_COUNT; q++) {
+    for (uint32_t used = sp->pipes_used; used; used &= used - 1) {
+        uint32_t q = (uint32_t)__builtin_ctz(used);
         uint64_t set = sp->at_pipe[q] & sp->eval;
         if (!set) continue;
         at_pipes |= set;

@@ -114,6 +114,7 @@ typedef struct ws_subpart {
      * warps would be evaluated to the same reason and wake-up cycle, so a
      * cycle passes over them as a set (sm.c subpart_cycle). */
     uint64_t at_pipe[WS_PIPE_COUNT];
+    uint32_t pipes_used;                /* bit q: at_pipe[q] is not empty */
     uint64_t throttled;
     uint64_t age[WS_SCHED_MAX_WARPS];   /* per bit: the warp's dispatch order */
     /* per bit: the warp waits on its own registers or fetch until then (0:
