@@ -8,6 +8,7 @@
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
 #include "sass_groups.h"
+#include "own_writes.h"
 #include "write_claims.h"
 
 static const char *space_name(int s)
@@ -770,6 +771,11 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         for (uint32_t k = 0; k < nv; k++) capture_row(x, b, w, &el[k], dst + (size_t)(k + 1) * WS_WARP_SIZE);
         l->nrows += 1 + nv;
         uint32_t es = ptx_type_size(in->m.types[0]), size = es * nv;
+        /* before host_lanes puts host addresses where the lanes' are */
+        if (l->own && !ws_own_writes_add(l->own, x->clock, dst, dst + WS_WARP_SIZE, nv, es, mask)) {
+            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+            return false;
+        }
         if (ws_devmem_watched(x->p->mem)) tell_ahead(x, in, mask, addrs, size, false);
         hosted = hosted_store = host_lanes(x, in, mask, addrs, size, any_byte_set(dst + WS_WARP_SIZE, nv, mask, es),
                                            dst, &lo, &end);
@@ -949,6 +955,35 @@ static bool global_lanes(ws_exec *x, uint8_t space, const uint64_t *addrs, uint3
     return true;
 }
 
+/* A load of a window whose SM keeps its own writes (own_writes.h): the
+ * lanes whose bytes its stores of the window's earlier cycles wrote take
+ * those bytes, as they would cycle by cycle.  False when out of memory. */
+static bool own_reads(ws_exec *x, ws_warp *w, const ws_insn *in, const ws_opnd *el, uint32_t nv,
+                      const uint64_t *addrs, uint32_t mask)
+{
+    ws_own_writes *o = x->defer->own;
+    ptx_type t = in->m.types[0];
+    uint32_t es = ptx_type_size(t), total = es * nv;
+    uint64_t lo, hi, bits;
+    if (!mask || (in->space != WS_SP_GLOBAL && in->space != WS_SP_GENERIC)) return true;
+    lanes_span(addrs, mask, &lo, &hi, &bits);
+    if (!ws_own_writes_touch(o, x->clock, lo, hi + total)) return true;
+    FOR_LANES(mask, lane) {
+        uint8_t buf[64];
+        bool any;
+        ws_devmem_peek(x->p->mem, addrs[lane], buf, total);
+        if (!ws_own_writes_overlay(o, x->clock, addrs[lane], buf, total, &any)) {
+            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+            return false;
+        }
+        if (!any) continue;
+        for (uint32_t k = 0; k < nv; k++)
+            if (el[k].kind == WS_OK_REG)
+                w->regs[el[k].row][lane] = extend(load_le(buf + k * es, es), t, es, x->p->reg_width[el[k].reg]);
+    }
+    return true;
+}
+
 bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                 uint32_t mask, ws_step_info *info)
 {
@@ -998,6 +1033,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
                                                       x->p->reg_width[el[k].reg]);
         }
     }
+    if (x->defer && x->defer->own && !x->applying && !own_reads(x, w, in, el, nv, addrs, mask)) return false;
     account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL, shape);
     return true;
 }

@@ -121,6 +121,10 @@ typedef struct ws_deferred_list {
     struct ws_write_claims *claims;
     int32_t sm;
     uint64_t last_claim;
+    /* A launch whose loads read back what its stores wrote, in windows:
+     * the bytes its SM's stores of the window wrote, which its later loads
+     * read (own_writes.h); NULL for any other. */
+    struct ws_own_writes *own;
 } ws_deferred_list;
 
 /* One launch of a kernel. */

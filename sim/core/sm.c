@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "block_sync.h"
+#include "own_writes.h"
 #include "sass_groups.h"
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
@@ -77,6 +78,7 @@ void ws_sm_free(ws_sm *sm)
     ws_lsu_queue_free(&sm->lsu_q);
     free(sm->data.a);
     free(sm->data.rows);
+    ws_own_writes_free(sm->data.own);
     free(sm->trace_ev);
 }
 

@@ -47,6 +47,7 @@ typedef struct ws_tsim {
     ws_timing_stats *ts;
     struct ws_trace *trace;             /* NULL: no issue trace */
     struct ws_issue_timeline *timeline; /* NULL: no issue timeline */
+    bool own_writes;                    /* in windows, each SM reads its own writes (own_writes.h) */
 } ws_tsim;
 
 /* A warp slot.  The fields a cycle's evaluation reads come first, on the

@@ -4,6 +4,7 @@
 #include "sm_team.h"
 #include "sm_queue.h"
 #include "l2_split.h"
+#include "own_writes.h"
 #include "thread_pool.h"
 #include "../base/clock.h"
 #include "../base/cpu_relax.h"
@@ -174,6 +175,10 @@ static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
     if (!ws_sm_run_storage(s, sm) || !ws_sm_waits_for_something(s, sm)) return false;
     sm->window_end = t->window_end;
     sm->data.capture = true;
+    if (s->own_writes && !sm->data.own && !(sm->data.own = ws_own_writes_create())) {
+        ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory");
+        return false;
+    }
     uint64_t mark_at = t->now + STREAM_MARK_CYCLES;
     while (sm->next < t->window_end) {
         uint64_t now = sm->next;
@@ -926,6 +931,7 @@ static bool end_window(ws_sm_team *t, bool threads)
     for (int32_t j = 0; j < t->ndue; j++) {
         ws_sm *sm = &t->sms[t->due[j]];
         sm->data.n = sm->data.nrows = 0;
+        if (sm->data.own) ws_own_writes_clear(sm->data.own);
         t->brief[t->due[j]] = t->settled[j];
     }
     count_steps(t);

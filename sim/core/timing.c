@@ -237,8 +237,10 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     int32_t nthreads = ok ? team_threads(&opt, p, l, nsm, nblocks) : 1;
     /* before the team, whose threads copy s.x */
     ws_apart apart = {.n = 0};
-    uint32_t window = ok ? ws_window_cycles(p, k, l, &opt, cfg, &apart) : 1;
+    bool own_writes = false;
+    uint32_t window = ok ? ws_window_cycles(p, k, l, &opt, cfg, &apart, &own_writes) : 1;
     s.x.apart = ok && apart.n ? &apart : NULL;
+    s.own_writes = window > 1 && own_writes;
     for (int32_t i = 0; ok && window == 1 && i < nsm; i++) ok = ws_sm_begin_placed(&s, &sms[i]);
     ws_sm_team team;
     bool have_team = ok && ws_sm_team_init(&team, &s, sms, nthreads, nblocks, opt.threads_every_cycle, opt.pool);

@@ -252,15 +252,31 @@ static bool launch_apart(const ws_program *p, const ws_kernel *k, const ws_launc
     return ok;
 }
 
+/* Whether k's code has a global atomic (red, or atom whose old values go
+ * nowhere: the only ones scan_code lets through). */
+static bool global_atomics(const ws_program *p, const ws_kernel *k)
+{
+    const ws_func *f = &p->funcs[k->func];
+    for (int32_t pc = f->start; pc <= f->end; pc++)
+        if (p->code[pc].cls == WS_I_ATOM && p->code[pc].space == WS_SP_GLOBAL) return true;
+    return false;
+}
+
 uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_launch *l,
-                          const ws_timing_options *o, const ws_gpu_config *g, ws_apart *ap)
+                          const ws_timing_options *o, const ws_gpu_config *g, ws_apart *ap, bool *own_writes)
 {
     ap->n = 0;
+    *own_writes = false;
     if (o->window_cycles == 1) return 1;
     if (o->trace || o->timeline || l->pc_counts || l->checks) return 1;
     bool load_after_store;
     if (!scan_code(p, k, &load_after_store)) return 1;
-    if (load_after_store && !launch_apart(p, k, l, ap)) return 1;
+    if (load_after_store && !launch_apart(p, k, l, ap)) {
+        /* each SM reads its own writes; an atomic's would need its
+         * operation done over them as well */
+        if (global_atomics(p, k)) return 1;
+        *own_writes = true;
+    }
     uint32_t w = o->window_cycles ? o->window_cycles : UINT32_MAX;
     /* no L2 or DRAM answer inside a window */
     if (g->latencyL2Hit > 0 && w > (uint32_t)g->latencyL2Hit) w = (uint32_t)g->latencyL2Hit;

@@ -11,24 +11,27 @@
  *   - no L2 answer inside a window: W is no longer than an L2 hit's (and a
  *     DRAM access's) latency, so a load's data is never due before the
  *     window ends; its registers say "not yet known" till then;
- *   - no global memory read in a window that another SM, or the SM itself,
- *     wrote in it: the kernel has no global atomics whose old values it
- *     reads (one whose values nothing reads is a store here), no fences,
- *     no volatile access, no generic store, and no global load that can
- *     follow a global store (kernels that store their results at the end
- *     qualify; one that reads back what it wrote runs cycle by cycle), or
- *     else loads and stores whose addresses derive from pointer
- *     parameters that point into different allocations in this launch
- *     (a grid-stride loop): its stores' allocations (ws_apart) go to the
- *     executor, which stops the launch at a store outside them or a load
- *     inside them;
+ *   - no global memory read in a window that another SM wrote in it, and
+ *     an SM's own writes read as cycle by cycle: the kernel has no global
+ *     atomics whose old values it reads (one whose values nothing reads is
+ *     a store here), no fences, no volatile access, no generic store, and
+ *     no global load that can follow a global store (kernels that store
+ *     their results at the end qualify), or else loads and stores whose
+ *     addresses derive from pointer parameters that point into different
+ *     allocations in this launch (a grid-stride loop): its stores'
+ *     allocations (ws_apart) go to the executor, which stops the launch at
+ *     a store outside them or a load inside them; or else no global atomic
+ *     at all: each SM then keeps its own writes of the window for its
+ *     loads (own_writes.h), and another SM sees them at the window's end,
+ *     as a kernel whose blocks do not race on global memory cannot tell;
  *   - the dispatcher is the whole GPU's: before a window it sets aside for
  *     each SM as many of the grid's next blocks as the SM holds, in the
  *     order the resident blocks started, and a slot that frees in the
  *     window takes the SM's next one at once (sm_team.c, set_aside).
- * The last is the one difference in results from a cycle-by-cycle run: a
- * grid of one wave (no block waits for a slot) times exactly the same, a
- * larger one within a fraction of a percent (docs/THREADS.md). */
+ * The last is the one difference in results from a cycle-by-cycle run
+ * for a kernel whose blocks do not race: a grid of one wave (no block
+ * waits for a slot) times exactly the same, a larger one within a
+ * fraction of a percent (docs/THREADS.md). */
 #ifndef WARPSIM_TIMING_WINDOW_H
 #define WARPSIM_TIMING_WINDOW_H
 
@@ -45,9 +48,11 @@
  * default) the config's L2 hit latency (and DRAM latency, the shorter).
  * The longer the window, the less often the SMs meet: the faster.  *ap
  * gets the allocations the stores write when the launch qualifies by its
- * pointers alone (ap->n 0 otherwise), for ws_exec.apart. */
+ * pointers alone (ap->n 0 otherwise), for ws_exec.apart; *own_writes is
+ * true when it qualifies by its SMs reading their own writes
+ * (own_writes.h). */
 uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_launch *l,
-                          const ws_timing_options *o, const ws_gpu_config *g, ws_apart *ap);
+                          const ws_timing_options *o, const ws_gpu_config *g, ws_apart *ap, bool *own_writes);
 
 /* Whether k's code lets its launches run in windows (the second rule above). */
 bool ws_window_code_ok(const ws_program *p, const ws_kernel *k);

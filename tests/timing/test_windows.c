@@ -68,6 +68,41 @@ static const char *const src = PTX_HEAD
     " add.u32 %r5, %r5, 1;\n setp.lt.u32 %p1, %r5, 3;\n @%p1 bra AGAIN;\n"
     " ret;\n"
     "}\n"
+    /* bump with a global atomic besides: cycle by cycle */
+    ".visible .entry bumpred(.param .u64 pa)\n"
+    "{\n"
+    " .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n .reg .f32 %f<4>;\n"
+    " ld.param.u64 %rd1, [pa];\n cvta.to.global.u64 %rd1, %rd1;\n"
+    " mov.u32 %r1, %tid.x;\n mul.wide.u32 %rd5, %r1, 4;\n add.u64 %rd6, %rd1, %rd5;\n"
+    " ld.global.f32 %f1, [%rd6];\n add.f32 %f1, %f1, 0f3F800000;\n st.global.f32 [%rd6], %f1;\n"
+    " ld.global.f32 %f2, [%rd6];\n red.global.add.f32 [%rd1], %f2;\n"
+    " ret;\n"
+    "}\n"
+    /* a block's 2 * 128 elements of a summed in place, PMPP's first
+     * reduction: a[i] += a[i + stride] where tid % stride == 0, a barrier
+     * each step; thread 0 stores the block's sum in out */
+    ".visible .entry treesum(.param .u64 pa, .param .u64 pout)\n"
+    "{\n"
+    " .reg .b32 %r<12>;\n .reg .b64 %rd<12>;\n .reg .f32 %f<4>;\n .reg .pred %p<4>;\n"
+    " ld.param.u64 %rd1, [pa];\n cvta.to.global.u64 %rd1, %rd1;\n"
+    " ld.param.u64 %rd2, [pout];\n cvta.to.global.u64 %rd2, %rd2;\n"
+    " mov.u32 %r1, %ctaid.x;\n mov.u32 %r2, %ntid.x;\n mov.u32 %r3, %tid.x;\n"
+    " shl.b32 %r4, %r2, 1;\n mul.lo.u32 %r5, %r1, %r4;\n shl.b32 %r6, %r3, 1;\n add.u32 %r7, %r5, %r6;\n"
+    " mul.wide.u32 %rd3, %r7, 4;\n add.u64 %rd4, %rd1, %rd3;\n mov.u32 %r8, 1;\n"
+    "STEP:\n"
+    " setp.gt.u32 %p1, %r8, %r2;\n @%p1 bra DONE;\n"
+    " rem.u32 %r9, %r3, %r8;\n setp.ne.u32 %p2, %r9, 0;\n @%p2 bra SKIP;\n"
+    " ld.global.f32 %f1, [%rd4];\n mul.wide.u32 %rd5, %r8, 4;\n add.u64 %rd6, %rd4, %rd5;\n"
+    " ld.global.f32 %f2, [%rd6];\n add.f32 %f1, %f1, %f2;\n st.global.f32 [%rd4], %f1;\n"
+    "SKIP:\n"
+    " bar.sync 0;\n shl.b32 %r8, %r8, 1;\n bra STEP;\n"
+    "DONE:\n"
+    " setp.ne.u32 %p3, %r3, 0;\n @%p3 bra END;\n"
+    " mul.wide.u32 %rd7, %r5, 4;\n add.u64 %rd8, %rd1, %rd7;\n ld.global.f32 %f3, [%rd8];\n"
+    " mul.wide.u32 %rd9, %r1, 4;\n add.u64 %rd10, %rd2, %rd9;\n st.global.f32 [%rd10], %f3;\n"
+    "END:\n"
+    " ret;\n"
+    "}\n"
     /* counts its block with an atomic */
     ".visible .entry count(.param .u64 pa)\n"
     "{\n"
@@ -211,7 +246,8 @@ static void launch_128(tctx *t, const ws_gpu_config *g, const char *name, uint32
     opt.threads = threads;
     opt.threads_every_cycle = threads > 1;
     opt.window_cycles = window;
-    if (win) *win = ws_window_cycles(t->p, k, &l, &opt, g, ap);
+    bool own;
+    if (win) *win = ws_window_cycles(t->p, k, &l, &opt, g, ap, &own);
     memset(o, 0, sizeof *o);
     o->ok = ws_launch_timed(t->p, k, &l, g, &opt, &o->st, &o->ts, &o->err);
 }
@@ -385,46 +421,121 @@ static void test_which_kernels(void **state)
     ws_launch l = {.grid = D3(1, 1, 1), .block = D3(128, 1, 1)};
     ws_timing_options o = ws_timing_defaults();
     ws_apart ap;
-    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap), (uint32_t)g.latencyL2Hit);
+    bool own = true;
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own), (uint32_t)g.latencyL2Hit);
+    assert_false(own);
     o.window_cycles = 16;
-    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap), 16);
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own), 16);
     o.window_cycles = 100000;       /* never past an L2 answer */
-    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap), (uint32_t)g.latencyL2Hit);
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own), (uint32_t)g.latencyL2Hit);
     o.window_cycles = 0;
     ws_pc_counts pcc[1];
     l.pc_counts = pcc;              /* per-line counters record every issue in order */
-    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap), 1);
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own), 1);
     l.pc_counts = NULL;
-    assert_int_equal(ws_window_cycles(t.p, ws_program_kernel(t.p, "bump"), &l, &o, &g, &ap), 1);
+    /* loads after stores through one pointer: windows, each SM reading
+     * its own writes; with a global atomic besides, cycle by cycle */
+    assert_int_equal(ws_window_cycles(t.p, ws_program_kernel(t.p, "bump"), &l, &o, &g, &ap, &own),
+                     (uint32_t)g.latencyL2Hit);
+    assert_true(own);
+    assert_int_equal(ap.n, 0);
+    assert_int_equal(ws_window_cycles(t.p, ws_program_kernel(t.p, "bumpred"), &l, &o, &g, &ap, &own), 1);
+    assert_false(own);
     t_free(&t);
 }
 
-/* bump's stores are read back: cycle by cycle, and right */
-static void test_read_back_runs_cycle_by_cycle(void **state)
+/* bump on n elements in blocks of 128: window cycles per window (0:
+ * warpsim's), on threads; o->out its a. */
+static void run_bump(uint32_t n, uint32_t window, int32_t threads, outcome *o)
 {
-    (void)state;
-    enum { N = 3000 * 128 };
     tctx t;
     ws_gpu_config g;
     load_h200(&t, &g);
-    float *a = calloc(N, sizeof *a);
+    float *a = calloc(n, sizeof *a);
     assert_non_null(a);
-    uint64_t addr = t_alloc(&t, a, sizeof *a * N);
-    t_p64(&t, addr);
-    const ws_kernel *k = ws_program_kernel(t.p, "bump");
-    ws_launch l = {.grid = D3(N / 128, 1, 1), .block = D3(128, 1, 1), .params = t.params,
-                   .params_size = t.nparams};
-    ws_timing_options opt = ws_timing_defaults();
-    opt.regs_per_thread = 32;
-    opt.threads = 3;
-    ws_launch_stats st;
-    ws_timing_stats ts;
-    assert_true(ws_launch_timed(t.p, k, &l, &g, &opt, &st, &ts, &t.err));
-    assert_true(ws_devmem_read(t.mem, addr, a, sizeof *a * N));
-    for (uint32_t i = 0; i < N; i++) assert_float_equal(a[i], 3.0f, 0);
-    assert_true(ts.loop_iterations > ts.cycles / 4);    /* not in windows */
+    uint64_t addr = t_alloc(&t, a, sizeof *a * n);
     free(a);
+    t_p64(&t, addr);
+    launch_128(&t, &g, "bump", n / 128, window, threads, NULL, NULL, o);
+    o->out = malloc(sizeof(float) * n);
+    assert_non_null(o->out);
+    assert_true(ws_devmem_read(t.mem, addr, o->out, sizeof(float) * n));
     t_free(&t);
+}
+
+/* bump reads back its own stores, three times over: in windows (each SM
+ * reading its own writes) it is right, and one wave of it times exactly
+ * as cycle by cycle, on any number of threads */
+static void test_read_back_in_windows(void **state)
+{
+    (void)state;
+    enum { N = 1000 * 128 };
+    outcome w1, w, w3;
+    run_bump(N, 1, 1, &w1);
+    run_bump(N, 0, 1, &w);
+    run_bump(N, 0, 3, &w3);
+    for (uint32_t i = 0; i < N; i++) assert_float_equal(w.out[i], 3.0f, 0);
+    same_results(&w, &w1, N);
+    same_results(&w3, &w, N);
+    assert_true(w.ts.loop_iterations * 20 < w1.ts.loop_iterations);     /* in windows */
+    free(w1.out);
+    free(w.out);
+    free(w3.out);
+}
+
+/* treesum on nblocks blocks of 128 (a: 256 elements a block, out: a sum a
+ * block), as run_bump. */
+static void run_treesum(uint32_t nblocks, uint32_t window, int32_t threads, outcome *o)
+{
+    tctx t;
+    ws_gpu_config g;
+    load_h200(&t, &g);
+    uint32_t n = nblocks * 256;
+    float *a = malloc(sizeof *a * n);
+    assert_non_null(a);
+    for (uint32_t i = 0; i < n; i++) a[i] = (float)(i % 7);      /* sums exact in any order */
+    t_p64(&t, t_alloc(&t, a, sizeof *a * n));
+    free(a);
+    uint64_t out = t_alloc(&t, NULL, sizeof(float) * nblocks);
+    t_p64(&t, out);
+    launch_128(&t, &g, "treesum", nblocks, window, threads, NULL, NULL, o);
+    o->out = malloc(sizeof(float) * nblocks);
+    assert_non_null(o->out);
+    assert_true(ws_devmem_read(t.mem, out, o->out, sizeof(float) * nblocks));
+    t_free(&t);
+}
+
+static void check_treesum(const float *out, uint32_t nblocks)
+{
+    for (uint32_t b = 0; b < nblocks; b++) {
+        float s = 0;
+        for (uint32_t i = b * 256; i < (b + 1) * 256; i++) s += (float)(i % 7);
+        if (out[b] != s) fail_msg("block %u: %g, the CPU says %g", b, (double)out[b], (double)s);
+    }
+}
+
+/* A block's warps read what the block's other warps stored before a
+ * barrier: one wave times exactly as cycle by cycle; three waves within
+ * 2 % of it, the same on 1 and 3 threads. */
+static void test_in_place_reduction(void **state)
+{
+    (void)state;
+    outcome w1, w, w3;
+    run_treesum(1000, 1, 1, &w1);
+    run_treesum(1000, 0, 1, &w);
+    run_treesum(1000, 0, 3, &w3);
+    check_treesum(w.out, 1000);
+    same_results(&w, &w1, 1000);
+    same_results(&w3, &w, 1000);
+    assert_true(w.ts.loop_iterations * 20 < w1.ts.loop_iterations);
+    for (int i = 0; i < 3; i++) free((i == 0 ? w1 : i == 1 ? w : w3).out);
+    run_treesum(6000, 1, 1, &w1);
+    run_treesum(6000, 0, 1, &w);
+    run_treesum(6000, 0, 3, &w3);
+    check_treesum(w.out, 6000);
+    close_to(&w, &w1, 6000);
+    same_results(&w3, &w, 6000);
+    for (int i = 0; i < 3; i++) free((i == 0 ? w1 : i == 1 ? w : w3).out);
 }
 
 enum { STRAY_NONE, STRAY_LOAD, STRAY_STORE };
@@ -508,12 +619,15 @@ static void test_pointers_apart(void **state)
     if (!strstr(w.err.msg, "store to address")) fail_msg("%s", w.err.msg);
     assert_non_null(strstr(w.err.msg, "outside the allocations"));
     free(w.out);
-    /* in place */
+    /* in place: in windows all the same, each SM reading its own writes,
+     * and as cycle by cycle (8 blocks: one wave) */
     run_gstride(N, true, STRAY_NONE, 0, 1, &win, &ap, &w);
-    assert_int_equal(win, 1);
+    assert_true(win > 1);
     assert_int_equal(ap.n, 0);
-    assert_true(w.ok);
+    run_gstride(N, true, STRAY_NONE, 1, 1, &win, &ap, &c);
+    same_results(&w, &c, N);
     free(w.out);
+    free(c.out);
 }
 
 /* The atomics kernels' input: one word a thread of 64 blocks of 128, word
@@ -756,7 +870,8 @@ int main(void)
         cmocka_unit_test(test_waves_on_any_threads),
         cmocka_unit_test(test_store_fault_as_cycle_by_cycle),
         cmocka_unit_test(test_which_kernels),
-        cmocka_unit_test(test_read_back_runs_cycle_by_cycle),
+        cmocka_unit_test(test_read_back_in_windows),
+        cmocka_unit_test(test_in_place_reduction),
         cmocka_unit_test(test_pointers_apart),
         cmocka_unit_test(test_unread_atomics),
         cmocka_unit_test(test_unread_integer_adds_wrap),
