@@ -182,8 +182,8 @@ static bool next_run(const uint8_t *m, uint32_t *pos, uint32_t *lo, uint32_t *hi
     return true;
 }
 
-/* How far a run of page pg may reach: the whole page when it lies in one
- * live allocation (a run then never leaves it), else a chunk. */
+/* How far a run of the page at base may reach: the whole page when it lies
+ * in one live allocation (a run then never leaves it), else a chunk. */
 static uint32_t page_span(const ws_devmem *mem, uint64_t base)
 {
     return ws_devmem_valid(mem, base, RPAGE) ? RPAGE : CHUNK;

@@ -436,8 +436,8 @@ static bool pipe_ready(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, ui
  * may change (*wake).  A warp found at_pipe stays there, at the same pc
  * with its operands ready, until it issues or its block releases a
  * barrier (both clear at_pipe): then only the pipe check can change. */
-static inline __attribute__((always_inline)) bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_t now,
-                      uint64_t *wake)
+static inline __attribute__((always_inline)) bool can_issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp,
+                                                            ws_sm_warp *sw, uint64_t now, uint64_t *wake)
 {
     if (sw->at_pipe) return pipe_ready(s, sm, sp, sw, now, wake);
     sp->until[sw->bit] = 0;

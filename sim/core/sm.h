@@ -111,9 +111,9 @@ typedef struct ws_subpart {
     uint64_t long_wait;                 /* warps whose reason is long_scoreboard */
     uint64_t blocked_min, drain_min;    /* earliest until, mem_done of those sets; WS_NEVER: none */
     /* Warps of eval found ready but for their pipe, per pipe, and those whose
-     * reason is a pipe's throttle: while a pipe stays busy its throttled
-     * warps would be evaluated to the same reason and wake-up cycle, so a
-     * cycle passes over them as a set (sm.c subpart_cycle). */
+     * reason is a pipe's throttle: such a warp is ready while its pipe is
+     * free and throttled while it is busy, whatever else happens, so a
+     * cycle takes each pipe's warps as a set (sm.c subpart_cycle). */
     uint64_t at_pipe[WS_PIPE_COUNT];
     uint32_t pipes_used;                /* bit q: at_pipe[q] is not empty */
     uint64_t throttled;
