@@ -51,9 +51,12 @@ static bool atomic_unread(const ws_program *p, const ws_func *f, const ws_insn *
 
 /* The second rule of timing_window.h for k's code: false when it cannot
  * run in windows; *load_after_store: a global load may follow a global
- * store (which needs the launch's pointers apart, launch_apart). */
-static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_store)
+ * store (which needs the launch's pointers apart, launch_apart, or its SMs
+ * reading their own writes); *atomics: it has a global atomic (a red, or
+ * an atom whose old values go nowhere: the only ones let through). */
+static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_store, bool *atomics)
 {
+    *atomics = false;
     const ws_func *f = &p->funcs[k->func];
     int32_t first_store = INT32_MAX, last_load = -1, last_unchecked = -1;
     for (int32_t pc = f->start; pc <= f->end; pc++) {
@@ -65,6 +68,7 @@ static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_
         case WS_I_ATOM:
             if (shared_or_local) break;
             if (in->space != WS_SP_GLOBAL || !atomic_unread(p, f, in)) return false;
+            *atomics = true;
             if (pc < first_store) first_store = pc;
             break;
         case WS_I_NOP:
@@ -99,8 +103,8 @@ static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_
 
 bool ws_window_code_ok(const ws_program *p, const ws_kernel *k)
 {
-    bool load_after_store;
-    return scan_code(p, k, &load_after_store) && !load_after_store;
+    bool load_after_store, atomics;
+    return scan_code(p, k, &load_after_store, &atomics) && !load_after_store;
 }
 
 /* Which of k's parameters a register's value may derive from: a bit per
@@ -252,16 +256,6 @@ static bool launch_apart(const ws_program *p, const ws_kernel *k, const ws_launc
     return ok;
 }
 
-/* Whether k's code has a global atomic (red, or atom whose old values go
- * nowhere: the only ones scan_code lets through). */
-static bool global_atomics(const ws_program *p, const ws_kernel *k)
-{
-    const ws_func *f = &p->funcs[k->func];
-    for (int32_t pc = f->start; pc <= f->end; pc++)
-        if (p->code[pc].cls == WS_I_ATOM && p->code[pc].space == WS_SP_GLOBAL) return true;
-    return false;
-}
-
 uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_launch *l,
                           const ws_timing_options *o, const ws_gpu_config *g, ws_apart *ap, bool *own_writes)
 {
@@ -269,12 +263,12 @@ uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_laun
     *own_writes = false;
     if (o->window_cycles == 1) return 1;
     if (o->trace || o->timeline || l->pc_counts || l->checks) return 1;
-    bool load_after_store;
-    if (!scan_code(p, k, &load_after_store)) return 1;
+    bool load_after_store, atomics;
+    if (!scan_code(p, k, &load_after_store, &atomics)) return 1;
     if (load_after_store && !launch_apart(p, k, l, ap)) {
         /* each SM reads its own writes; an atomic's would need its
          * operation done over them as well */
-        if (global_atomics(p, k)) return 1;
+        if (atomics) return 1;
         *own_writes = true;
     }
     uint32_t w = o->window_cycles ? o->window_cycles : UINT32_MAX;
