@@ -252,6 +252,15 @@ static void launch_128(tctx *t, const ws_gpu_config *g, const char *name, uint32
     o->ok = ws_launch_timed(t->p, k, &l, g, &opt, &o->st, &o->ts, &o->err);
 }
 
+/* A launch's output, the n floats at addr, into o->out; t freed. */
+static void take_out(tctx *t, uint64_t addr, uint32_t n, outcome *o)
+{
+    o->out = malloc(sizeof(float) * n);
+    assert_non_null(o->out);
+    assert_true(ws_devmem_read(t->mem, addr, o->out, sizeof(float) * n));
+    t_free(t);
+}
+
 /* smooth on n elements in blocks of 128 (the out buffer holds out_n) on
  * the h200 config, window cycles per window (0: warpsim's), on threads. */
 static void run_smooth(uint32_t n, uint32_t out_n, uint32_t window, int32_t threads, outcome *o)
@@ -267,10 +276,7 @@ static void run_smooth(uint32_t n, uint32_t out_n, uint32_t window, int32_t thre
     t_p64(&t, out);
     free(a);
     launch_128(&t, &g, "smooth", n / 128, window, threads, NULL, NULL, o);
-    o->out = malloc(sizeof(float) * out_n);
-    assert_non_null(o->out);
-    assert_true(ws_devmem_read(t.mem, out, o->out, sizeof(float) * out_n));
-    t_free(&t);
+    take_out(&t, out, out_n, o);
 }
 
 static void check_cpu(const float *out, uint32_t n)
@@ -457,10 +463,7 @@ static void run_bump(uint32_t n, uint32_t window, int32_t threads, outcome *o)
     free(a);
     t_p64(&t, addr);
     launch_128(&t, &g, "bump", n / 128, window, threads, NULL, NULL, o);
-    o->out = malloc(sizeof(float) * n);
-    assert_non_null(o->out);
-    assert_true(ws_devmem_read(t.mem, addr, o->out, sizeof(float) * n));
-    t_free(&t);
+    take_out(&t, addr, n, o);
 }
 
 /* bump reads back its own stores, three times over: in windows (each SM
@@ -499,10 +502,7 @@ static void run_treesum(uint32_t nblocks, uint32_t window, int32_t threads, outc
     uint64_t out = t_alloc(&t, NULL, sizeof(float) * nblocks);
     t_p64(&t, out);
     launch_128(&t, &g, "treesum", nblocks, window, threads, NULL, NULL, o);
-    o->out = malloc(sizeof(float) * nblocks);
-    assert_non_null(o->out);
-    assert_true(ws_devmem_read(t.mem, out, o->out, sizeof(float) * nblocks));
-    t_free(&t);
+    take_out(&t, out, nblocks, o);
 }
 
 static void check_treesum(const float *out, uint32_t nblocks)
@@ -528,14 +528,18 @@ static void test_in_place_reduction(void **state)
     same_results(&w, &w1, 1000);
     same_results(&w3, &w, 1000);
     assert_true(w.ts.loop_iterations * 20 < w1.ts.loop_iterations);
-    for (int i = 0; i < 3; i++) free((i == 0 ? w1 : i == 1 ? w : w3).out);
+    free(w1.out);
+    free(w.out);
+    free(w3.out);
     run_treesum(6000, 1, 1, &w1);
     run_treesum(6000, 0, 1, &w);
     run_treesum(6000, 0, 3, &w3);
     check_treesum(w.out, 6000);
     close_to(&w, &w1, 6000);
     same_results(&w3, &w, 6000);
-    for (int i = 0; i < 3; i++) free((i == 0 ? w1 : i == 1 ? w : w3).out);
+    free(w1.out);
+    free(w.out);
+    free(w3.out);
 }
 
 enum { STRAY_NONE, STRAY_LOAD, STRAY_STORE };
@@ -563,17 +567,15 @@ static void run_gstride(uint32_t n, bool in_place, int stray, uint32_t window, i
     t_p32(&t, stray == STRAY_LOAD ? (uint32_t)apart : 0);
     t_p32(&t, stray == STRAY_STORE ? (uint32_t)-apart : 0);
     launch_128(&t, &g, "gstride", 8, window, threads, win, ap, o);
-    o->out = malloc(sizeof(float) * n);
-    assert_non_null(o->out);
-    assert_true(ws_devmem_read(t.mem, out, o->out, sizeof(float) * n));
-    t_free(&t);
+    take_out(&t, out, n, o);
 }
 
 /* A grid-stride loop loads after it stores, through pointers to two
  * allocations: it runs in windows, and times as cycle by cycle (a grid of
  * one wave), on any threads; a load or store that strays into the other
  * allocation stops the launch with a fault that says so (cycle by cycle
- * it runs); in place (one allocation), it runs cycle by cycle. */
+ * it runs); in place (one allocation), it runs in windows all the same,
+ * each SM reading its own writes. */
 static void test_pointers_apart(void **state)
 {
     (void)state;
