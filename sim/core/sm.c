@@ -1,11 +1,13 @@
 /* One SM: block residency, the scoreboard, pipes and issue. */
 #include "sm.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "block_sync.h"
 #include "own_writes.h"
+#include "../base/prefetch.h"
 #include "sass_groups.h"
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
@@ -225,6 +227,29 @@ static void prefetch_rows(const ws_block *b, const ws_kernel *k)
     size_t n = sizeof *b->regs * (size_t)ws_kernel_rows(k) * b->nwarps;
     if (n > PREFETCH_ROW_BYTES) n = PREFETCH_ROW_BYTES;
     for (size_t off = 0; off < n; off += 64) __builtin_prefetch(p + off, 1, 2);
+}
+
+/* Asks for the state a window's cycles read first for every warp: its
+ * slot and its blocks' ready times and kinds (a few KiB an SM).  Between
+ * two windows of one SM every other SM's window runs, which on a host of
+ * small caches leaves none of it there, and can_issue's reads of the ready
+ * times stand each on the cycle's critical path. */
+void ws_sm_prefetch_window(const ws_tsim *s, const ws_sm *sm)
+{
+    size_t nr = (size_t)ws_kernel_reg_rows(s->x.k) * s->nwarps;
+    for (uint32_t bs = 0; bs < sm->nblocks; bs++) {
+        const ws_sm_block *b = &sm->blocks[bs];
+        if (!b->used || !b->ready) continue;
+        for (size_t off = 0; off < sizeof *b->ready * nr; off += 64) ws_prefetch((const char *)b->ready + off);
+        for (size_t off = 0; off < nr; off += 64) ws_prefetch(b->kind + off);
+        const char *slots = (const char *)&sm->slots[bs * s->nwarps];
+        for (size_t off = 0; off < sizeof *sm->slots * s->nwarps; off += 64) ws_prefetch(slots + off);
+        for (uint32_t wi = 0; wi < s->nwarps; wi++) {    /* up to the register pointer */
+            const ws_warp *w = &b->b.warps[wi];
+            for (size_t off = 0; off <= offsetof(ws_warp, regs); off += 64) ws_prefetch((const char *)w + off);
+            ws_prefetch(&w->regs);
+        }
+    }
 }
 
 /* Block slot bs's block, placed, gets its storage and its warps their

@@ -170,6 +170,7 @@ static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
 {
     /* the blocks placed since its last window, then that window's answers */
     if (!ws_sm_begin_placed(s, sm)) return false;
+    ws_sm_prefetch_window(s, sm);
     if (sm->lsu_q.n) ws_sm_window_finish(s, sm);
     *at = sm->next;
     if (!ws_sm_run_storage(s, sm) || !ws_sm_waits_for_something(s, sm)) return false;
