@@ -737,8 +737,9 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
     bool hosted = false, hosted_store = false;
     uint64_t lo = 0, end = 0;   /* a hosted store's bytes */
     if (l->capture && in->cls == WS_I_ATOM) {
-        /* an atomic whose old values nothing reads (timing_window.c): its
-         * addresses and operands, a row each */
+        /* its addresses and operands, a row each; its old values go to its
+         * destination when it is done (the warp waits for them till then,
+         * and the register has a row of its own: reg_rows.c) */
         bool red = in->m.op == PTX_OP_RED;
         const ws_opnd *bo = &in->ops[red ? 1 : 2], *co = !red && in->nops > 3 ? &in->ops[3] : NULL;
         if (!store_valid(x, b, w, in, pc, mask, addrs, ptx_type_size(in->m.types[0]), WHAT_ATOMIC) ||
@@ -1105,8 +1106,8 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
 /* The lanes' atomic operations in lane order (the serialization the
  * hardware's per-address ordering gives a warp), bv and cv their operands
  * per lane (cv NULL: none); the old values into d's register unless d is
- * NULL.  captured: done at a window's end, when w's slot may hold another
- * warp: a change of memory is the launch's progress, not w's. */
+ * NULL.  captured: done at a window's end, the watchdog's count then not
+ * w's: a change of memory is the launch's progress, not w's. */
 static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
                        const uint64_t *addrs, bool addr_imm, const uint64_t *bv, const uint64_t *cv,
                        const ws_opnd *d, bool captured)
@@ -1343,18 +1344,29 @@ static void store_hosted(const ws_deferred_list *l, const ws_deferred *d)
     }
 }
 
-/* A captured atomic whose old values go nowhere, its lanes' host bytes
- * found when it issued: as atom_lanes, lane by lane in order. */
+/* A captured atomic's destination register, or NULL: a red, or an atom
+ * whose old values go nowhere. */
+static const ws_opnd *atom_dest(const ws_insn *in)
+{
+    return in->m.op != PTX_OP_RED && in->ops[0].kind == WS_OK_REG ? &in->ops[0] : NULL;
+}
+
+/* A captured atomic, its lanes' host bytes found when it issued: as
+ * atom_lanes, lane by lane in order, its old values into its warp's
+ * destination row. */
 static void atom_hosted(ws_exec *x, const ws_deferred_list *l, const ws_deferred *d)
 {
     const uint64_t *host = l->rows + (size_t)d->rows * WS_WARP_SIZE;
     const uint64_t *bv = host + WS_WARP_SIZE, *cv = host + 2 * WS_WARP_SIZE;
     uint32_t size = ptx_type_size(d->in->m.types[0]);
+    const ws_opnd *dst = atom_dest(d->in);
+    uint64_t *old_row = dst ? d->w->regs[dst->row] : NULL;
     if (int_add(&d->in->m, size)) {
         uint64_t any = 0, wm = add_changes(size);
         FOR_LANES(d->mask, lane) {
-            add_lane((uint8_t *)(uintptr_t)host[lane], bv[lane], size);
+            uint64_t old = add_lane((uint8_t *)(uintptr_t)host[lane], bv[lane], size);
             any |= bv[lane] & wm;
+            if (old_row) old_row[lane] = old;
         }
         if (any && x->steps > x->progress_at) x->progress_at = x->steps;
         return;
@@ -1365,6 +1377,7 @@ static void atom_hosted(ws_exec *x, const ws_deferred_list *l, const ws_deferred
         uint64_t nv = ws_atom_apply(&d->in->m, old, bv[lane], cv[lane]);
         store_le(p, nv, size);
         if (nv != old && x->steps > x->progress_at) x->progress_at = x->steps;
+        if (old_row) old_row[lane] = old;
     }
 }
 
@@ -1402,12 +1415,12 @@ bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_defe
         } else if (d->hosted) {
             atom_hosted(x, l, d);
             ok = true;
-        } else {        /* captured: no register read or written now */
+        } else {        /* captured: no register read now, the old values written */
             const uint64_t *addrs = l->rows + (size_t)d->rows * WS_WARP_SIZE;
             bool red = d->in->m.op == PTX_OP_RED;
             bool cas = !red && d->in->nops > 3;
             ok = atom_lanes(x, d->b, d->w, d->in, d->pc, d->mask, addrs, d->in->ops[red ? 0 : 1].reg < 0,
-                            addrs + WS_WARP_SIZE, cas ? addrs + 2 * WS_WARP_SIZE : NULL, NULL, true);
+                            addrs + WS_WARP_SIZE, cas ? addrs + 2 * WS_WARP_SIZE : NULL, atom_dest(d->in), true);
         }
         break;
     case WS_I_WMMA: ok = ws_exec_wmma(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;

@@ -19,6 +19,8 @@
  *   sources, so that no handler needs to read every source before it writes;
  * - registers share a row only with registers of the same width, so a row's
  *   values are always cut to one width;
+ * - a global atomic's destination shares its row with none: in a timed
+ *   launch's window its old values arrive at the window's end;
  * - a register no code names gets no row.
  * The timing model's scoreboard stays per register (insn_deps.h reads reg,
  * not row): with divergent paths run one after the other, a row shared by
@@ -111,6 +113,18 @@ static void interference(pack *k, uint64_t *out)
             for (uint8_t m = 0; m < d->ndst; m++) interfere(k, r, d->dst[m]);
             for (uint8_t m = 0; m < d->nsrc; m++) interfere(k, r, d->src[m]);
         }
+    }
+    /* a global atomic's old values reach its destination when its window
+     * of cycles ends (timing_window.h), while its warp may go on and write
+     * registers whose lives begin after the destination's ends: it shares
+     * its row with none */
+    for (int32_t i = 0; i < k->len; i++) {
+        const ws_insn *in = &k->p->code[k->f->start + i];
+        if (in->cls != WS_I_ATOM || in->space != WS_SP_GLOBAL || in->m.op == PTX_OP_RED ||
+            in->ops[0].kind != WS_OK_REG)
+            continue;
+        uint64_t *adj = ws_regset_at(k->adj, k->nw, in->ops[0].reg - k->f->reg_base);
+        for (int32_t r = 0; r < k->n; r++) ws_regset_add(adj, r);
     }
     /* the sets filled from live-out sets: make the relation symmetric */
     for (int32_t a = 0; a < k->n; a++) {

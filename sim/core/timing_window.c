@@ -31,29 +31,14 @@ static bool reads_global_unchecked(const ws_insn *in)
     return reads_global(in) && in->cls != WS_I_LD;
 }
 
-/* Whether a global atomic's old values go nowhere: a reduction (red), or
- * an atom whose destination no instruction of f reads.  Such an atomic is
- * a store for the windows' rules: put off to the window's end with its
- * operands, done there in the order of a run cycle by cycle. */
-static bool atomic_unread(const ws_program *p, const ws_func *f, const ws_insn *in)
-{
-    if (in->m.op == PTX_OP_RED || in->ops[0].kind == WS_OK_SINK) return true;
-    if (in->ops[0].kind != WS_OK_REG) return false;
-    int32_t r = in->ops[0].reg;
-    for (int32_t pc = f->start; pc <= f->end; pc++) {
-        ws_insn_deps d;
-        ws_insn_deps_of(p, &p->code[pc], &d);
-        for (uint32_t i = 0; i < d.nsrc; i++)
-            if (d.src[i] == r) return false;
-    }
-    return true;
-}
-
 /* The second rule of timing_window.h for k's code: false when it cannot
  * run in windows; *load_after_store: a global load may follow a global
  * store (which needs the launch's pointers apart, launch_apart, or its SMs
- * reading their own writes); *atomics: it has a global atomic (a red, or
- * an atom whose old values go nowhere: the only ones let through). */
+ * reading their own writes); *atomics: it has a global atomic.  A global
+ * atomic is a store for the windows' rules: put off to the window's end
+ * with its operands, done there in the order of a run cycle by cycle, its
+ * old values written to its destination then (its warp waits for them
+ * till the window's end, as for a load's). */
 static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_store, bool *atomics)
 {
     *atomics = false;
@@ -67,7 +52,7 @@ static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_
             return false;       /* code elsewhere, or output in issue order */
         case WS_I_ATOM:
             if (shared_or_local) break;
-            if (in->space != WS_SP_GLOBAL || !atomic_unread(p, f, in)) return false;
+            if (in->space != WS_SP_GLOBAL) return false;
             *atomics = true;
             if (pc < first_store) first_store = pc;
             break;
@@ -107,17 +92,30 @@ bool ws_window_code_ok(const ws_program *p, const ws_kernel *k)
     return scan_code(p, k, &load_after_store, &atomics) && !load_after_store;
 }
 
-/* Which of k's parameters a register's value may derive from: a bit per
- * parameter (the first 63), FROM_OTHER where it may come from anything
- * else an address can (memory, a module variable's address, a later
- * parameter); 0: from none (indices, immediates, special registers). */
+/* Which of k's pointer slots a register's value may derive from: a bit per
+ * slot (the first 63), FROM_OTHER where it may come from anything else an
+ * address can (memory, a module variable's address, a slot past the
+ * 63rd); 0: from none (indices, immediates, special registers, any value
+ * of 32 bits or fewer).  A slot is 8 bytes of the parameters that the
+ * code loads whole: a pointer parameter, or a pointer field of a
+ * structure passed by value (PMPP's CSR graph). */
 #define FROM_OTHER (UINT64_C(1) << 63)
+#define MAX_SLOTS 63
 
-static uint64_t param_bit(const ws_kernel *k, uint64_t off)
+typedef struct ptr_slots {
+    uint64_t off[MAX_SLOTS];    /* each slot's byte offset in the parameters */
+    int32_t n;
+} ptr_slots;
+
+_Static_assert(WS_GLOBAL_BASE > UINT32_MAX, "no value of 32 bits is a global address");
+
+static uint64_t slot_bit(ptr_slots *ps, uint64_t off)
 {
-    for (int32_t i = 0; i < k->nparams && i < 63; i++)
-        if (k->param_off[i] == off) return UINT64_C(1) << i;
-    return FROM_OTHER;
+    for (int32_t i = 0; i < ps->n; i++)
+        if (ps->off[i] == off) return UINT64_C(1) << i;
+    if (ps->n == MAX_SLOTS) return FROM_OTHER;
+    ps->off[ps->n] = off;
+    return UINT64_C(1) << ps->n++;
 }
 
 /* An operand's immediate that may be an address in global memory (a
@@ -129,12 +127,13 @@ static uint64_t imm_bits(const ws_opnd *o)
 
 /* What an instruction's destinations may derive from, given bits per
  * register (bits[r - lo]). */
-static uint64_t value_bits(const ws_program *p, const ws_kernel *k, const ws_insn *in, const uint64_t *bits,
-                           int32_t lo)
+static uint64_t value_bits(const ws_program *p, ptr_slots *ps, const ws_insn *in, const uint64_t *bits, int32_t lo)
 {
     switch (in->cls) {
     case WS_I_LD:
-        if (in->space == WS_SP_PARAM && in->ops[1].reg < 0 && in->ops[1].sym < 0) return param_bit(k, in->ops[1].imm);
+        if (in->space == WS_SP_PARAM && in->ops[0].kind == WS_OK_REG && in->ops[1].reg < 0 && in->ops[1].sym < 0 &&
+            ptx_type_size(in->m.types[0]) == 8)
+            return slot_bit(ps, in->ops[1].imm);
         return FROM_OTHER;      /* a value read from memory */
     case WS_I_ATOM: case WS_I_TEX: case WS_I_TXQ: case WS_I_WMMA: case WS_I_MBARRIER: case WS_I_BAR:
         return FROM_OTHER;
@@ -158,14 +157,14 @@ static uint64_t address_bits(const ws_opnd *a, const uint64_t *bits, int32_t lo)
     return v ? v : FROM_OTHER;      /* an address from no parameter: a number the code made up */
 }
 
-/* The allocation of parameter i's value as a pointer, or false (not a
- * 64-bit parameter, or its value in no allocation). */
-static bool param_allocation(const ws_program *p, const ws_kernel *k, const ws_launch *l, int32_t i,
-                             uint64_t *base, uint64_t *size)
+/* The allocation slot i's value points into in launch l, or false (no
+ * such bytes in l's parameters, or their value in no allocation). */
+static bool slot_allocation(const ws_program *p, const ptr_slots *ps, const ws_launch *l, int32_t i,
+                            uint64_t *base, uint64_t *size)
 {
-    if (k->param_size[i] != 8 || k->param_off[i] + 8 > l->params_size) return false;
+    if (ps->off[i] > l->params_size || l->params_size - ps->off[i] < 8) return false;
     uint64_t v;
-    memcpy(&v, l->params + k->param_off[i], 8);
+    memcpy(&v, l->params + ps->off[i], 8);
     return ws_devmem_allocation_of(p->mem, v, base, size);
 }
 
@@ -181,18 +180,18 @@ static bool apart_add(ws_apart *ap, uint64_t lo, uint64_t hi)
     return true;
 }
 
-/* The allocations an access's address may lie in, its parameters v
- * (address_bits) that point into one (param_allocation), into *a: false
- * when v may derive from anything else, from no such parameter, or from
- * more allocations than a holds. */
-static bool address_allocations(const ws_program *p, const ws_kernel *k, const ws_launch *l, uint64_t v,
+/* The allocations an access's address may lie in, its slots v
+ * (address_bits) that point into one (slot_allocation), into *a: false
+ * when v may derive from anything else, from no such slot, or from more
+ * allocations than a holds. */
+static bool address_allocations(const ws_program *p, const ptr_slots *ps, const ws_launch *l, uint64_t v,
                                 ws_apart *a)
 {
     a->n = 0;
     if (v & FROM_OTHER) return false;
-    for (int32_t i = 0; i < 63 && i < k->nparams; i++) {
+    for (int32_t i = 0; i < ps->n; i++) {
         uint64_t base, size;
-        if ((v >> i & 1) && param_allocation(p, k, l, i, &base, &size) && !apart_add(a, base, base + size))
+        if ((v >> i & 1) && slot_allocation(p, ps, l, i, &base, &size) && !apart_add(a, base, base + size))
             return false;
     }
     return a->n > 0;
@@ -211,8 +210,11 @@ static bool launch_apart(const ws_program *p, const ws_kernel *k, const ws_launc
     int32_t lo = k->reg_lo, n = k->reg_hi - k->reg_lo;
     uint64_t *bits = calloc((size_t)(n > 0 ? n : 1), sizeof *bits);
     if (!bits) return false;
+    ptr_slots ps = {.n = 0};
     /* to a fixed point: every instruction that writes a register adds what
-     * its value may derive from */
+     * its value may derive from; a register of 32 bits or fewer holds no
+     * address, whatever it derives from (an index read from memory, an
+     * atomic's old count) */
     for (bool changed = true; changed;) {
         changed = false;
         for (int32_t pc = f->start; pc <= f->end; pc++) {
@@ -220,8 +222,9 @@ static bool launch_apart(const ws_program *p, const ws_kernel *k, const ws_launc
             ws_insn_deps d;
             ws_insn_deps_of(p, in, &d);
             if (!d.ndst) continue;
-            uint64_t v = value_bits(p, k, in, bits, lo);
+            uint64_t v = value_bits(p, &ps, in, bits, lo);
             for (uint32_t i = 0; i < d.ndst; i++) {
+                if (p->reg_width[d.dst[i]] <= 4) continue;
                 uint64_t *b = &bits[d.dst[i] - lo];
                 if ((*b | v) != *b) {
                     *b |= v;
@@ -239,7 +242,7 @@ static bool launch_apart(const ws_program *p, const ws_kernel *k, const ws_launc
         if (!atom && (in->cls != WS_I_ST || in->space != WS_SP_GLOBAL)) continue;
         const ws_opnd *addr = &in->ops[atom && in->m.op != PTX_OP_RED ? 1 : 0];
         ws_apart a;
-        ok = address_allocations(p, k, l, address_bits(addr, bits, lo), &a);
+        ok = address_allocations(p, &ps, l, address_bits(addr, bits, lo), &a);
         for (uint32_t j = 0; ok && j < a.n; j++) ok = apart_add(ap, a.lo[j], a.hi[j]);
     }
     /* the loads' allocations, none of them a store's */
@@ -247,7 +250,7 @@ static bool launch_apart(const ws_program *p, const ws_kernel *k, const ws_launc
         const ws_insn *in = &p->code[pc];
         if (!reads_global(in)) continue;
         ws_apart a;
-        ok = address_allocations(p, k, l, address_bits(&in->ops[1], bits, lo), &a);
+        ok = address_allocations(p, &ps, l, address_bits(&in->ops[1], bits, lo), &a);
         for (uint32_t j = 0; ok && j < a.n; j++)
             for (uint32_t i = 0; ok && i < ap->n; i++) ok = ap->lo[i] != a.lo[j];
     }

@@ -12,18 +12,22 @@
  *     DRAM access's) latency, so a load's data is never due before the
  *     window ends; its registers say "not yet known" till then;
  *   - no global memory read in a window that another SM wrote in it, and
- *     an SM's own writes read as cycle by cycle: the kernel has no global
- *     atomics whose old values it reads (one whose values nothing reads is
- *     a store here), no fences, no volatile access, no generic store, and
- *     no global load that can follow a global store (kernels that store
- *     their results at the end qualify), or else loads and stores whose
- *     addresses derive from pointer parameters that point into different
- *     allocations in this launch (a grid-stride loop): its stores'
+ *     an SM's own writes read as cycle by cycle: the kernel has no fences,
+ *     no volatile access, no generic store or atomic, and no global load
+ *     that can follow a global store or atomic (kernels that store their
+ *     results at the end qualify), or else loads and stores whose
+ *     addresses derive from pointer parameters (or pointer fields of a
+ *     structure parameter) that point into different allocations in this
+ *     launch (a grid-stride loop, a BFS frontier): its stores'
  *     allocations (ws_apart) go to the executor, which stops the launch at
  *     a store outside them or a load inside them; or else no global atomic
  *     at all: each SM then keeps its own writes of the window for its
  *     loads (own_writes.h), and another SM sees them at the window's end,
- *     as a kernel whose blocks do not race on global memory cannot tell;
+ *     as a kernel whose blocks do not race on global memory cannot tell.
+ *     A global atomic is a store here: done at the window's end in the
+ *     order of a run cycle by cycle, its old values written to its
+ *     destination then, which its warp waits for as for a load's (the
+ *     register has a row of its own, reg_rows.c);
  *   - the dispatcher is the whole GPU's: before a window it sets aside for
  *     each SM as many of the grid's next blocks as the SM holds, in the
  *     order the resident blocks started, and a slot that frees in the

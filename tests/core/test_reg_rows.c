@@ -128,8 +128,10 @@ static void test_values(void **state)
 }
 
 /* The properties the executor relies on, over every kernel of one loaded
- * program: a row holds registers of one width, and an instruction's
- * destinations have rows of their own among its operands. */
+ * program: a row holds registers of one width, an instruction's
+ * destinations have rows of their own among its operands, and a global
+ * atomic's destination (written at a window's end) shares its row with no
+ * register at all. */
 static void check_program(const ws_program *p, const char *path)
 {
     for (int32_t a = 0; a < p->nregs; a++)
@@ -138,6 +140,11 @@ static void check_program(const ws_program *p, const char *path)
                 fail_msg("%s: registers %d and %d of widths %u and %u share row %d", path, a, b,
                          p->reg_width[a], p->reg_width[b], p->row_of[a]);
     for (int32_t pc = 0; pc < p->ncode; pc++) {
+        const ws_insn *in = &p->code[pc];
+        if (in->cls == WS_I_ATOM && in->space == WS_SP_GLOBAL && in->m.op != PTX_OP_RED && in->ops[0].kind == WS_OK_REG)
+            for (int32_t r = 0; r < p->nregs; r++)
+                if (r != in->ops[0].reg && p->row_of[r] == in->ops[0].row)
+                    fail_msg("%s pc %d: the atomic's destination shares its row with register %d", path, pc, r);
         ws_insn_deps d;
         ws_insn_deps_of(p, &p->code[pc], &d);
         for (uint8_t i = 0; i < d.ndst; i++) {

@@ -52,6 +52,19 @@ static inline void tt_run(tctx *t, const ws_gpu_config *g, const char *name, ws_
     tt_run_opt(t, g, name, grid, block, dyn, regs, false, ts);
 }
 
+/* The options of a launch on threads host threads (every cycle of two SMs
+ * or more on them, so that their path is taken whatever the machine's
+ * load), window cycles per window (0: warpsim's), 32 registers a thread. */
+static inline ws_timing_options tt_threaded(int32_t threads, uint32_t window)
+{
+    ws_timing_options o = ws_timing_defaults();
+    o.regs_per_thread = 32;
+    o.threads = threads;
+    o.threads_every_cycle = threads > 1;
+    o.window_cycles = window;
+    return o;
+}
+
 static inline void tt_load(tctx *t, const tbuf *b)
 {
     if (!t_load(t, b->s, "test.ptx")) fail_msg("load: %s", t->err.msg);
