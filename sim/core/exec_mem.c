@@ -717,22 +717,28 @@ static void claim_lines(ws_deferred_list *l, bool hosted, uint64_t lo, uint64_t 
     else ws_write_claims_clash(l->claims);
 }
 
+/* Room in x's list for one more access put off; false on out of memory. */
+static bool defer_room(ws_exec *x, ws_deferred_list *l)
+{
+    if (l->n < l->cap) return true;
+    uint32_t cap = l->cap ? 2 * l->cap : 16;
+    ws_deferred *a = realloc(l->a, sizeof *a * cap);
+    if (!a) {
+        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+        return false;
+    }
+    l->a = a;
+    l->cap = cap;
+    return true;
+}
+
 /* Puts an access off to the end of the cycle (or of the window, where the
  * list captures: then a store takes its addrs and values along). */
 static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
                        const uint64_t *addrs)
 {
     ws_deferred_list *l = x->defer;
-    if (l->n == l->cap) {
-        uint32_t cap = l->cap ? 2 * l->cap : 16;
-        ws_deferred *a = realloc(l->a, sizeof *a * cap);
-        if (!a) {
-            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
-            return false;
-        }
-        l->a = a;
-        l->cap = cap;
-    }
+    if (!defer_room(x, l)) return false;
     uint32_t rows = UINT32_MAX;
     bool hosted = false, hosted_store = false;
     uint64_t lo = 0, end = 0;   /* a hosted store's bytes */
@@ -1212,6 +1218,37 @@ static bool wmma_wr(void *ctx, uint64_t addr, const void *src, uint32_t size)
     return mem_access(c->x, c->b, c->w, c->lane, c->pc, c->space, addr, buf, size, true, WHAT_WRITE);
 }
 
+/* A wmma load's or store's fault where it failed for a reason of its own
+ * (why), not one mem_access reported already. */
+static void wmma_fault(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, bool ok, const char *why)
+{
+    if (!ok && why[0] && strncmp(x->err->msg, "Invalid", 7) != 0) ws_fault(x, b, w, -1, pc, "wmma: %s", why);
+}
+
+/* A wmma.store put off to a window's end with what it stores, as a
+ * captured store takes its values (its registers may change before the
+ * window ends): its base and stride in the first row (lanes 0 and 1), then
+ * its fragment's rows.  Its bytes are found, checked and told to the
+ * reuse recorder when it is done, as cycle by cycle. */
+static bool defer_wmma_store(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
+                             uint64_t base, uint32_t stride, uint64_t *const frag[])
+{
+    ws_deferred_list *l = x->defer;
+    uint32_t nfrag = in->ops[1].nelems;
+    if (!defer_room(x, l) || !rows_room(x, l, 1 + nfrag)) return false;
+    uint32_t rows = l->nrows;
+    uint64_t *dst = l->rows + (size_t)rows * WS_WARP_SIZE;
+    memset(dst, 0, sizeof *dst * WS_WARP_SIZE);
+    dst[0] = base;
+    dst[1] = stride;
+    for (uint32_t k = 0; k < nfrag; k++) memcpy(dst + (size_t)(k + 1) * WS_WARP_SIZE, frag[k], sizeof *dst * WS_WARP_SIZE);
+    l->nrows += 1 + nfrag;
+    l->a[l->n++] = (ws_deferred){.b = b, .w = w, .in = in, .pc = pc, .mask = mask, .steps = x->steps,
+                                 .cycle = x->clock, .rows = rows, .hosted = false};
+    if (l->claims) claim_lines(l, false, 0, 0);
+    return true;
+}
+
 static int frag_rows(const ws_exec *x, ws_warp *w, const ws_opnd *v, uint64_t **rows)
 {
     if (v->kind != WS_OK_VEC) return 0;
@@ -1280,14 +1317,26 @@ bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     if (store && put_off(x, in->space, in, first, UINT32_C(1) << lane)) {
         ws_progress(x, w);
         wmma_account(x, in, pc, mask, base, stride, store, info);
-        return defer_push(x, b, w, in, pc, mask, first);
+        return x->defer->capture ? defer_wmma_store(x, b, w, in, pc, mask, base, stride, r0)
+                                 : defer_push(x, b, w, in, pc, mask, first);
     }
     if (store && !x->applying) ws_progress(x, w);
     ok = store ? ws_wmma_store(&in->m, base, stride, wmma_wr, &c, r0, why, sizeof why)
                : ws_wmma_load(&in->m, base, stride, wmma_rd, &c, r0, why, sizeof why);
-    if (!ok && why[0] && strncmp(x->err->msg, "Invalid", 7) != 0)
-        ws_fault(x, b, w, -1, pc, "wmma: %s", why);
+    wmma_fault(x, b, w, pc, ok, why);
     if (ok && !x->applying) wmma_account(x, in, pc, mask, base, stride, store, info);
+    return ok;
+}
+
+/* A captured wmma.store (defer_wmma_store) done at its window's end. */
+static bool wmma_store_captured(ws_exec *x, const ws_deferred_list *l, const ws_deferred *d)
+{
+    uint64_t *row = l->rows + (size_t)d->rows * WS_WARP_SIZE, *frag[WS_MAX_VEC];
+    for (uint32_t k = 0; k < d->in->ops[1].nelems; k++) frag[k] = row + (size_t)(k + 1) * WS_WARP_SIZE;
+    wmma_ctx c = {x, d->b, d->w, __builtin_ctz(d->mask), d->pc, d->in->space};
+    char why[160] = "";
+    bool ok = ws_wmma_store(&d->in->m, row[0], (uint32_t)row[1], wmma_wr, &c, frag, why, sizeof why);
+    wmma_fault(x, d->b, d->w, d->pc, ok, why);
     return ok;
 }
 
@@ -1423,7 +1472,10 @@ bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_defe
                             addrs + WS_WARP_SIZE, cas ? addrs + 2 * WS_WARP_SIZE : NULL, atom_dest(d->in), true);
         }
         break;
-    case WS_I_WMMA: ok = ws_exec_wmma(x, d->b, d->w, d->in, d->pc, d->mask, NULL); break;
+    case WS_I_WMMA:
+        ok = d->rows == UINT32_MAX ? ws_exec_wmma(x, d->b, d->w, d->in, d->pc, d->mask, NULL)
+                                   : wmma_store_captured(x, l, d);
+        break;
     default: ws_fault(x, d->b, d->w, -1, d->pc, "internal error: instruction put off that moves no data"); break;
     }
     x->applying = false;

@@ -44,6 +44,7 @@ static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_
     *atomics = false;
     const ws_func *f = &p->funcs[k->func];
     int32_t first_store = INT32_MAX, last_load = -1, last_unchecked = -1;
+    bool wmma_store = false;
     for (int32_t pc = f->start; pc <= f->end; pc++) {
         const ws_insn *in = &p->code[pc];
         bool shared_or_local = in->space == WS_SP_SHARED || in->space == WS_SP_LOCAL;
@@ -64,8 +65,11 @@ static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_
             if (in->space != WS_SP_GLOBAL || (in->m.flags & PTX_F_VOLATILE)) return false;
             if (pc < first_store) first_store = pc;
             break;
-        case WS_I_WMMA:
-            if (in->m.subop == PTX_SUB_WMMA_STORE_D && in->space != WS_SP_SHARED) return false;
+        case WS_I_WMMA:     /* a store to global memory: captured, as a store */
+            if (in->m.subop != PTX_SUB_WMMA_STORE_D || in->space == WS_SP_SHARED) break;
+            if (in->space != WS_SP_GLOBAL) return false;
+            wmma_store = true;
+            if (pc < first_store) first_store = pc;
             break;
         case WS_I_LD:
             if (reads_global(in) && (in->m.flags & PTX_F_VOLATILE)) return false;
@@ -82,8 +86,9 @@ static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_
     for (int32_t pc = first_store; pc <= f->end && !back; pc++)
         back = p->code[pc].cls == WS_I_BRA && p->code[pc].target <= last_load;
     *load_after_store = back || last_load > first_store;
-    /* texture fetches, cp.async and wmma loads have no check of their own */
-    return !*load_after_store || last_unchecked < 0;
+    /* texture fetches, cp.async and wmma loads have no check of their own,
+     * nor has a wmma store, and an SM's own writes do not take its bytes */
+    return !*load_after_store || (last_unchecked < 0 && !wmma_store);
 }
 
 bool ws_window_code_ok(const ws_program *p, const ws_kernel *k)

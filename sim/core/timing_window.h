@@ -27,7 +27,8 @@
  *     A global atomic is a store here: done at the window's end in the
  *     order of a run cycle by cycle, its old values written to its
  *     destination then, which its warp waits for as for a load's (the
- *     register has a row of its own, reg_rows.c);
+ *     register has a row of its own, reg_rows.c); so is a wmma.store to
+ *     global memory, its fragment taken along, where no load may follow;
  *   - the dispatcher is the whole GPU's: before a window it sets aside for
  *     each SM as many of the grid's next blocks as the SM holds, in the
  *     order the resident blocks started, and a slot that frees in the

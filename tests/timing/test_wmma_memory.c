@@ -4,6 +4,7 @@
  * fragment layout (sim/core/wmma.c) and the coalescing rule. */
 #include "timing_util.h"
 #include "../memstats/probe_data.h"
+#include "sim/core/timing_window.h"
 
 enum { N = 128, WARPS = (N / 16) * (N / 16) };
 
@@ -94,10 +95,83 @@ static void test_wmma_loads_take_time(void **state)
     t_free(&t);
 }
 
+/* Half-precision bits of a small integer (-1 to 4). */
+static uint16_t half_of(int v)
+{
+    static const uint16_t bits[] = {0xBC00, 0x0000, 0x3C00, 0x4000, 0x4200, 0x4400};
+    return bits[v + 1];
+}
+
+/* The lab's matmul of small integers (exact in f32) with window cycles per
+ * window (0: warpsim's) on threads: C into c; *window: the cycles per
+ * window warpsim chose. */
+static void run_small_ints(uint32_t window, int32_t threads, float *c, ws_launch_stats *st, ws_timing_stats *ts,
+                           uint32_t *win)
+{
+    tctx t;
+    load_lab(&t);
+    static uint16_t a[N * N], b[N * N];
+    for (int i = 0; i < N * N; i++) {
+        a[i] = half_of(i % 5);
+        b[i] = half_of(i % 3 - 1);
+    }
+    uint64_t A = t_alloc(&t, a, sizeof a), B = t_alloc(&t, b, sizeof b), C = t_alloc(&t, NULL, N * N * 4);
+    t_p64(&t, A); t_p64(&t, B); t_p64(&t, C);
+    t_p32(&t, N); t_p32(&t, N); t_p32(&t, N);
+    ws_gpu_config g;
+    tt_config(&g, "h200");
+    const ws_kernel *k = ws_program_kernel(t.p, "_Z10wmmaMatmulPK6__halfS1_Pfiii");
+    assert_non_null(k);
+    ws_launch l = {.grid = D3(WARPS / 4, 1, 1), .block = D3(128, 1, 1), .params = t.params,
+                   .params_size = t.nparams};
+    ws_timing_options o = tt_threaded(threads, window);
+    ws_apart ap;
+    bool own;
+    *win = ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own);
+    if (!ws_launch_timed(t.p, k, &l, &g, &o, st, ts, &t.err)) fail_msg("%s", t.err.msg);
+    assert_true(ws_devmem_read(t.mem, C, c, N * N * 4));
+    t_free(&t);
+}
+
+/* wmma.store to global memory in windows of cycles, its fragment taken
+ * along when it issues and stored at the window's end: the CPU's product,
+ * and on one wave the cycles and counters of a run cycle by cycle, on 1
+ * and 3 threads. */
+static void test_wmma_store_in_windows(void **state)
+{
+    (void)state;
+    static float c1[N * N], cw[N * N], c3[N * N];
+    ws_launch_stats s1, sw, s3;
+    ws_timing_stats t1, tw, t3;
+    uint32_t win;
+    run_small_ints(1, 1, c1, &s1, &t1, &win);
+    assert_int_equal(win, 1);
+    run_small_ints(0, 1, cw, &sw, &tw, &win);
+    assert_true(win > 1);
+    run_small_ints(0, 3, c3, &s3, &t3, &win);
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            float want = 0;
+            for (int kk = 0; kk < N; kk++) want += (float)((i * N + kk) % 5) * (float)((kk * N + j) % 3 - 1);
+            if (cw[i * N + j] != want) fail_msg("C[%d][%d] = %g, expected %g", i, j, cw[i * N + j], want);
+        }
+    assert_memory_equal(cw, c1, sizeof c1);
+    assert_memory_equal(c3, c1, sizeof c1);
+    assert_memory_equal(&sw, &s1, sizeof s1);
+    assert_memory_equal(&s3, &s1, sizeof s1);
+    assert_int_equal(tw.cycles, t1.cycles);
+    assert_int_equal(t3.cycles, t1.cycles);
+    assert_memory_equal(tw.stall, t1.stall, sizeof t1.stall);
+    assert_int_equal(tw.l2_sectors, t1.l2_sectors);
+    assert_int_equal(tw.dram_bytes_written, t1.dram_bytes_written);
+    assert_true(tw.loop_iterations * 4 < t1.loop_iterations);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wmma_matmul_128),
+        cmocka_unit_test(test_wmma_store_in_windows),
         cmocka_unit_test(test_wmma_loads_take_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
