@@ -590,6 +590,8 @@ static bool decode_form(dctx *c, int32_t fi, const ptx_insn *in, ws_insn *w, int
     case WS_I_ATOM:
         if (w->space != WS_SP_GLOBAL && w->space != WS_SP_SHARED && w->space != WS_SP_GENERIC)
             return unsupported(c, in, "atomics on this state space");
+        for (int i = 0; i < in->nops; i++)
+            if (in->ops[i].kind == PTX_OPND_VEC) return unsupported(c, in, "atomics on vectors (.v2, .v4, .v8)");
         return conv_all(c, fi, in, w, t0);
     case WS_I_CVTA:
         if (m->space == PTX_SPACE_PARAM) return unsupported(c, in, "cvta of the param space");

@@ -206,12 +206,24 @@ static const char recursion_ptx[] = HDR
     ".func f()\n{\n call.uni f, ();\n ret;\n}\n"
     ".visible .entry k()\n{\n call.uni f, ();\n ret;\n}\n";
 
+/* an atomic on a vector (sm_90's atom.global.v2.f32.add): refused, not
+ * run as if its elements were one value */
+static const char vector_atom_ptx[] = HDR
+    ".visible .entry k(.param .u64 p)\n{\n"
+    " .reg .b64 %rd<2>;\n .reg .f32 %f<6>;\n ld.param.u64 %rd1, [p];\n"
+    " mov.f32 %f1, 0f3F800000;\n mov.f32 %f2, 0f40000000;\n"
+    " atom.global.v2.f32.add {%f3, %f4}, [%rd1], {%f1, %f2};\n ret;\n}\n";
+
 static void test_load_errors(void **state)
 {
     (void)state;
     tctx t;
     assert_false(t_load(&t, recursion_ptx, "rec.ptx"));
     if (!strstr(t.err.msg, "rec.ptx:6:") || !strstr(t.err.msg, "recursive call of 'f'"))
+        fail_msg("got: %s", t.err.msg);
+    t_free(&t);
+    assert_false(t_load(&t, vector_atom_ptx, "vatom.ptx"));
+    if (!strstr(t.err.msg, "vatom.ptx:11:2") || !strstr(t.err.msg, "atomics on vectors"))
         fail_msg("got: %s", t.err.msg);
     t_free(&t);
 }
