@@ -564,8 +564,10 @@ static bool put_off(const ws_exec *x, uint8_t space, const ws_insn *in, const ui
 
 /* A launch with x->apart (ws_apart): whether each lane's size bytes lie
  * in the allocations its stores write (a store, in) or outside them (a
- * load); else a fault that says why.  What lies in the shared or local
- * window of generic addresses is no concern. */
+ * load); else a fault that says why.  A store's lanes in no allocation at
+ * all pass here: its own check (store_valid) faults on them as it would
+ * cycle by cycle.  What lies in the shared or local window of generic
+ * addresses is no concern. */
 static bool apart_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const uint64_t *addrs, uint32_t mask,
                      uint32_t size, bool in)
 {
@@ -593,6 +595,9 @@ static bool apart_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const uint
         bool touches = inside;
         for (uint32_t i = 0; i < ap->n && !touches; i++) touches = a < ap->hi[i] && a + size > ap->lo[i];
         if (in ? inside : !touches) continue;
+        uint64_t base, len;
+        if (in && !(ws_devmem_allocation_of(x->p->mem, a, &base, &len) && size <= base + len - a))
+            continue;       /* in no allocation: the store's own check reports it, as cycle by cycle */
         ws_fault(x, b, w, lane, pc,
                  "%s address 0x%llx %s the allocations this launch's stores write: it runs in windows of cycles "
                  "because its loads and stores go through pointer parameters that point to different "
