@@ -112,7 +112,8 @@ static uint64_t alloc_input(tctx *t, uint32_t n)
 }
 
 /* Kernel name of t on BLOCKS blocks of 128 on h200, window cycles per
- * window (0: warpsim's, 1: cycle by cycle), on threads, into *o. */
+ * window (0: warpsim's, 1: cycle by cycle), on threads, into *o; a fault
+ * fails the test unless the caller set o->may_fault. */
 static void launch(tctx *t, const char *name, uint32_t window, int32_t threads, outcome *o)
 {
     ws_gpu_config g;
@@ -181,7 +182,7 @@ static void test_old_values_stored(void **state)
     uint8_t *seen = calloc(N * 8, 1);
     assert_true(o1 && ow && o3 && seen);
     for (int init = 0; init < 2; init++) {
-        outcome a, w, w3;
+        outcome a = {0}, w = {0}, w3 = {0};
         run_olds(1, 1, init, &a, c1, o1);
         assert_int_equal(a.window, 1);
         run_olds(0, 1, init, &w, cw, ow);
@@ -232,7 +233,7 @@ static void test_compare_and_swap(void **state)
     uint32_t k1[64], kw[64], k3[64];
     uint32_t *w1 = malloc(sizeof *w1 * N), *ww = malloc(sizeof *ww * N), *w3 = malloc(sizeof *w3 * N);
     assert_true(w1 && ww && w3);
-    outcome a, w, t3;
+    outcome a = {0}, w = {0}, t3 = {0};
     run_claim(1, 1, &a, k1, w1);
     run_claim(0, 1, &w, kw, ww);
     assert_true(w.window > 1);
@@ -297,7 +298,7 @@ static void test_compaction(void **state)
     uint32_t kept = 0, n1, nw, n3;
     for (uint32_t i = 0; i < 4 * N; i++)
         if (input(i) % 3 == 0) cpu[kept++] = input(i);
-    outcome a, w, t3;
+    outcome a = {0}, w = {0}, t3 = {0};
     run_compact(1, 1, &a, &n1, o1);
     run_compact(0, 1, &w, &nw, ow);
     /* in windows by its pointers: a and out apart, the count and out the
@@ -352,7 +353,7 @@ static void test_destination_row_its_own(void **state)
         t_p64(&t, pc);
         t_p64(&t, po);
         t_p32(&t, 1);
-        outcome o;
+        outcome o = {0};
         launch(&t, "late", window, 1, &o);
         assert_true(window == 1 ? o.window == 1 : o.window > 1);
         uint32_t *out = malloc(sizeof *out * N), count;
