@@ -15,6 +15,15 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A thread that runs at least this many SMs a window has them ask the
+ * host's caches for their state as each window starts
+ * (ws_sm_prefetch_window): with 132 SMs on one thread of a host with 32
+ * MiB of last-level cache, whose state does not stay there, a launch took
+ * 3.62 s against 3.86; with 8 or 9 a thread (132 SMs on 16 threads of a
+ * host with 105 MiB), whose state does, it cost a program 7.3-7.6 s
+ * against 6.9-7.3 (bench/HISTORY.md). */
+#define PREFETCH_FROM_SMS 16
+
 struct ws_sm_worker {
     _Alignas(64) ws_sm_team *team;     /* workers side by side: each on lines of its own */
     int32_t index;
@@ -170,7 +179,7 @@ static bool run_window(ws_sm_team *t, ws_tsim *s, ws_sm *sm, uint64_t *at)
 {
     /* the blocks placed since its last window, then that window's answers */
     if (!ws_sm_begin_placed(s, sm)) return false;
-    ws_sm_prefetch_window(s, sm);
+    if (t->prefetch) ws_sm_prefetch_window(s, sm);
     if (sm->lsu_q.n) ws_sm_window_finish(s, sm);
     *at = sm->next;
     if (!ws_sm_run_storage(s, sm) || !ws_sm_waits_for_something(s, sm)) return false;
@@ -1067,6 +1076,7 @@ static bool run_team(ws_sm_team *t)
     if (t->nthreads > 1 && !t->every_cycle) choose_mode(t, t->ndue);
     bool parallel = t->parallel && t->ndue > 1;
     if (parallel && !t->started) parallel = start_threads(t);
+    t->prefetch = (parallel ? t->ndue / t->nthreads : t->ndue) >= PREFETCH_FROM_SMS;
     t->streaming = t->streamed = false;
     if (t->have_claims && t->window_end) ws_write_claims_next_window(&t->claims);
     if (!parallel) {
