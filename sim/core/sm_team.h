@@ -65,10 +65,10 @@ typedef struct ws_sm_team {
     uint64_t *used;
     struct ws_sm_entry *events; /* the end of a window: a heap of the due SMs by their next cycle with requests */
     struct ws_sm_entry *events_w;   /* ... with writes, when another thread merges them */
+    bool prefetch;              /* this window's SMs ask for their state first (sm_team.c, PREFETCH_FROM_SMS) */
     /* A window whose requests a thread with no SM left to run answers
      * while the others still run (sm_team.c: stream_requests): per due
      * SM the last stream_mark read, and whether it is in the heap. */
-    bool prefetch;              /* this window's SMs ask for their state first (sm_team.c, PREFETCH_FROM_SMS) */
     bool streaming;             /* this window's may be answered so */
     bool streamed;              /* some were: its end answers the rest one by one */
     uint64_t *stream_marks;
