@@ -390,7 +390,7 @@ static int run(run_state *s)
     if (o->host_times && (rc = write_host_time(o, &(ws_host_time){
                               .kernel = shown, .launch_no = 1, .threads = o->threads, .functional = o->functional,
                               .host_ns = host_ns, .warp_insts = st.warp_insts, .cycles = ts.cycles,
-                              .windows = &ts.host})) != 0)
+                              .windows = &ts.host, .program = s->prog})) != 0)
         return rc;
     if (s->report &&
         !ws_html_report_add(s->report, &(ws_html_launch){.info = &info, .stats = &st,

@@ -335,7 +335,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
                                                .functional = c->functional, .reused = reuse.reused_from != 0,
                                                .host_ns = host_ns, .warp_insts = st.warp_insts,
                                                .cycles = ts.cycles,
-                                               .windows = &ts.host});
+                                               .windows = &ts.host, .program = f->mod->prog});
     }
     if (!ok) {
         cudaError_t code = error_code(err.kind);

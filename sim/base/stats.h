@@ -97,6 +97,26 @@ _Static_assert(WS_STALL_COUNT == WS_PC_STALL_KINDS, "ws_pc_counts has a slot per
 const char *ws_stall_name(ws_stall s);
 const char *ws_stall_metric(ws_stall s);
 
+/* Why a timed launch ran cycle by cycle rather than in windows of cycles
+ * (sim/core/timing_window.h: ws_window_cycles, ws_window_reason_text):
+ * the options, or what in the kernel's code, at pc (-1: no instruction). */
+typedef enum ws_window_why {
+    WS_WHY_IN_WINDOWS,          /* it did not */
+    WS_WHY_ASKED,               /* --window 1 */
+    WS_WHY_RECORDS_ISSUES,      /* a trace, a timeline, per-line counters or checks */
+    WS_WHY_CALL, WS_WHY_PRINTF, WS_WHY_ASSERT, WS_WHY_FENCE,
+    WS_WHY_GENERIC_ATOMIC, WS_WHY_GENERIC_STORE, WS_WHY_GENERIC_WMMA_STORE,
+    WS_WHY_VOLATILE_STORE, WS_WHY_VOLATILE_LOAD,
+    WS_WHY_UNCHECKED_LOAD,      /* a texture, cp.async or wmma load that may follow a store */
+    WS_WHY_WMMA_STORE_LOADED,   /* a wmma.store that a load may follow */
+    WS_WHY_ATOMIC_NOT_APART     /* loads after stores, pointers not apart, and a global atomic */
+} ws_window_why;
+
+typedef struct ws_window_reason {
+    uint8_t why;                /* ws_window_why */
+    int32_t pc;
+} ws_window_reason;
+
 /* Where a timed launch's windows of cycles spent the host's time
  * (docs/THREADS.md), for --host-times (sim/trace/host_times.h): wall
  * clock, so never part of the summary, which is the same on any number of
@@ -111,6 +131,8 @@ typedef struct ws_window_times {
     uint64_t end_wait_ns;       /* ... and its wait for the other threads' part (requests, writes) */
     uint64_t alone_windows;     /* windows run on the calling thread alone */
     uint64_t alone_ns;          /* their time, SMs and end */
+    uint32_t window_cycles;     /* the cycles a window the launch ran with; 1: cycle by cycle */
+    ws_window_reason cycle_by_cycle;    /* then why (timing_window.h) */
 } ws_window_times;
 
 typedef struct ws_timing_stats {

@@ -238,7 +238,8 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     /* before the team, whose threads copy s.x */
     ws_apart apart = {.n = 0};
     bool own_writes = false;
-    uint32_t window = ok ? ws_window_cycles(p, k, l, &opt, cfg, &apart, &own_writes) : 1;
+    ws_window_reason why = {.why = WS_WHY_IN_WINDOWS, .pc = -1};
+    uint32_t window = ok ? ws_window_cycles(p, k, l, &opt, cfg, &apart, &own_writes, &why) : 1;
     s.x.apart = ok && apart.n ? &apart : NULL;
     s.own_writes = window > 1 && own_writes;
     for (int32_t i = 0; ok && window == 1 && i < nsm; i++) ok = ws_sm_begin_placed(&s, &sms[i]);
@@ -278,6 +279,8 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     if (ok) ws_l2_flush(l2);
     if (ok && have_team && opt.l2_kept) ws_sm_team_clear_l2(&team, l2);
     if (have_team) ws_sm_team_free(&team, &st, &tst);
+    tst.host.window_cycles = window;
+    tst.host.cycle_by_cycle = why;
     free(q.heap);
     free(due);
     if (ok) finish_stats(&s, sms, nsm, cfg);

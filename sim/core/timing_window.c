@@ -1,10 +1,12 @@
 /* Which launches run in windows of cycles, and how long (timing_window.h). */
 #include "timing_window.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "insn_deps.h"
+#include "sim.h"
 #include "../mem/device_memory.h"
 
 /* Whether in reads global memory another SM may write in the window. */
@@ -39,40 +41,51 @@ static bool reads_global_unchecked(const ws_insn *in)
  * with its operands, done there in the order of a run cycle by cycle, its
  * old values written to its destination then (its warp waits for them
  * till the window's end, as for a load's). */
-static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_store, bool *atomics)
+static bool refuse(ws_window_reason *why, ws_window_why what, int32_t pc)
+{
+    *why = (ws_window_reason){.why = (uint8_t)what, .pc = pc};
+    return false;
+}
+
+static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_store, bool *atomics,
+                      ws_window_reason *why)
 {
     *atomics = false;
     const ws_func *f = &p->funcs[k->func];
-    int32_t first_store = INT32_MAX, last_load = -1, last_unchecked = -1;
-    bool wmma_store = false;
+    int32_t first_store = INT32_MAX, last_load = -1, last_unchecked = -1, wmma_store = -1;
     for (int32_t pc = f->start; pc <= f->end; pc++) {
         const ws_insn *in = &p->code[pc];
         bool shared_or_local = in->space == WS_SP_SHARED || in->space == WS_SP_LOCAL;
         switch (in->cls) {
-        case WS_I_CALL: case WS_I_PRINTF: case WS_I_ASSERT:
-            return false;       /* code elsewhere, or output in issue order */
+        case WS_I_CALL:         /* code elsewhere, or output in issue order */
+            return refuse(why, WS_WHY_CALL, pc);
+        case WS_I_PRINTF:
+            return refuse(why, WS_WHY_PRINTF, pc);
+        case WS_I_ASSERT:
+            return refuse(why, WS_WHY_ASSERT, pc);
         case WS_I_ATOM:
             if (shared_or_local) break;
-            if (in->space != WS_SP_GLOBAL) return false;
+            if (in->space != WS_SP_GLOBAL) return refuse(why, WS_WHY_GENERIC_ATOMIC, pc);
             *atomics = true;
             if (pc < first_store) first_store = pc;
             break;
         case WS_I_NOP:
-            if (in->m.op == PTX_OP_MEMBAR || in->m.op == PTX_OP_FENCE) return false;
+            if (in->m.op == PTX_OP_MEMBAR || in->m.op == PTX_OP_FENCE) return refuse(why, WS_WHY_FENCE, pc);
             break;
-        case WS_I_ST:
-            if (shared_or_local) break;
-            if (in->space != WS_SP_GLOBAL || (in->m.flags & PTX_F_VOLATILE)) return false;
+        case WS_I_ST:       /* st.param: a call's arguments (the call refuses) */
+            if (shared_or_local || in->space == WS_SP_PARAM) break;
+            if (in->space != WS_SP_GLOBAL) return refuse(why, WS_WHY_GENERIC_STORE, pc);
+            if (in->m.flags & PTX_F_VOLATILE) return refuse(why, WS_WHY_VOLATILE_STORE, pc);
             if (pc < first_store) first_store = pc;
             break;
         case WS_I_WMMA:     /* a store to global memory: captured, as a store */
             if (in->m.subop != PTX_SUB_WMMA_STORE_D || in->space == WS_SP_SHARED) break;
-            if (in->space != WS_SP_GLOBAL) return false;
-            wmma_store = true;
+            if (in->space != WS_SP_GLOBAL) return refuse(why, WS_WHY_GENERIC_WMMA_STORE, pc);
+            if (wmma_store < 0) wmma_store = pc;
             if (pc < first_store) first_store = pc;
             break;
         case WS_I_LD:
-            if (reads_global(in) && (in->m.flags & PTX_F_VOLATILE)) return false;
+            if (reads_global(in) && (in->m.flags & PTX_F_VOLATILE)) return refuse(why, WS_WHY_VOLATILE_LOAD, pc);
             break;
         default:
             break;
@@ -88,13 +101,18 @@ static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_
     *load_after_store = back || last_load > first_store;
     /* texture fetches, cp.async and wmma loads have no check of their own,
      * nor has a wmma store, and an SM's own writes do not take its bytes */
-    return !*load_after_store || (last_unchecked < 0 && !wmma_store);
+    if (!*load_after_store) return true;
+    if (last_unchecked >= 0)
+        return refuse(why, WS_WHY_UNCHECKED_LOAD, last_unchecked);
+    if (wmma_store >= 0) return refuse(why, WS_WHY_WMMA_STORE_LOADED, wmma_store);
+    return true;
 }
 
 bool ws_window_code_ok(const ws_program *p, const ws_kernel *k)
 {
     bool load_after_store, atomics;
-    return scan_code(p, k, &load_after_store, &atomics) && !load_after_store;
+    ws_window_reason why;
+    return scan_code(p, k, &load_after_store, &atomics, &why) && !load_after_store;
 }
 
 /* Which of k's pointer slots a register's value may derive from: a bit per
@@ -264,19 +282,28 @@ static bool launch_apart(const ws_program *p, const ws_kernel *k, const ws_launc
     return ok;
 }
 
+/* 1 cycle a window, for a reason of the options or the launch (no pc). */
+static uint32_t cycle_by_cycle(ws_window_reason *why, ws_window_why what)
+{
+    *why = (ws_window_reason){.why = (uint8_t)what, .pc = -1};
+    return 1;
+}
+
 uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_launch *l,
-                          const ws_timing_options *o, const ws_gpu_config *g, ws_apart *ap, bool *own_writes)
+                          const ws_timing_options *o, const ws_gpu_config *g, ws_apart *ap, bool *own_writes,
+                          ws_window_reason *why)
 {
     ap->n = 0;
     *own_writes = false;
-    if (o->window_cycles == 1) return 1;
-    if (o->trace || o->timeline || l->pc_counts || l->checks) return 1;
+    *why = (ws_window_reason){.why = WS_WHY_IN_WINDOWS, .pc = -1};
+    if (o->window_cycles == 1) return cycle_by_cycle(why, WS_WHY_ASKED);
+    if (o->trace || o->timeline || l->pc_counts || l->checks) return cycle_by_cycle(why, WS_WHY_RECORDS_ISSUES);
     bool load_after_store, atomics;
-    if (!scan_code(p, k, &load_after_store, &atomics)) return 1;
+    if (!scan_code(p, k, &load_after_store, &atomics, why)) return 1;
     if (load_after_store && !launch_apart(p, k, l, ap)) {
         /* each SM reads its own writes; an atomic's would need its
          * operation done over them as well */
-        if (atomics) return 1;
+        if (atomics) return cycle_by_cycle(why, WS_WHY_ATOMIC_NOT_APART);
         *own_writes = true;
     }
     uint32_t w = o->window_cycles ? o->window_cycles : UINT32_MAX;
@@ -284,4 +311,41 @@ uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_laun
     if (g->latencyL2Hit > 0 && w > (uint32_t)g->latencyL2Hit) w = (uint32_t)g->latencyL2Hit;
     if (g->latencyDram > 0 && w > (uint32_t)g->latencyDram) w = (uint32_t)g->latencyDram;
     return w ? w : 1;
+}
+
+void ws_window_reason_text(const ws_program *p, ws_window_reason r, char *buf, size_t size)
+{
+    static const char *const text[] = {
+        [WS_WHY_IN_WINDOWS] = "",
+        [WS_WHY_ASKED] = "asked for (--window 1)",
+        [WS_WHY_RECORDS_ISSUES] = "the launch records every issue in order (a trace, a timeline, per-line counters "
+                                  "or checks)",
+        [WS_WHY_CALL] = "a call",
+        [WS_WHY_PRINTF] = "device printf",
+        [WS_WHY_ASSERT] = "an assert",
+        [WS_WHY_FENCE] = "a fence",
+        [WS_WHY_GENERIC_ATOMIC] = "an atomic through a generic address",
+        [WS_WHY_GENERIC_STORE] = "a store through a generic address",
+        [WS_WHY_GENERIC_WMMA_STORE] = "a wmma.store through a generic address",
+        [WS_WHY_VOLATILE_STORE] = "a volatile store",
+        [WS_WHY_VOLATILE_LOAD] = "a volatile load",
+        [WS_WHY_UNCHECKED_LOAD] = "a texture, cp.async or wmma load that may come after a global store",
+        [WS_WHY_WMMA_STORE_LOADED] = "a wmma.store that a global load may come after",
+        [WS_WHY_ATOMIC_NOT_APART] = "its global loads may come after its stores, through pointers this launch does "
+                                    "not keep apart, and it has a global atomic",
+    };
+    const char *t = r.why < sizeof text / sizeof *text && text[r.why] ? text[r.why] : "?";
+    if (r.pc < 0 || !p || r.pc >= p->ncode) {
+        snprintf(buf, size, "%s", t);
+        return;
+    }
+    const ws_insn *in = &p->code[r.pc];
+    char mn[96];
+    ws_insn_mnemonic(&in->m, mn, sizeof mn);
+    const char *path = ws_program_path(p);
+    int n = snprintf(buf, size, "its code has %s: %s at pc %d (%s:%d:%d", t, mn, r.pc, path ? path : "<ptx>",
+                     in->pos.line, in->pos.col);
+    if (n > 0 && (size_t)n < size && in->pos.cu_line > 0)
+        n += snprintf(buf + n, size - (size_t)n, ", %s:%d", ws_cu_file(p, in), in->pos.cu_line);
+    if (n > 0 && (size_t)n < size) snprintf(buf + n, size - (size_t)n, ")");
 }

@@ -55,9 +55,17 @@
  * gets the allocations the stores write when the launch qualifies by its
  * pointers alone (ap->n 0 otherwise), for ws_exec.apart; *own_writes is
  * true when it qualifies by its SMs reading their own writes
- * (own_writes.h). */
+ * (own_writes.h).  *why gets, for a launch cycle by cycle, why: the
+ * options, or what in the code and where (WS_WHY_IN_WINDOWS for one in
+ * windows). */
 uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_launch *l,
-                          const ws_timing_options *o, const ws_gpu_config *g, ws_apart *ap, bool *own_writes);
+                          const ws_timing_options *o, const ws_gpu_config *g, ws_apart *ap, bool *own_writes,
+                          ws_window_reason *why);
+
+/* r in words for the user, into buf (size bytes): the option, or "its
+ * code has a fence: membar.gl at pc 40 (scan.ptx:210:2, scan.cu:31)";
+ * "" for a launch in windows.  p: the launch's program (NULL: no place). */
+void ws_window_reason_text(const ws_program *p, ws_window_reason r, char *buf, size_t size);
 
 /* Whether k's code lets its launches run in windows (the second rule above). */
 bool ws_window_code_ok(const ws_program *p, const ws_kernel *k);

@@ -23,6 +23,7 @@ typedef struct ws_host_time {
     uint64_t warp_insts;        /* warp instructions the launch executed */
     uint64_t cycles;            /* simulated cycles, launch overhead included (not read when functional) */
     const ws_window_times *windows;     /* read for a simulated timed launch only; NULL: none */
+    const struct ws_program *program;   /* the launch's, for where a reason to run cycle by cycle lies; may be NULL */
 } ws_host_time;
 
 /* One line:
@@ -35,7 +36,8 @@ typedef struct ws_host_time {
  * adds where its windows of cycles (docs/THREADS.md) spent the time,
  * before the closing brace:
  *   ,"windows":{"on_threads":N,"sms_s":A,"busiest_sm_s":B,"sm_windows_s":K,
- *    "ends_s":E,"settle_s":L,"end_wait_s":V,"alone":M,"alone_s":O}
+ *    "ends_s":E,"settle_s":L,"end_wait_s":V,"alone":M,"alone_s":O,
+ *    "window_cycles":W[,"cycle_by_cycle":Y]}
  * N windows whose SMs ran on the threads, A their SMs' part, B of it each
  * window's longest SM window summed (no spreading of SMs over threads
  * goes under it), K every SM window of those windows summed (the work
@@ -44,7 +46,9 @@ typedef struct ws_host_time {
  * for the other threads' part of the ends (the requests on the threads,
  * or the writes or requests one by one beside it); M windows run
  * on the calling thread alone, O their time; all zero for a launch run
- * cycle by cycle. */
+ * cycle by cycle.  W the cycles a window (1: cycle by cycle, and then Y
+ * says why: the option that asked for it, or what in the kernel's code
+ * and where, timing_window.h). */
 void ws_host_time_write(FILE *out, const ws_host_time *t);
 
 #endif

@@ -5,7 +5,8 @@
 # a simulated timed launch's windows (where their host time went) adding
 # up: its SMs' part no shorter than its busiest SMs, its settling inside
 # its ends, the parts inside the launch's time; none for a launch run
-# cycle by cycle, reused or functional.
+# cycle by cycle, reused or functional; the cycles a window, and for a
+# launch cycle by cycle why (--window 1, or a volatile load and its place).
 #   exec: the fully-connected layer at a small size (launch 1 simulated,
 #   2..6 reusing its timing), timed on 2 threads and functional;
 #   run: one histogram kernel on 3 threads.
@@ -73,6 +74,15 @@ windows() {
                    sms + ends + alone_s <= host + 2e-6 && (on > 0 || sms + ends + work == 0) &&
                    (alone > 0 || alone_s == 0))
         }' || fail "launch $n: windows that do not add up: $line"
+    # the cycles a window, and why one cycle where it is one
+    cycles=$(field "$w" window_cycles)
+    why=$(printf '%s\n' "$w" | sed -n 's/.*"cycle_by_cycle":"\([^"]*\)".*/\1/p')
+    if [ "${CYCLE_BY_CYCLE:-0}" = 1 ]; then
+        [ "$cycles" = 1 ] || fail "launch $n: window_cycles is not 1: $line"
+        [ "$why" = "${WHY:-}" ] || fail "launch $n: cycle_by_cycle is not '${WHY:-}': $line"
+    else
+        [ "${cycles:-0}" -gt 1 ] && [ -z "$why" ] || fail "launch $n: in windows, but window_cycles $cycles, why '$why': $line"
+    fi
 }
 
 size="40 33 50 5 1"
@@ -100,5 +110,25 @@ ws run "$ptx" --kernel histogramGlobal --grid 64 --block 256 --arg buf:u8:16384:
     --arg i32:16384 --arg i32:4 --gpu h200 --threads 3 --window 1 --json --host-times "$t/run.times" \
     >/dev/null 2>"$t/run.json" || fail "warpsim run --window 1: exit status $?"
 grep '^{"kernel"' "$t/run.json" | sed 's/}$/,"launch":1}/' > "$t/run1.json"
-CYCLE_BY_CYCLE=1 check "$t/run.times" "$t/run1.json" 1 3 timed timed
+CYCLE_BY_CYCLE=1 WHY="asked for (--window 1)" check "$t/run.times" "$t/run1.json" 1 3 timed timed
+# cycle by cycle for what the code has: a volatile load, named with its place
+cat > "$t/vol.ptx" <<'EOF'
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry peek(.param .u64 pa)
+{
+ .reg .b32 %r<2>;
+ .reg .b64 %rd<2>;
+ ld.param.u64 %rd1, [pa];
+ ld.volatile.global.u32 %r1, [%rd1];
+ st.global.u32 [%rd1+4], %r1;
+ ret;
+}
+EOF
+ws run "$t/vol.ptx" --kernel peek --grid 1 --block 32 --arg buf:u32:2:zero --gpu h200 --threads 1 --json \
+    --host-times "$t/vol.times" >/dev/null 2>"$t/vol.json" || fail "warpsim run (volatile): exit status $?"
+grep '^{"kernel"' "$t/vol.json" | sed 's/}$/,"launch":1}/' > "$t/vol1.json"
+CYCLE_BY_CYCLE=1 WHY="its code has a volatile load: ld.global.volatile.u32 at pc 1 ($t/vol.ptx:9:2)" \
+    check "$t/vol.times" "$t/vol1.json" 1 1 timed timed
 echo "host_times: ok"

@@ -128,7 +128,8 @@ static void launch(tctx *t, const char *name, uint32_t window, int32_t threads, 
     o->may_fault = may_fault;
     ws_apart ap;
     bool own;
-    o->window = ws_window_cycles(t->p, k, &l, &opt, &g, &ap, &own);
+    ws_window_reason why;
+    o->window = ws_window_cycles(t->p, k, &l, &opt, &g, &ap, &own, &why);
     o->napart = ap.n;
     o->ok = ws_launch_timed(t->p, k, &l, &g, &opt, &o->st, &o->ts, &o->err);
     if (!o->ok && !o->may_fault) fail_msg("%s: %s", name, o->err.msg);

@@ -230,7 +230,8 @@ static void launch_128(tctx *t, const ws_gpu_config *g, const char *name, uint32
                    .params_size = t->nparams};
     ws_timing_options opt = tt_threaded(threads, window);
     bool own;
-    if (win) *win = ws_window_cycles(t->p, k, &l, &opt, g, ap, &own);
+    ws_window_reason why;
+    if (win) *win = ws_window_cycles(t->p, k, &l, &opt, g, ap, &own, &why);
     memset(o, 0, sizeof *o);
     o->ok = ws_launch_timed(t->p, k, &l, g, &opt, &o->st, &o->ts, &o->err);
 }
@@ -410,25 +411,43 @@ static void test_which_kernels(void **state)
     ws_timing_options o = ws_timing_defaults();
     ws_apart ap;
     bool own = true;
-    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own), (uint32_t)g.latencyL2Hit);
+    ws_window_reason why;
+    char text[320];
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own, &why), (uint32_t)g.latencyL2Hit);
     assert_false(own);
+    assert_int_equal(why.why, WS_WHY_IN_WINDOWS);
+    ws_window_reason_text(t.p, why, text, sizeof text);
+    assert_string_equal(text, "");
     o.window_cycles = 16;
-    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own), 16);
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own, &why), 16);
     o.window_cycles = 100000;       /* never past an L2 answer */
-    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own), (uint32_t)g.latencyL2Hit);
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own, &why), (uint32_t)g.latencyL2Hit);
+    o.window_cycles = 1;
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own, &why), 1);
+    ws_window_reason_text(t.p, why, text, sizeof text);
+    assert_string_equal(text, "asked for (--window 1)");
     o.window_cycles = 0;
     ws_pc_counts pcc[1];
     l.pc_counts = pcc;              /* per-line counters record every issue in order */
-    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own), 1);
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own, &why), 1);
+    ws_window_reason_text(t.p, why, text, sizeof text);
+    assert_non_null(strstr(text, "records every issue in order"));
     l.pc_counts = NULL;
+    /* the user is told what in the code keeps a launch cycle by cycle, and where */
+    assert_int_equal(ws_window_cycles(t.p, ws_program_kernel(t.p, "peek"), &l, &o, &g, &ap, &own, &why), 1);
+    ws_window_reason_text(t.p, why, text, sizeof text);
+    if (!strstr(text, "its code has a volatile load: ld.") || !strstr(text, " at pc ") || !strstr(text, "(windows.ptx:"))
+        fail_msg("why: %s", text);
     /* loads after stores through one pointer: windows, each SM reading
      * its own writes; with a global atomic besides, cycle by cycle */
-    assert_int_equal(ws_window_cycles(t.p, ws_program_kernel(t.p, "bump"), &l, &o, &g, &ap, &own),
+    assert_int_equal(ws_window_cycles(t.p, ws_program_kernel(t.p, "bump"), &l, &o, &g, &ap, &own, &why),
                      (uint32_t)g.latencyL2Hit);
     assert_true(own);
     assert_int_equal(ap.n, 0);
-    assert_int_equal(ws_window_cycles(t.p, ws_program_kernel(t.p, "bumpred"), &l, &o, &g, &ap, &own), 1);
+    assert_int_equal(ws_window_cycles(t.p, ws_program_kernel(t.p, "bumpred"), &l, &o, &g, &ap, &own, &why), 1);
     assert_false(own);
+    ws_window_reason_text(t.p, why, text, sizeof text);
+    assert_non_null(strstr(text, "it has a global atomic"));
     t_free(&t);
 }
 

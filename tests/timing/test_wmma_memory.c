@@ -127,7 +127,8 @@ static void run_small_ints(uint32_t window, int32_t threads, float *c, ws_launch
     ws_timing_options o = tt_threaded(threads, window);
     ws_apart ap;
     bool own;
-    *win = ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own);
+    ws_window_reason why;
+    *win = ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own, &why);
     if (!ws_launch_timed(t.p, k, &l, &g, &o, st, ts, &t.err)) fail_msg("%s", t.err.msg);
     assert_true(ws_devmem_read(t.mem, C, c, N * N * 4));
     t_free(&t);
