@@ -33,6 +33,13 @@ static bool reads_global_unchecked(const ws_insn *in)
     return reads_global(in) && in->cls != WS_I_LD;
 }
 
+/* Why k's code keeps it cycle by cycle, into *why: false. */
+static bool refuse(ws_window_reason *why, ws_window_why what, int32_t pc)
+{
+    *why = (ws_window_reason){.why = (uint8_t)what, .pc = pc};
+    return false;
+}
+
 /* The second rule of timing_window.h for k's code: false when it cannot
  * run in windows; *load_after_store: a global load may follow a global
  * store (which needs the launch's pointers apart, launch_apart, or its SMs
@@ -40,13 +47,8 @@ static bool reads_global_unchecked(const ws_insn *in)
  * atomic is a store for the windows' rules: put off to the window's end
  * with its operands, done there in the order of a run cycle by cycle, its
  * old values written to its destination then (its warp waits for them
- * till the window's end, as for a load's). */
-static bool refuse(ws_window_reason *why, ws_window_why what, int32_t pc)
-{
-    *why = (ws_window_reason){.why = (uint8_t)what, .pc = pc};
-    return false;
-}
-
+ * till the window's end, as for a load's).  *why: what keeps it cycle by
+ * cycle, where it cannot run in windows. */
 static bool scan_code(const ws_program *p, const ws_kernel *k, bool *load_after_store, bool *atomics,
                       ws_window_reason *why)
 {
