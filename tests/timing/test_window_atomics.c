@@ -143,17 +143,7 @@ static void load(tctx *t)
 /* b's counters are a's: every one a summary shows, and the cycles. */
 static void same_counters(const outcome *a, const outcome *b)
 {
-    assert_memory_equal(&a->st, &b->st, sizeof a->st);
-    assert_int_equal(a->ts.cycles, b->ts.cycles);
-    assert_int_equal(a->ts.warp_insts, b->ts.warp_insts);
-    assert_memory_equal(a->ts.stall, b->ts.stall, sizeof a->ts.stall);
-    assert_memory_equal(a->ts.pipe_busy, b->ts.pipe_busy, sizeof a->ts.pipe_busy);
-    assert_int_equal(a->ts.l1_hit_sectors, b->ts.l1_hit_sectors);
-    assert_int_equal(a->ts.l2_sectors, b->ts.l2_sectors);
-    assert_int_equal(a->ts.l2_hit_sectors, b->ts.l2_hit_sectors);
-    assert_int_equal(a->ts.dram_bytes_read, b->ts.dram_bytes_read);
-    assert_int_equal(a->ts.dram_bytes_written, b->ts.dram_bytes_written);
-    assert_int_equal(a->ts.warp_cycles, b->ts.warp_cycles);
+    tt_same_counters(&a->st, &a->ts, &b->st, &b->ts);
 }
 
 /* olds, its counters' bytes there before the launch (init) or not (their

@@ -302,18 +302,7 @@ static void same_results(const outcome *a, const outcome *b, uint32_t n)
 {
     assert_true(a->ok && b->ok);
     assert_memory_equal(a->out, b->out, sizeof(float) * n);
-    assert_memory_equal(&a->st, &b->st, sizeof a->st);
-    assert_int_equal(a->ts.cycles, b->ts.cycles);
-    assert_memory_equal(a->ts.stall, b->ts.stall, sizeof a->ts.stall);
-    assert_memory_equal(a->ts.pipe_busy, b->ts.pipe_busy, sizeof a->ts.pipe_busy);
-    assert_int_equal(a->ts.l1_hit_sectors, b->ts.l1_hit_sectors);
-    assert_int_equal(a->ts.l2_sectors, b->ts.l2_sectors);
-    assert_int_equal(a->ts.l2_hit_sectors, b->ts.l2_hit_sectors);
-    assert_int_equal(a->ts.dram_bytes_read, b->ts.dram_bytes_read);
-    assert_int_equal(a->ts.dram_bytes_written, b->ts.dram_bytes_written);
-    assert_int_equal(a->ts.warp_cycles, b->ts.warp_cycles);
-    assert_int_equal(a->ts.sm_active_cycles, b->ts.sm_active_cycles);
-    assert_int_equal(a->ts.issue_slots, b->ts.issue_slots);
+    tt_same_counters(&a->st, &a->ts, &b->st, &b->ts);
 }
 
 /* Within 2 % of the cycle-by-cycle run: the same work. */

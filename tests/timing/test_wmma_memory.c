@@ -158,13 +158,8 @@ static void test_wmma_store_in_windows(void **state)
         }
     assert_memory_equal(cw, c1, sizeof c1);
     assert_memory_equal(c3, c1, sizeof c1);
-    assert_memory_equal(&sw, &s1, sizeof s1);
-    assert_memory_equal(&s3, &s1, sizeof s1);
-    assert_int_equal(tw.cycles, t1.cycles);
-    assert_int_equal(t3.cycles, t1.cycles);
-    assert_memory_equal(tw.stall, t1.stall, sizeof t1.stall);
-    assert_int_equal(tw.l2_sectors, t1.l2_sectors);
-    assert_int_equal(tw.dram_bytes_written, t1.dram_bytes_written);
+    tt_same_counters(&sw, &tw, &s1, &t1);
+    tt_same_counters(&s3, &t3, &s1, &t1);
     assert_true(tw.loop_iterations * 4 < t1.loop_iterations);
 }
 

@@ -65,6 +65,26 @@ static inline ws_timing_options tt_threaded(int32_t threads, uint32_t window)
     return o;
 }
 
+/* Two launches' counters equal: every one a summary shows, and the cycles
+ * (not the loop's own counts, which windows change). */
+static inline void tt_same_counters(const ws_launch_stats *sa, const ws_timing_stats *a, const ws_launch_stats *sb,
+                                    const ws_timing_stats *b)
+{
+    assert_memory_equal(sa, sb, sizeof *sa);
+    assert_int_equal(a->cycles, b->cycles);
+    assert_int_equal(a->warp_insts, b->warp_insts);
+    assert_memory_equal(a->stall, b->stall, sizeof a->stall);
+    assert_memory_equal(a->pipe_busy, b->pipe_busy, sizeof a->pipe_busy);
+    assert_int_equal(a->l1_hit_sectors, b->l1_hit_sectors);
+    assert_int_equal(a->l2_sectors, b->l2_sectors);
+    assert_int_equal(a->l2_hit_sectors, b->l2_hit_sectors);
+    assert_int_equal(a->dram_bytes_read, b->dram_bytes_read);
+    assert_int_equal(a->dram_bytes_written, b->dram_bytes_written);
+    assert_int_equal(a->warp_cycles, b->warp_cycles);
+    assert_int_equal(a->sm_active_cycles, b->sm_active_cycles);
+    assert_int_equal(a->issue_slots, b->issue_slots);
+}
+
 static inline void tt_load(tctx *t, const tbuf *b)
 {
     if (!t_load(t, b->s, "test.ptx")) fail_msg("load: %s", t->err.msg);
