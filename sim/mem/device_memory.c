@@ -79,6 +79,9 @@ struct ws_devmem {
     void *watch_ctx;
 
     struct made_ahead *ahead;   /* pages made for a window's writes (ws_devmem_write_span_ahead) */
+    /* A page of zeros, never written: a span read where no page exists
+     * yet (ws_devmem_read_span) lies in it. */
+    uint8_t *zeros;
 };
 
 /* Pages made while a window's SMs run, on their threads, for the stores
@@ -346,7 +349,10 @@ ws_devmem *ws_devmem_create(void)
         return NULL;
     m->bump = WS_GLOBAL_BASE;
     m->ahead = calloc(1, sizeof *m->ahead);
-    if (!m->ahead) {
+    m->zeros = calloc(1, WS_PAGE_SIZE);
+    if (!m->ahead || !m->zeros) {
+        free(m->ahead);
+        free(m->zeros);
         free(m);
         return NULL;
     }
@@ -360,6 +366,7 @@ void ws_devmem_destroy(ws_devmem *m)
     for (size_t i = 0; i < AHEAD_SLOTS; i++)
         free(atomic_load(&m->ahead->data[i]));
     free(m->ahead);
+    free(m->zeros);
     table_free(&m->pages);
     table_free(&m->inits);
     free(m->allocs);
@@ -593,21 +600,26 @@ static void remember_span(ws_span_memo *memo, uint32_t i, uint64_t addr, uint8_t
 }
 
 /* The span of [addr, addr + size) from memo when it holds the range, else
- * from the page table (and then kept in memo); the watcher not told. */
-static uint8_t *memo_span(const ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size)
+ * from the page table (and then kept in memo); the watcher not told.
+ * zeros: where the range lies in an allocation and in a page no write has
+ * made yet, the span lies in m's page of zeros, not kept in memo (a write
+ * may make the page later). */
+static uint8_t *memo_span(const ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size, bool zeros)
 {
     uint32_t i = memo_slot(addr);
     uint64_t lo = memo->lo[i], hi = memo->hi[i];
     if (size && addr - lo < hi - lo && size <= hi - addr) return memo->host[i] + (addr - lo);
-    const ws_alloc *a;
+    const ws_alloc *a = NULL;
     uint8_t *p = span_of(m, NULL, addr, size, &a);
     if (p) remember_span(memo, i, addr, p, a);
+    else if (zeros && a && (addr + size - 1) >> WS_PAGE_SHIFT == addr >> WS_PAGE_SHIFT)
+        p = m->zeros + (addr & (WS_PAGE_SIZE - 1));
     return p;
 }
 
 uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size)
 {
-    uint8_t *p = memo_span(m, memo, addr, size);
+    uint8_t *p = memo_span(m, memo, addr, size, true);
     if (p && m->watch) m->watch(m->watch_ctx, addr, size, false, false);
     return p;
 }
@@ -657,7 +669,7 @@ uint8_t *ws_devmem_write_span_ahead(const ws_devmem *m, ws_span_memo *memo, uint
      * without a watcher's note: a write is told of on its own */
     if (m->track_init)
         return NULL;
-    uint8_t *p = memo_span(m, memo, addr, size);
+    uint8_t *p = memo_span(m, memo, addr, size, false);
     if (p || !make)
         return p;
     /* a page not made yet: one allocation and one page, else none */

@@ -59,7 +59,9 @@ typedef struct ws_span_memo {
     uint8_t *host[WS_SPAN_MEMOS];                       /* the host byte of lo */
 } ws_span_memo;
 /* A span to read, from memo when it holds the range, else from the page
- * table (and then kept in memo).  A watcher (the reuse recorder) is told
+ * table (and then kept in memo); where no write has made the range's page
+ * yet, a span of zeros, shared, that no caller may write.  NULL where the
+ * range is not in one allocation and one page.  A watcher (the reuse recorder) is told
  * of the whole span as read: more bytes than the lanes may read, which
  * only makes reuse stricter. */
 uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size);

@@ -514,6 +514,13 @@ static void test_init_tracking(void **state)
     ws_devmem_destroy(m);
 }
 
+static bool all_zero(const uint8_t *p, uint64_t n)
+{
+    for (uint64_t k = 0; k < n; k++)
+        if (p[k]) return false;
+    return true;
+}
+
 /* The watcher of the read-span test: the reads it was told of. */
 typedef struct told {
     uint64_t reads, bytes;
@@ -535,7 +542,9 @@ static void count_reads(void *ctx, uint64_t addr, uint64_t size, bool write, boo
  * ranges over small allocations that share pages (so a memo entry must
  * keep to its allocation), allocations larger than a page, written and
  * never-written pages, ranges that leave an allocation or cross a page;
- * and it tells the watcher of each read it serves. */
+ * where the table has no page yet, a span of zeros for a range in one
+ * allocation and one page; and it tells the watcher of each read it
+ * serves.  A page written after its zeros were read is then read. */
 static void test_read_span_memo(void **state)
 {
     (void)state;
@@ -550,27 +559,41 @@ static void test_read_span_memo(void **state)
     ws_span_memo memo;
     memset(&memo, 0, sizeof memo);
     told t = {0};
-    uint64_t seed = 5, served = 0, bytes = 0;
+    uint64_t seed = 5, served = 0, zeros = 0, bytes = 0;
     for (int iter = 0; iter < 200000; iter++) {
         seed = seed * 6364136223846793005u + 1442695040888963407u;
         int i = (int)((seed >> 33) % 12);
         uint64_t off = (seed >> 13) % (size[i] + 64), n = 1 + (seed >> 45) % 160;
         uint64_t addr = base[i] + off - (iter % 7 == 0 ? 32 : 0);
         uint8_t *want = ws_devmem_write_span(m, addr, n);
+        bool inside = addr >= base[i] && addr + n <= base[i] + size[i] && (addr >> 16) == ((addr + n - 1) >> 16);
         ws_devmem_watch(m, count_reads, &t);
         uint8_t *got = ws_devmem_read_span(m, &memo, addr, n);
         ws_devmem_watch(m, NULL, NULL);
-        if (got != want)
-            fail_msg("iteration %d: allocation %d offset %lld, %llu bytes: %p, want %p", iter, i,
-                     (long long)(addr - base[i]), (unsigned long long)n, (void *)got, (void *)want);
+        if (want ? got != want : inside ? !got || !all_zero(got, n) : got != NULL)
+            fail_msg("iteration %d: allocation %d offset %lld, %llu bytes: %p, want %p%s", iter, i,
+                     (long long)(addr - base[i]), (unsigned long long)n, (void *)got, (void *)want,
+                     !want && inside ? " (zeros)" : "");
         if (got) {
             served++;
+            zeros += !want;
             bytes += n;
         }
     }
     assert_true(served > 1000);
+    assert_true(zeros > 1000);
     assert_int_equal(t.reads, served);
     assert_int_equal(t.bytes, bytes);
+    /* a page inside a new allocation read, then written: its bytes now */
+    uint64_t fresh = ws_devmem_alloc(m, 300 * KiB), mid = fresh + 128 * KiB;
+    assert_null(ws_devmem_write_span(m, mid, 4));
+    uint8_t *before = ws_devmem_read_span(m, &memo, mid, 4);
+    assert_non_null(before);
+    assert_true(ws_devmem_fill(m, mid, 7, 16));
+    uint8_t *after = ws_devmem_read_span(m, &memo, mid, 4);
+    assert_ptr_equal(after, ws_devmem_write_span(m, mid, 4));
+    assert_int_equal(after[0], 7);
+    assert_int_equal(before[0], 0);
     ws_devmem_destroy(m);
 }
 
