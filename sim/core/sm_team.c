@@ -80,6 +80,9 @@ static void team_wait(ws_sm_team *t);
 #define TRY_CYCLES 256
 #define STRETCH_NS 50000000u
 #define TRY_NS 5000000u
+/* Cycle by cycle, a stretch's time is read every CLOCK_EVERY cycles: a
+ * cycle may take under a microsecond, a tenth of it the clock's read. */
+#define CLOCK_EVERY 16
 #define FIRST_TRY_GAP 2
 #define MAX_TRY_GAP 256
 
@@ -998,6 +1001,14 @@ static void judge_stretch(ws_sm_team *t, uint64_t ns, uint64_t work, double alon
     }
 }
 
+/* Whether the stretch has had its cycles or lasted its time. */
+static bool stretch_over(const ws_sm_team *t)
+{
+    if (t->stretch_cycles >= (t->trying ? TRY_CYCLES : STRETCH_CYCLES)) return true;
+    if (!t->window_end && t->stretch_cycles % CLOCK_EVERY) return false;
+    return ws_clock_ns() - t->stretch_start_ns >= (t->trying ? TRY_NS : STRETCH_NS);
+}
+
 /* Before each cycle (window): whether the stretch goes on, or ends and is
  * judged.  The launch's first stretch is not judged: in windows it is
  * often the first window alone, which starts the threads, first touches
@@ -1007,14 +1018,14 @@ static void judge_stretch(ws_sm_team *t, uint64_t ns, uint64_t work, double alon
  * for the program instead of 0.5). */
 static void choose_mode(ws_sm_team *t, int32_t ndue)
 {
+    if (t->stretch_cycles > 0 && !stretch_over(t)) {
+        t->stretch_cycles++;
+        t->stretch_sms += (uint64_t)ndue;
+        return;
+    }
     uint64_t now = ws_clock_ns();
     if (t->stretch_cycles > 0) {
         uint64_t ns = now - t->stretch_start_ns;
-        if (t->stretch_cycles < (t->trying ? TRY_CYCLES : STRETCH_CYCLES) && ns < (t->trying ? TRY_NS : STRETCH_NS)) {
-            t->stretch_cycles++;
-            t->stretch_sms += (uint64_t)ndue;
-            return;
-        }
         /* the stretch's work: its warp instructions, and its SMs' cycles
          * (windows), which count where little issues */
         uint64_t work = t->steps - t->stretch_steps + t->stretch_sms;
