@@ -232,7 +232,9 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
      * the busy SMs by their next cycle, then their index (the order the
      * SMs of one cycle go in), so that the loop never looks at an idle SM;
      * an SM's next changes only in its own cycle, while it is out of q */
-    ws_sm_queue q = {.heap = ok ? malloc(sizeof *q.heap * (size_t)nsm) : NULL, .n = 0};
+    ws_sm_agenda q = {.later = {.heap = ok ? malloc(sizeof *q.later.heap * (size_t)nsm) : NULL},
+                      .ring = ok ? calloc(WS_AGENDA_CYCLES * WS_AGENDA_WORDS(nsm), sizeof *q.ring) : NULL,
+                      .nw = (uint32_t)WS_AGENDA_WORDS(nsm)};
     int32_t *due = ok ? malloc(sizeof *due * (size_t)nsm) : NULL;
     int32_t nthreads = ok ? team_threads(&opt, p, l, nsm, nblocks) : 1;
     /* before the team, whose threads copy s.x */
@@ -245,31 +247,28 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     for (int32_t i = 0; ok && window == 1 && i < nsm; i++) ok = ws_sm_begin_placed(&s, &sms[i]);
     ws_sm_team team;
     bool have_team = ok && ws_sm_team_init(&team, &s, sms, nthreads, nblocks, opt.threads_every_cycle, opt.pool);
-    if (ok && (!q.heap || !due || !have_team)) {
+    if (ok && (!q.later.heap || !q.ring || !due || !have_team)) {
         ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         ok = false;
     }
     if (ok && window > 1) {
         ok = run_windows(&s, &team, window, opt.max_cycles, l);
-        q.n = 0;
     }
     for (int32_t i = 0; ok && window == 1 && i < nsm; i++)
-        if (sms[i].next != WS_NEVER) ws_sm_queue_push(&q, (ws_sm_entry){.next = sms[i].next, .id = i});
-    while (ok && q.n > 0) {
-        uint64_t now = q.heap[0].next;
+        if (sms[i].next != WS_NEVER) ws_sm_queue_push(&q.later, (ws_sm_entry){.next = sms[i].next, .id = i});
+    while (ok && !ws_sm_agenda_empty(&q)) {
+        uint64_t now = ws_sm_agenda_first(&q);
         if (cycle_limit(&s, now, opt.max_cycles)) {
             ok = false;
             break;
         }
         tst.loop_iterations++;
-        int32_t ndue = 0;
-        for (; q.n > 0 && q.heap[0].next == now; ws_sm_queue_pop(&q)) due[ndue++] = q.heap[0].id;
+        int32_t ndue = ws_sm_agenda_take(&q, now, due);
         for (int32_t j = 0; ok && j < ndue; j++)
             if (team.brief[due[j]].finished) ok = ws_sm_retire(&s, &sms[due[j]], now);
         if (ok) ok = ws_sm_team_cycle(&team, due, ndue, now);
         for (int32_t j = 0; ok && j < ndue; j++)
-            if (team.brief[due[j]].next != WS_NEVER)
-                ws_sm_queue_push(&q, (ws_sm_entry){.next = team.brief[due[j]].next, .id = due[j]});
+            if (team.brief[due[j]].next != WS_NEVER) ws_sm_agenda_put(&q, due[j], team.brief[due[j]].next);
         if (l->progress && (tst.loop_iterations & 0x3ff) == 0)
             ws_progress_line_poll(l->progress, &(ws_progress_state){.blocks_done = s.x.blocks_done,
                                   .blocks_total = s.x.grid_blocks, .cycles = now, .warp_insts = team.steps});
@@ -281,7 +280,8 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     if (have_team) ws_sm_team_free(&team, &st, &tst);
     tst.host.window_cycles = window;
     tst.host.cycle_by_cycle = why;
-    free(q.heap);
+    free(q.later.heap);
+    free(q.ring);
     free(due);
     if (ok) finish_stats(&s, sms, nsm, cfg);
     ws_checks_summary(&s.x);
