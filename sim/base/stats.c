@@ -44,6 +44,40 @@ void ws_launch_stats_add(ws_launch_stats *to, const ws_launch_stats *from)
     memcpy(to, t, sizeof t);
 }
 
+void ws_pc_counts_add(ws_pc_counts *to, const ws_pc_counts *from, size_t n, bool earliest)
+{
+    for (size_t i = 0; i < n; i++) {
+        ws_pc_counts *a = &to[i];
+        const ws_pc_counts *c = &from[i];
+        a->warp_insts += c->warp_insts;
+        a->thread_insts += c->thread_insts;
+        a->branches += c->branches;
+        a->divergent_branches += c->divergent_branches;
+        for (int o = 0; o < 3; o++) {
+            a->shared_requests[o] += c->shared_requests[o];
+            a->shared_wavefronts[o] += c->shared_wavefronts[o];
+            a->shared_bank_conflicts[o] += c->shared_bank_conflicts[o];
+            a->global_requests[o] += c->global_requests[o];
+            a->global_sectors[o] += c->global_sectors[o];
+            a->global_ideal_sectors[o] += c->global_ideal_sectors[o];
+        }
+        for (int r = 0; r < WS_PC_STALL_KINDS; r++) a->stall[r] += c->stall[r];
+        a->l1_sectors += c->l1_sectors;
+        a->l1_hit_sectors += c->l1_hit_sectors;
+        a->l2_sectors += c->l2_sectors;
+        a->l2_hit_sectors += c->l2_hit_sectors;
+        if (c->stride_known &&
+            (!a->stride_known || (earliest && (c->stride_cycle < a->stride_cycle ||
+                                               (c->stride_cycle == a->stride_cycle && c->stride_sm < a->stride_sm))))) {
+            a->stride_known = 1;
+            a->lane_stride = c->lane_stride;
+            a->access_size = c->access_size;
+            a->stride_cycle = c->stride_cycle;
+            a->stride_sm = c->stride_sm;
+        }
+    }
+}
+
 void ws_timing_stats_add_sm_counts(ws_timing_stats *to, const ws_timing_stats *from)
 {
     to->warp_insts += from->warp_insts;

@@ -6,6 +6,7 @@
 #define WARPSIM_STATS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "pipe.h"
 
@@ -28,6 +29,12 @@ typedef struct ws_pc_counts {
      * explains a poor sectors per request. */
     int64_t lane_stride;
     uint32_t stride_known, access_size;
+    /* The cycle and SM of the access that set lane_stride, where the
+     * counters are a timed launch's thread's own: its threads' counters
+     * merged keep the earliest (by cycle, then SM), the access one thread
+     * running the SMs cycle by cycle meets first. */
+    uint64_t stride_cycle;
+    uint32_t stride_sm;
     uint64_t stall[WS_PC_STALL_KINDS];  /* warp-cycles a warp stood at this pc, per ws_stall */
     /* Timed only: sectors of this pc's global and local accesses looked up
      * in L1 (loads) and at L2 (L1 misses, stores, atomics), and how many
@@ -74,6 +81,11 @@ typedef struct ws_launch_stats {
 /* to += from, counter by counter (a timed launch on several threads keeps
  * one set per thread and adds them up at the end). */
 void ws_launch_stats_add(ws_launch_stats *to, const ws_launch_stats *from);
+
+/* to[i] += from[i] for n pcs, counter by counter.  The stride: from's
+ * where to has none, or, with earliest, where from's access came first
+ * (stride_cycle, then stride_sm). */
+void ws_pc_counts_add(ws_pc_counts *to, const ws_pc_counts *from, size_t n, bool earliest);
 
 /* Why a resident warp did not issue in a cycle, one count per warp per
  * cycle, named after Nsight Compute's smsp__pcsamp_warps_issue_stalled_*. */

@@ -430,6 +430,7 @@ int32_t ws_warp_next_pc(ws_warp *w)
 ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, uint64_t clock, ws_step_info *info)
 {
     x->clock = clock;
+    x->smid = b->smid;
     if (w->state == WS_WARP_DONE) return WS_STEP_DONE;
     if (w->state == WS_WARP_BARRIER) return WS_STEP_BLOCKED;
     if (!ws_stack_settle(&w->g.stack)) {

@@ -169,8 +169,9 @@ enum { ACC_LD = WS_ACC_LD, ACC_ST = WS_ACC_ST, ACC_ATOM = WS_ACC_ATOM };
  * wavefronts and bank conflicts, global requests, sectors and lines,
  * constant requests.  A generic access is split by the space each lane's
  * address falls in; local and param accesses are not counted. */
-/* The same for the pc's own counters (when the launch keeps them). */
-static void account_pc(ws_pc_counts *c, int op, const ws_bank_access *b, const ws_coalesce *co,
+/* The same for the pc's own counters (when the launch keeps them), made by
+ * x's step. */
+static void account_pc(const ws_exec *x, ws_pc_counts *c, int op, const ws_bank_access *b, const ws_coalesce *co,
                        const uint64_t addr[WS_WARP_SIZE], uint32_t gmask, uint32_t size)
 {
     if (b) {
@@ -183,11 +184,17 @@ static void account_pc(ws_pc_counts *c, int op, const ws_bank_access *b, const w
         c->global_sectors[op] += co->sectors;
         c->global_ideal_sectors[op] += ((uint64_t)ws_popcount32(gmask) * size + 31) / 32;
         uint32_t rest = gmask & (gmask - 1);
-        if (!c->stride_known && rest) {     /* the two lowest lanes: the step per lane between them */
+        uint64_t cycle = x->clock;
+        uint32_t sm = x->smid;
+        bool first = !c->stride_known ||
+                     (x->pc_counts_own && (cycle < c->stride_cycle || (cycle == c->stride_cycle && sm < c->stride_sm)));
+        if (first && rest) {     /* the two lowest lanes: the step per lane between them */
             int a = __builtin_ctz(gmask), b = __builtin_ctz(rest);
             c->stride_known = 1;
             c->lane_stride = (int64_t)(addr[b] - addr[a]) / (b - a);
             c->access_size = size;
+            c->stride_cycle = cycle;
+            c->stride_sm = sm;
         }
     }
 }
@@ -261,7 +268,7 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
         c->requests++;
         c->wavefronts += b->wavefronts;
         c->bank_conflicts += b->conflicts;
-        if (pcc) account_pc(pcc, op, b, NULL, NULL, 0, 0);
+        if (pcc) account_pc(x, pcc, op, b, NULL, NULL, 0, 0);
     }
     if (gmask) {
         const ws_coalesce *co = &r->coalesce;
@@ -276,7 +283,7 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
         c->requests += co->requests;
         c->sectors += co->sectors;
         c->lines += co->lines;
-        if (pcc) account_pc(pcc, op, NULL, co, addr, gmask, size);
+        if (pcc) account_pc(x, pcc, op, NULL, co, addr, gmask, size);
     }
     r->valid = true;
 }

@@ -136,6 +136,11 @@ typedef struct ws_exec {
     ws_error *err;
     FILE *out;              /* device printf */
     uint64_t clock;         /* %clock: the cycle of the step running (ws_warp_step's) */
+    uint32_t smid;          /* the SM of the step running (its block's) */
+    /* l->pc_counts is this executor's own for the launch (a timed launch's
+     * thread's): a pc's stride is that of its earliest access by cycle,
+     * then SM (ws_pc_counts), not of the first this executor meets. */
+    bool pc_counts_own;
     /* The watchdog (exec.c): warp instructions issued at the last sign of
      * progress of any warp (a store, an atomic that changed memory, a
      * barrier completed, a thread exited, device printf), and the wall-clock

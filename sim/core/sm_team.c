@@ -484,6 +484,7 @@ static bool start_threads(ws_sm_team *t)
 static void free_arrays(ws_sm_team *t)
 {
     free(t->w);
+    free(t->pc_own);
     free(t->owner);
     free(t->brief);
     free(t->cursor);
@@ -535,7 +536,9 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     t->stream_queued = malloc((size_t)nsm);
     t->due_lists[0] = malloc(sizeof *t->due_lists[0] * (size_t)nsm);
     t->due_lists[1] = malloc(sizeof *t->due_lists[1] * (size_t)nsm);
-    if (!t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->aside_runs || !t->taken || !t->used || !t->shares ||
+    size_t npc = ws_program_code_size(s->x.p);
+    if (s->x.l->pc_counts) t->pc_own = calloc((size_t)nthreads * (npc ? npc : 1), sizeof *t->pc_own);
+    if ((s->x.l->pc_counts && !t->pc_own) || !t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->aside_runs || !t->taken || !t->used || !t->shares ||
         !t->events || !t->events_w || !t->settled || !t->next_of || !t->due_lists[0] || !t->due_lists[1] ||
         !t->stream_marks || !t->stream_queued) {
         free_arrays(t);
@@ -582,6 +585,10 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
         w->l = *s->x.l;
         w->l.progress = NULL;
         w->s.x.l = &w->l;
+        if (t->pc_own) {
+            w->l.pc_counts = t->pc_own + (size_t)k * npc;
+            w->s.x.pc_counts_own = true;
+        }
         w->s.x.stats = &w->st;
         w->s.x.err = &w->err;
         w->s.x.bank_memo = NULL;    /* its own, made at its first shared access */
@@ -1241,6 +1248,11 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     if (t->have_claims) {
         for (int32_t i = 0; i < t->s->g->multiProcessorCount; i++) t->sms[i].data.claims = NULL;
         ws_write_claims_free(&t->claims);
+    }
+    if (t->pc_own) {    /* the threads' per-line counters, the earliest stride of each pc */
+        size_t npc = ws_program_code_size(t->s->x.p);
+        for (int32_t k = 1; k < t->nthreads; k++) ws_pc_counts_add(t->pc_own, t->pc_own + (size_t)k * npc, npc, true);
+        ws_pc_counts_add(t->s->x.l->pc_counts, t->pc_own, npc, false);
     }
     for (int32_t k = 0; k < t->nthreads; k++) {
         ws_launch_stats_add(st, &t->w[k].st);

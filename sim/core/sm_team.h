@@ -89,6 +89,9 @@ typedef struct ws_sm_team {
     uint64_t max_cycles;
     uint64_t *next_of;
     int32_t *due_lists[2];
+    /* a launch with per-line counters: each thread's own (nthreads arrays of
+     * the program's code size), added to the launch's at the end */
+    ws_pc_counts *pc_own;
     int32_t *next_due;
     int32_t next_ndue;
     uint64_t next_start, next_end;

@@ -48,8 +48,8 @@
 
 /* The cycles per window a timed launch of k runs with: 1 (cycle by cycle)
  * where the options ask for it, where the launch records every issue in
- * order (trace, timeline, per-line counters, checks) or where the kernel's
- * code does not qualify; else the options' number, at most (and by
+ * order (trace, timeline, checks) or where the kernel's code does not
+ * qualify; else the options' number, at most (and by
  * default) the config's L2 hit latency (and DRAM latency, the shorter).
  * The longer the window, the less often the SMs meet: the faster.  *ap
  * gets the allocations the stores write when the launch qualifies by its

@@ -135,25 +135,8 @@ static uint64_t stall_total(const ws_pc_counts *c)
 static void add_counts(line_row *r, const ws_pc_counts *c)
 {
     ws_pc_counts *a = &r->c;
-    a->warp_insts += c->warp_insts;
-    a->thread_insts += c->thread_insts;
-    a->branches += c->branches;
-    a->divergent_branches += c->divergent_branches;
-    uint64_t sectors = 0;
-    for (int o = 0; o < 3; o++) {
-        a->shared_requests[o] += c->shared_requests[o];
-        a->shared_wavefronts[o] += c->shared_wavefronts[o];
-        a->shared_bank_conflicts[o] += c->shared_bank_conflicts[o];
-        a->global_requests[o] += c->global_requests[o];
-        a->global_sectors[o] += c->global_sectors[o];
-        a->global_ideal_sectors[o] += c->global_ideal_sectors[o];
-        sectors += c->global_sectors[o];
-    }
-    for (int i = 0; i < WS_PC_STALL_KINDS; i++) a->stall[i] += c->stall[i];
-    a->l1_sectors += c->l1_sectors;
-    a->l1_hit_sectors += c->l1_hit_sectors;
-    a->l2_sectors += c->l2_sectors;
-    a->l2_hit_sectors += c->l2_hit_sectors;
+    uint64_t sectors = c->global_sectors[0] + c->global_sectors[1] + c->global_sectors[2];
+    ws_pc_counts_add(a, c, 1, false);
     /* the stride that explains the line: that of its busiest global access */
     if (c->stride_known && sectors > r->stride_weight) {
         r->stride_weight = sectors;

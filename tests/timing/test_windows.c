@@ -417,11 +417,14 @@ static void test_which_kernels(void **state)
     assert_string_equal(text, "asked for (--window 1)");
     o.window_cycles = 0;
     ws_pc_counts pcc[1];
-    l.pc_counts = pcc;              /* per-line counters record every issue in order */
+    l.pc_counts = pcc;              /* per-line counters: sums, kept per thread, in windows */
+    assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own, &why), (uint32_t)g.latencyL2Hit);
+    l.pc_counts = NULL;
+    l.checks = WS_CHECK_RACE;       /* a check sees every access in order */
     assert_int_equal(ws_window_cycles(t.p, k, &l, &o, &g, &ap, &own, &why), 1);
     ws_window_reason_text(t.p, why, text, sizeof text);
     assert_non_null(strstr(text, "records every issue in order"));
-    l.pc_counts = NULL;
+    l.checks = 0;
     /* the user is told what in the code keeps a launch cycle by cycle, and where */
     assert_int_equal(ws_window_cycles(t.p, ws_program_kernel(t.p, "peek"), &l, &o, &g, &ap, &own, &why), 1);
     ws_window_reason_text(t.p, why, text, sizeof text);

@@ -1,0 +1,201 @@
+/* Per-line counters (ws_launch.pc_counts, what --lines shows) of a timed
+ * launch in windows of cycles, on one thread and on three, are those of
+ * the same launch run cycle by cycle on one thread, every counter of
+ * every instruction: sums, which windows and threads only split, and the
+ * stride of each global access's first request, which the threads'
+ * counters merged take from the earliest access by cycle, then SM.  Lab
+ * kernels: a tiled matrix multiply (shared memory, bank conflicts, a
+ * barrier), a CSR sparse matrix-vector product (gathers whose stride
+ * depends on the row a warp reads first) and a global-atomic histogram. */
+#include "timing_util.h"
+
+/* A launch's counters: the per-line ones, the summary's, the cycles. */
+typedef struct lines_run {
+    ws_pc_counts *pcc;
+    ws_launch_stats st;
+    ws_timing_stats ts;
+} lines_run;
+
+/* One timed launch of kernel name (the lab's mangled name) over t's
+ * parameters, with o; the per-line counters start from zero.  Memory the
+ * kernel writes is the caller's to reset. */
+static lines_run run_lines(tctx *t, const ws_gpu_config *g, const char *name, ws_dim3 grid, ws_dim3 block,
+                           ws_timing_options o)
+{
+    const ws_kernel *k = ws_program_kernel(t->p, name);
+    if (!k) fail_msg("no kernel %s", name);
+    lines_run r = {.pcc = calloc(ws_program_code_size(t->p), sizeof(ws_pc_counts))};
+    assert_non_null(r.pcc);
+    ws_launch l = {.grid = grid, .block = block, .params = t->params, .params_size = t->nparams,
+                   .pc_counts = r.pcc};
+    if (!ws_launch_timed(t->p, k, &l, g, &o, &r.st, &r.ts, &t->err)) fail_msg("%s", t->err.msg);
+    return r;
+}
+
+/* Every pc's counters equal, field by field, with the pc in the message. */
+static void same_lines(const tctx *t, const lines_run *a, const lines_run *b, const char *what)
+{
+    uint32_t n = ws_program_code_size(t->p), busy = 0, strides = 0;
+    for (uint32_t pc = 0; pc < n; pc++) {
+        const ws_pc_counts *x = &a->pcc[pc], *y = &b->pcc[pc];
+        if (memcmp(x, y, sizeof *x) != 0)
+            fail_msg("%s: pc %u differs: warp_insts %llu/%llu, stall[long_scoreboard] %llu/%llu, l2_sectors "
+                     "%llu/%llu, stride %lld/%lld (cycle %llu/%llu, SM %u/%u)",
+                     what, pc, (unsigned long long)x->warp_insts, (unsigned long long)y->warp_insts,
+                     (unsigned long long)x->stall[WS_STALL_LONG_SCOREBOARD],
+                     (unsigned long long)y->stall[WS_STALL_LONG_SCOREBOARD], (unsigned long long)x->l2_sectors,
+                     (unsigned long long)y->l2_sectors, (long long)x->lane_stride, (long long)y->lane_stride,
+                     (unsigned long long)x->stride_cycle, (unsigned long long)y->stride_cycle, x->stride_sm,
+                     y->stride_sm);
+        busy += x->warp_insts > 0;
+        strides += x->stride_known;
+    }
+    assert_true(busy > 5);
+    assert_true(strides > 0);
+    tt_same_counters(&a->st, &a->ts, &b->st, &b->ts);
+}
+
+/* The launch cycle by cycle, in windows on one thread and on three: the
+ * same lines.  reset (may be NULL) puts the memory the kernel writes back
+ * before each run. */
+static void compare_modes(tctx *t, const ws_gpu_config *g, const char *name, ws_dim3 grid, ws_dim3 block,
+                          void (*reset)(tctx *, void *), void *ctx)
+{
+    if (reset) reset(t, ctx);
+    lines_run by_cycle = run_lines(t, g, name, grid, block, tt_threaded(1, 1));
+    assert_int_equal(by_cycle.ts.host.window_cycles, 1);
+    if (reset) reset(t, ctx);
+    lines_run one = run_lines(t, g, name, grid, block, tt_threaded(1, 0));
+    assert_true(one.ts.host.window_cycles > 1);
+    if (reset) reset(t, ctx);
+    lines_run three = run_lines(t, g, name, grid, block, tt_threaded(3, 0));
+    assert_true(three.ts.host.window_cycles > 1);
+    same_lines(t, &by_cycle, &one, "windows, one thread");
+    same_lines(t, &by_cycle, &three, "windows, three threads");
+    free(by_cycle.pcc);
+    free(one.pcc);
+    free(three.pcc);
+}
+
+static void load_lab(tctx *t, const char *file)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/kernels/ptx/sm_80/%s", WARPSIM_SOURCE_DIR, file);
+    t_load_path(t, path);
+}
+
+static uint64_t lcg(uint64_t *seed)
+{
+    *seed = *seed * 6364136223846793005u + 1442695040888963407u;
+    return *seed >> 33;
+}
+
+static void test_tiled_matmul(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    tt_config(&g, "h100");
+    tctx t;
+    load_lab(&t, "matmul.ptx");
+    enum { N = 128 };
+    float *a = malloc(sizeof *a * N * N);
+    assert_non_null(a);
+    for (int i = 0; i < N * N; i++) a[i] = (float)(i % 7) - 3.0f;
+    uint64_t da = t_alloc(&t, a, sizeof *a * N * N), db = t_alloc(&t, a, sizeof *a * N * N);
+    uint64_t dc = t_alloc(&t, NULL, sizeof *a * N * N);
+    t_p64(&t, da);
+    t_p64(&t, db);
+    t_p64(&t, dc);
+    t_p32(&t, N);
+    t_p32(&t, N);
+    t_p32(&t, N);
+    compare_modes(&t, &g, "_Z13matmulTiled16PKfS0_Pfiii", D3(N / 16, N / 16, 1), D3(16, 16, 1), NULL, NULL);
+    free(a);
+    t_free(&t);
+}
+
+/* Rows of 0 to 40 entries, columns scattered: a warp's first gather has
+ * a stride of its own. */
+static void test_csr_gathers(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    tt_config(&g, "h100");
+    tctx t;
+    load_lab(&t, "spmv.ptx");
+    enum { ROWS = 3000, COLS = 4000 };
+    int32_t *row = malloc(sizeof *row * (ROWS + 1));
+    assert_non_null(row);
+    uint64_t seed = 21;
+    row[0] = 0;
+    for (int i = 0; i < ROWS; i++) row[i + 1] = row[i] + (int32_t)(lcg(&seed) % 41);
+    int32_t nnz = row[ROWS], *col = malloc(sizeof *col * (size_t)nnz);
+    float *val = malloc(sizeof *val * (size_t)nnz), *x = malloc(sizeof *x * COLS);
+    assert_non_null(col);
+    assert_non_null(val);
+    assert_non_null(x);
+    for (int32_t j = 0; j < nnz; j++) {
+        col[j] = (int32_t)(lcg(&seed) % COLS);
+        val[j] = (float)(lcg(&seed) % 9) - 4.0f;
+    }
+    for (int i = 0; i < COLS; i++) x[i] = (float)(i % 5);
+    t_p32(&t, ROWS);
+    t_p64(&t, t_alloc(&t, row, sizeof *row * (ROWS + 1)));
+    t_p64(&t, t_alloc(&t, col, sizeof *col * (size_t)nnz));
+    t_p64(&t, t_alloc(&t, val, sizeof *val * (size_t)nnz));
+    t_p64(&t, t_alloc(&t, x, sizeof *x * COLS));
+    t_p64(&t, t_alloc(&t, NULL, sizeof(float) * ROWS));
+    compare_modes(&t, &g, "_Z13spmvCsrScalariPKiS0_PKfS2_Pf", D3((ROWS + 127) / 128, 1, 1), D3(128, 1, 1), NULL,
+                  NULL);
+    compare_modes(&t, &g, "_Z11spmvCsrWarpiPKiS0_PKfS2_Pf", D3((ROWS * 32 + 127) / 128, 1, 1), D3(128, 1, 1),
+                  NULL, NULL);
+    free(row);
+    free(col);
+    free(val);
+    free(x);
+    t_free(&t);
+}
+
+typedef struct bins { uint64_t at; } bins;
+
+static void zero_bins(tctx *t, void *ctx)
+{
+    const bins *b = ctx;
+    uint32_t zero[7] = {0};
+    assert_true(ws_devmem_write(t->mem, b->at, zero, sizeof zero));
+}
+
+static void test_atomic_histogram(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    tt_config(&g, "h100");
+    tctx t;
+    load_lab(&t, "histogram.ptx");
+    enum { N = 200000 };
+    unsigned char *text = malloc(N);
+    assert_non_null(text);
+    uint64_t seed = 8;
+    for (int i = 0; i < N; i++) {
+        uint32_t r = (uint32_t)(lcg(&seed) % 40);
+        text[i] = (unsigned char)(r < 26 ? 'a' + r : ' ');
+    }
+    bins b = {.at = t_alloc(&t, NULL, 7 * sizeof(uint32_t))};
+    t_p64(&t, t_alloc(&t, text, N));
+    t_p64(&t, b.at);
+    t_p32(&t, N);
+    t_p32(&t, 4);
+    compare_modes(&t, &g, "_Z15histogramGlobalPKhPjii", D3((N + 255) / 256, 1, 1), D3(256, 1, 1), zero_bins, &b);
+    free(text);
+    t_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tiled_matmul),
+        cmocka_unit_test(test_csr_gathers),
+        cmocka_unit_test(test_atomic_histogram),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
