@@ -71,6 +71,7 @@ typedef struct rkey {
     uint32_t sm_count, warps_per_sm;
     int32_t regs, carveout, sched_policy;
     bool regs_estimated, optin;
+    bool lines;             /* counted per instruction (ws_launch.pc_counts) */
 } rkey;
 
 typedef struct record {
@@ -80,6 +81,9 @@ typedef struct record {
     size_t nreads, nwrites;
     char *printed;
     size_t nprinted;
+    /* a launch counted per instruction: its own counters (the program's
+     * code size of them), added to the launch's that reuses it */
+    ws_pc_counts *lines;
     ws_launch_stats st;
     ws_timing_stats ts;
     uint64_t bytes;         /* what it holds but its page copies, for the cache's limit */
@@ -114,7 +118,7 @@ static rkey key_of(const ws_reuse_key *k)
         .progress_limit = l->progress_limit, .max_cycles = t->max_cycles, .grid_workspace = l->grid_workspace,
         .sm_count = l->sm_count, .warps_per_sm = l->warps_per_sm,
         .regs = t->regs_per_thread, .carveout = t->carveout, .sched_policy = t->sched_policy,
-        .regs_estimated = t->regs_estimated, .optin = t->optin,
+        .regs_estimated = t->regs_estimated, .optin = t->optin, .lines = l->pc_counts != NULL,
     };
 }
 
@@ -128,14 +132,13 @@ static bool key_eq(const rkey *a, const rkey *b)
            a->max_cycles == b->max_cycles && a->grid_workspace == b->grid_workspace && a->sm_count == b->sm_count &&
            a->warps_per_sm == b->warps_per_sm && a->regs == b->regs && a->carveout == b->carveout &&
            a->sched_policy == b->sched_policy && a->regs_estimated == b->regs_estimated &&
-           a->optin == b->optin;
+           a->optin == b->optin && a->lines == b->lines;
 }
 
 const char *ws_reuse_refusal(const ws_launch *l, const ws_timing_options *t)
 {
     if (l->checks) return "a checked launch (racecheck, synccheck, initcheck) reports what it finds as it runs";
     if (l->trace || t->trace) return "a traced launch writes its issue trace as it runs";
-    if (l->pc_counts) return "the per-line report counts each instruction as it runs";
     if (t->timeline) return "the HTML report's timeline records each issue as it runs";
     if (l->ntextures) return "texture descriptors live outside device memory";
     return NULL;
@@ -487,6 +490,7 @@ static void record_free(ws_reuse_cache *c, record *rec)
     pages_free(c, rec->reads, rec->nreads);
     pages_free(c, rec->writes, rec->nwrites);
     free(rec->printed);
+    free(rec->lines);
     free(rec);
 }
 
@@ -666,7 +670,8 @@ static bool fill_pages(ws_reuse_cache *c, record *rec, const record *like, ws_re
     if (fit) rec->reads = fit;
     if ((fit = realloc(rec->writes, (nw ? nw : 1) * sizeof *fit))) rec->writes = fit;
     /* its page copies are counted in c->copies, shared ones once */
-    rec->bytes = sizeof *rec + (uint64_t)(nr + nw) * sizeof(rpage) + rec->key.params_size + rec->nprinted;
+    rec->bytes = sizeof *rec + (uint64_t)(nr + nw) * sizeof(rpage) + rec->key.params_size + rec->nprinted +
+                 (rec->lines ? (uint64_t)ws_program_code_size(rec->key.p) * sizeof *rec->lines : 0);
     return true;
 }
 
@@ -721,9 +726,12 @@ static record *record_make(ws_reuse_cache *cache, ws_reuse_recorder *r, const ws
     rec->st = *st;
     rec->ts = *ts;
     rec->nprinted = nprinted;
+    size_t nlines = key->l->pc_counts ? ws_program_code_size(key->p) : 0;
     bool ok = (rec->key.params = malloc(rec->key.params_size ? rec->key.params_size : 1)) &&
-              (rec->printed = malloc(nprinted ? nprinted : 1));
+              (rec->printed = malloc(nprinted ? nprinted : 1)) &&
+              (!nlines || (rec->lines = malloc(nlines * sizeof *rec->lines)));
     if (ok) {
+        if (nlines) memcpy(rec->lines, key->l->pc_counts, nlines * sizeof *rec->lines);
         if (rec->key.params_size) memcpy(rec->key.params, key->l->params, rec->key.params_size);
         if (nprinted) memcpy(rec->printed, printed, nprinted);
         ok = fill_pages(cache, rec, cache->n ? cache->recs[cache->n - 1] : NULL, r, nthreads, pool);
@@ -830,6 +838,8 @@ uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *ke
             return 0;
         }
         if (rec->nprinted) fwrite(rec->printed, 1, rec->nprinted, out);
+        if (rec->lines && key->l->pc_counts)
+            ws_pc_counts_add(key->l->pc_counts, rec->lines, ws_program_code_size(key->p), false);
         *st = rec->st;
         *ts = rec->ts;
         /* now the newest: the least recently used go first when the

@@ -62,15 +62,19 @@ typedef struct ws_reuse_key {
 } ws_reuse_key;
 
 /* Why a launch cannot take part (recorded or reused), or NULL when it
- * can: it is checked (racecheck...), traced, counted per line, in the
- * HTML report's timeline, or reads textures (whose descriptors live
- * outside device memory). */
+ * can: it is checked (racecheck...), traced, in the HTML report's
+ * timeline, or reads textures (whose descriptors live outside device
+ * memory).  A launch counted per instruction (l->pc_counts) takes part
+ * with launches counted so alone: a record keeps the counters the
+ * recorded launch added (its key's l->pc_counts, when recorded, holds
+ * just those), and a reuse adds them to its own key's. */
 const char *ws_reuse_refusal(const ws_launch *l, const ws_timing_options *t);
 
 /* Looks for an earlier launch with key's identity whose read bytes hold the
  * same values in mem now and whose written bytes lie in live allocations.
  * When found: writes its outputs into mem and its printf output to out,
- * copies its statistics to *st and *ts, and returns its launch number;
+ * adds its per-instruction counters to key->l->pc_counts, copies its
+ * statistics to *st and *ts, and returns its launch number;
  * else 0 and nothing changed.  *oom is set when the host ran out of memory
  * while writing the outputs (returning 0, the outputs partly written: the
  * launch cannot be simulated now, its inputs may have changed). */

@@ -33,7 +33,9 @@ bool ws_run(ws_program *p, const ws_kernel *k, const ws_launch *l, const ws_run_
 }
 
 /* A timed launch simulated and recorded: its device printf output is
- * captured (and passed on) so that a reuse can print it again. */
+ * captured (and passed on) so that a reuse can print it again, and its
+ * per-instruction counters, where the launch keeps them, are counted
+ * apart (and added on) so that a reuse can add them again. */
 static bool run_recorded(ws_program *p, const ws_kernel *k, const ws_launch *l, const ws_run_options *o,
                          ws_run_reuse *r, const ws_reuse_key *key, ws_launch_stats *st,
                          ws_timing_stats *ts, ws_error *err)
@@ -41,21 +43,29 @@ static bool run_recorded(ws_program *p, const ws_kernel *k, const ws_launch *l, 
     FILE *out = l->printf_out ? l->printf_out : stdout;
     char *printed = NULL;
     size_t nprinted = 0;
-    FILE *capture = open_memstream(&printed, &nprinted);
+    size_t nlines = l->pc_counts ? ws_program_code_size(p) : 0;
+    ws_pc_counts *lines = nlines ? calloc(nlines, sizeof *lines) : NULL;
+    FILE *capture = !nlines || lines ? open_memstream(&printed, &nprinted) : NULL;
     ws_reuse_recorder *rec = capture ? ws_reuse_record_begin(r->cache, p->mem) : NULL;
     if (!rec) {     /* out of memory: simulated, not recorded */
         if (capture) fclose(capture);
         free(printed);
+        free(lines);
         return ws_launch_timed(p, k, l, o->gpu, &o->timing, st, ts, err);
     }
     ws_launch captured = *l;
     captured.printf_out = capture;
+    if (lines) captured.pc_counts = lines;
     bool ok = ws_launch_timed(p, k, &captured, o->gpu, &o->timing, st, ts, err);
     bool closed = fclose(capture) == 0;
     if (nprinted) fwrite(printed, 1, nprinted, out);
-    ws_reuse_record_end(rec, ok && closed, key, r->launch_no, st, ts, printed, nprinted,
+    if (lines) ws_pc_counts_add(l->pc_counts, lines, nlines, false);
+    ws_reuse_key own = *key;
+    own.l = &captured;      /* the counters this launch added */
+    ws_reuse_record_end(rec, ok && closed, &own, r->launch_no, st, ts, printed, nprinted,
                         ws_threads_or_cores(o->timing.threads), o->timing.pool);
     free(printed);
+    free(lines);
     return ok;
 }
 

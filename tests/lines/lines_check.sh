@@ -158,8 +158,15 @@ expect "exec: column read wavefronts, 2 launches" "$(echo "$r" | field shared_wa
 expect "exec: column read conflicts, 2 launches" "$(echo "$r" | field shared_bank_conflicts_ld)" 7936
 expect "exec: padded conflicts" "$(total "$tmp/e.jsonl" transposePadded shared_bank_conflicts_ld)" 0
 expect "exec: short summaries of transposeConflict" "$(grep -c '^kernel transposeConflict ' "$tmp/e.err")" 2
-grep -Eq '^  transposeConflict: 2 launches; the kernel.s own cycles per launch min ([0-9]+) / median \1 / max \1;' \
+# the second launch reuses the first's timing and adds its per-line
+# counters again (the wavefronts above): the same lines as simulated
+grep -Eq '^  transposeConflict: 2 launches \(1 of them with the timing of an identical earlier launch, not simulated again\); the kernel.s own cycles per launch min ([0-9]+) / median \1 / max \1;' \
     "$tmp/e.err" || fail "no per-kernel totals (two equal launches): $(grep launches "$tmp/e.err")"
+"$warpsim" exec --summary short --simulate-all --lines-out "$tmp/s.jsonl" -- "$prog" >/dev/null 2>"$tmp/s.err" ||
+    fail "lines_prog --simulate-all failed: $(cat "$tmp/s.err")"
+grep -q 'not simulated again' "$tmp/s.err" && fail "--simulate-all reused a launch"
+cmp -s "$tmp/e.jsonl" "$tmp/s.jsonl" || fail "per-line counters differ with the second launch reused"
+
 grep -q '^  matmulConflict: 1 launch;' "$tmp/e.err" || fail "no totals for matmulConflict"
 "$warpsim" exec --summary none -- "$prog" >/dev/null 2>"$tmp/q.err" || fail "--summary none failed"
 [ -s "$tmp/q.err" ] && fail "--summary none printed: $(cat "$tmp/q.err")"
