@@ -139,7 +139,6 @@ const char *ws_reuse_refusal(const ws_launch *l, const ws_timing_options *t)
 {
     if (l->checks) return "a checked launch (racecheck, synccheck, initcheck) reports what it finds as it runs";
     if (l->trace || t->trace) return "a traced launch writes its issue trace as it runs";
-    if (t->timeline) return "the HTML report's timeline records each issue as it runs";
     if (l->ntextures) return "texture descriptors live outside device memory";
     return NULL;
 }

@@ -62,9 +62,13 @@ typedef struct ws_reuse_key {
 } ws_reuse_key;
 
 /* Why a launch cannot take part (recorded or reused), or NULL when it
- * can: it is checked (racecheck...), traced, in the HTML report's
- * timeline, or reads textures (whose descriptors live outside device
- * memory).  A launch counted per instruction (l->pc_counts) takes part
+ * can: it is checked (racecheck...), traced, or reads textures (whose
+ * descriptors live outside device memory).  A launch with an issue
+ * timeline (t->timeline, the HTML report's) takes part: the report shows
+ * each kernel's first launch and any longer one after it, and a reused
+ * launch has the cycles of a launch of its kernel before it, so its
+ * timeline, not recorded, is never shown.  A launch counted per
+ * instruction (l->pc_counts) takes part
  * with launches counted so alone: a record keeps the counters the
  * recorded launch added (its key's l->pc_counts, when recorded, holds
  * just those), and a reuse adds them to its own key's. */

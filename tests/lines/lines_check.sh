@@ -166,6 +166,16 @@ grep -Eq '^  transposeConflict: 2 launches \(1 of them with the timing of an ide
     fail "lines_prog --simulate-all failed: $(cat "$tmp/s.err")"
 grep -q 'not simulated again' "$tmp/s.err" && fail "--simulate-all reused a launch"
 cmp -s "$tmp/e.jsonl" "$tmp/s.jsonl" || fail "per-line counters differ with the second launch reused"
+# the HTML report reuses too (it shows each kernel's longest launch, which
+# a reused launch never is) and says so; otherwise the same page
+"$warpsim" exec --summary none --report "$tmp/r.html" -- "$prog" >/dev/null 2>&1 || fail "--report failed"
+"$warpsim" exec --summary none --report "$tmp/rs.html" --simulate-all -- "$prog" >/dev/null 2>&1 ||
+    fail "--report --simulate-all failed"
+grep -q '2 launches (1 of them with the timing of an identical earlier launch, not simulated again)' "$tmp/r.html" ||
+    fail "the report does not say which launch was reused"
+grep -q 'not simulated again' "$tmp/rs.html" && fail "the report says --simulate-all reused a launch"
+sed 's/ (1 of them with the timing of an identical earlier launch, not simulated again)//' "$tmp/r.html" |
+    cmp -s - "$tmp/rs.html" || fail "the report differs with the second launch reused"
 
 grep -q '^  matmulConflict: 1 launch;' "$tmp/e.err" || fail "no totals for matmulConflict"
 "$warpsim" exec --summary none -- "$prog" >/dev/null 2>"$tmp/q.err" || fail "--summary none failed"
