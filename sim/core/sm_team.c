@@ -8,6 +8,7 @@
 #include "thread_pool.h"
 #include "../base/clock.h"
 #include "../base/cpu_relax.h"
+#include "../trace/issue_timeline.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -483,6 +484,8 @@ static bool start_threads(ws_sm_team *t)
 /* What ws_sm_team_init allocates (NULL where it could not). */
 static void free_arrays(ws_sm_team *t)
 {
+    for (int32_t k = 0; t->timelines && k < t->nthreads; k++) ws_issue_timeline_free(t->timelines[k]);
+    free(t->timelines);
     free(t->w);
     free(t->pc_own);
     free(t->owner);
@@ -538,7 +541,11 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     t->due_lists[1] = malloc(sizeof *t->due_lists[1] * (size_t)nsm);
     size_t npc = ws_program_code_size(s->x.p);
     if (s->x.l->pc_counts) t->pc_own = calloc((size_t)nthreads * (npc ? npc : 1), sizeof *t->pc_own);
-    if ((s->x.l->pc_counts && !t->pc_own) || !t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->aside_runs || !t->taken || !t->used || !t->shares ||
+    bool timelines = true;
+    if (s->timeline && (t->timelines = calloc((size_t)nthreads, sizeof *t->timelines)))
+        for (int32_t k = 0; k < nthreads; k++)
+            timelines &= (t->timelines[k] = ws_issue_timeline_create(s->timeline->nsm, s->timeline->slots)) != NULL;
+    if ((s->x.l->pc_counts && !t->pc_own) || (s->timeline && (!t->timelines || !timelines)) || !t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->aside_runs || !t->taken || !t->used || !t->shares ||
         !t->events || !t->events_w || !t->settled || !t->next_of || !t->due_lists[0] || !t->due_lists[1] ||
         !t->stream_marks || !t->stream_queued) {
         free_arrays(t);
@@ -589,6 +596,7 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
             w->l.pc_counts = t->pc_own + (size_t)k * npc;
             w->s.x.pc_counts_own = true;
         }
+        if (t->timelines) w->s.timeline = t->timelines[k];
         w->s.x.stats = &w->st;
         w->s.x.err = &w->err;
         w->s.x.bank_memo = NULL;    /* its own, made at its first shared access */
@@ -1254,6 +1262,7 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
         for (int32_t k = 1; k < t->nthreads; k++) ws_pc_counts_add(t->pc_own, t->pc_own + (size_t)k * npc, npc, true);
         ws_pc_counts_add(t->s->x.l->pc_counts, t->pc_own, npc, false);
     }
+    for (int32_t k = 0; t->timelines && k < t->nthreads; k++) ws_issue_timeline_merge(t->s->timeline, t->timelines[k]);
     for (int32_t k = 0; k < t->nthreads; k++) {
         ws_launch_stats_add(st, &t->w[k].st);
         ws_timing_stats_add_sm_counts(ts, &t->w[k].ts);

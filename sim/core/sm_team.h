@@ -92,6 +92,9 @@ typedef struct ws_sm_team {
     /* a launch with per-line counters: each thread's own (nthreads arrays of
      * the program's code size), added to the launch's at the end */
     ws_pc_counts *pc_own;
+    /* a launch with an issue timeline: each thread's own, added to the
+     * launch's at the end (sums of issues per bin) */
+    struct ws_issue_timeline **timelines;
     int32_t *next_due;
     int32_t next_ndue;
     uint64_t next_start, next_end;

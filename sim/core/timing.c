@@ -105,7 +105,7 @@ static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_confi
  * the machine's cores), no more than the SMs that can have a block, and one
  * where a launch writes outside its memory in the order it runs (device
  * printf, assert) or something records every issue in order (the trace,
- * the HTML timeline, the per-line counters, the checks). */
+ * the checks). */
 static int32_t team_threads(const ws_timing_options *o, const ws_program *p, const ws_launch *l, int32_t nsm,
                             uint64_t nblocks)
 {
@@ -113,7 +113,7 @@ static int32_t team_threads(const ws_timing_options *o, const ws_program *p, con
     if (n > nsm) n = nsm;
     if ((uint64_t)n > nblocks) n = (int32_t)nblocks;
     if (n > WS_SM_TEAM_MAX_THREADS) n = WS_SM_TEAM_MAX_THREADS;
-    if (o->trace || o->timeline || l->checks) return 1;
+    if (o->trace || l->checks) return 1;
     for (int32_t i = 0; i < p->ncode && n > 1; i++)
         if (p->code[i].cls == WS_I_PRINTF || p->code[i].cls == WS_I_ASSERT) return 1;
     return n > 1 ? n : 1;

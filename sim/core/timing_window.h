@@ -48,7 +48,7 @@
 
 /* The cycles per window a timed launch of k runs with: 1 (cycle by cycle)
  * where the options ask for it, where the launch records every issue in
- * order (trace, timeline, checks) or where the kernel's code does not
+ * order (trace, checks) or where the kernel's code does not
  * qualify; else the options' number, at most (and by
  * default) the config's L2 hit latency (and DRAM latency, the shorter).
  * The longer the window, the less often the SMs meet: the faster.  *ap

@@ -57,20 +57,34 @@ static void merge_rows(uint64_t *rows, size_t n)
     }
 }
 
+/* Bins twice as wide. */
+static void widen(ws_issue_timeline *t)
+{
+    merge_rows(t->sm, t->nsm);
+    merge_rows(t->slot, (size_t)ws_issue_timeline_detail_sms(t) * t->slots);
+    t->width *= 2;
+}
+
 void ws_issue_timeline_add(ws_issue_timeline *t, uint32_t sm, uint32_t slot, uint64_t cycle)
 {
     if (sm >= t->nsm || slot >= t->slots) return;
-    while (cycle / t->width >= WS_TIMELINE_BINS) {
-        merge_rows(t->sm, t->nsm);
-        merge_rows(t->slot, (size_t)ws_issue_timeline_detail_sms(t) * t->slots);
-        t->width *= 2;
-    }
+    while (cycle / t->width >= WS_TIMELINE_BINS) widen(t);
     uint64_t bin = cycle / t->width;
     t->sm[(size_t)sm * WS_TIMELINE_BINS + bin]++;
     if (sm < ws_issue_timeline_detail_sms(t))
         t->slot[((size_t)sm * t->slots + slot) * WS_TIMELINE_BINS + bin]++;
     if (cycle > t->last) t->last = cycle;
     t->issues++;
+}
+
+void ws_issue_timeline_merge(ws_issue_timeline *to, ws_issue_timeline *from)
+{
+    while (to->width < from->width) widen(to);
+    while (from->width < to->width) widen(from);
+    for (size_t i = 0; i < (size_t)to->nsm * WS_TIMELINE_BINS; i++) to->sm[i] += from->sm[i];
+    for (size_t i = 0; i < slot_cells(to); i++) to->slot[i] += from->slot[i];
+    if (from->last > to->last) to->last = from->last;
+    to->issues += from->issues;
 }
 
 uint32_t ws_issue_timeline_used(const ws_issue_timeline *t)

@@ -29,6 +29,11 @@ void ws_issue_timeline_clear(ws_issue_timeline *t);
 /* One warp instruction issued by warp slot slot of SM sm at cycle (from
  * the launch's start).  Coordinates outside t's GPU are ignored. */
 void ws_issue_timeline_add(ws_issue_timeline *t, uint32_t sm, uint32_t slot, uint64_t cycle);
+/* Adds from's issues to to's (the two of one GPU's shape): the bins of
+ * the narrower made as wide as the other's first, so that the sum is the
+ * timeline of both launches' issues added to one (a timed launch on
+ * several threads keeps one a thread). */
+void ws_issue_timeline_merge(ws_issue_timeline *to, ws_issue_timeline *from);
 /* Bins in use: those up to the last issue. */
 uint32_t ws_issue_timeline_used(const ws_issue_timeline *t);
 /* SMs that have per-slot rows. */

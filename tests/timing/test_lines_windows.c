@@ -1,17 +1,20 @@
-/* Per-line counters (ws_launch.pc_counts, what --lines shows) of a timed
- * launch in windows of cycles, on one thread and on three, are those of
- * the same launch run cycle by cycle on one thread, every counter of
- * every instruction: sums, which windows and threads only split, and the
- * stride of each global access's first request, which the threads'
- * counters merged take from the earliest access by cycle, then SM.  Lab
+/* Per-line counters (ws_launch.pc_counts, what --lines shows) and the
+ * issue timeline (what --report draws) of a timed launch in windows of
+ * cycles, on one thread and on three, are those of the same launch run
+ * cycle by cycle on one thread, every counter of every instruction and
+ * every bin: sums, which windows and threads only split, and the stride
+ * of each global access's first request, which the threads' counters
+ * merged take from the earliest access by cycle, then SM.  Lab
  * kernels: a tiled matrix multiply (shared memory, bank conflicts, a
  * barrier), a CSR sparse matrix-vector product (gathers whose stride
  * depends on the row a warp reads first) and a global-atomic histogram. */
 #include "timing_util.h"
+#include "sim/trace/issue_timeline.h"
 
 /* A launch's counters: the per-line ones, the summary's, the cycles. */
 typedef struct lines_run {
     ws_pc_counts *pcc;
+    ws_issue_timeline *timeline;
     ws_launch_stats st;
     ws_timing_stats ts;
 } lines_run;
@@ -24,8 +27,12 @@ static lines_run run_lines(tctx *t, const ws_gpu_config *g, const char *name, ws
 {
     const ws_kernel *k = ws_program_kernel(t->p, name);
     if (!k) fail_msg("no kernel %s", name);
-    lines_run r = {.pcc = calloc(ws_program_code_size(t->p), sizeof(ws_pc_counts))};
+    lines_run r = {.pcc = calloc(ws_program_code_size(t->p), sizeof(ws_pc_counts)),
+                   .timeline = ws_issue_timeline_create((uint32_t)g->multiProcessorCount,
+                                                        (uint32_t)(g->maxThreadsPerMultiProcessor / g->warpSize))};
     assert_non_null(r.pcc);
+    assert_non_null(r.timeline);
+    o.timeline = r.timeline;
     ws_launch l = {.grid = grid, .block = block, .params = t->params, .params_size = t->nparams,
                    .pc_counts = r.pcc};
     if (!ws_launch_timed(t->p, k, &l, g, &o, &r.st, &r.ts, &t->err)) fail_msg("%s", t->err.msg);
@@ -53,6 +60,14 @@ static void same_lines(const tctx *t, const lines_run *a, const lines_run *b, co
     assert_true(busy > 5);
     assert_true(strides > 0);
     tt_same_counters(&a->st, &a->ts, &b->st, &b->ts);
+    const ws_issue_timeline *x = a->timeline, *y = b->timeline;
+    assert_int_equal(x->issues, a->ts.warp_insts);
+    assert_int_equal(x->issues, y->issues);
+    assert_int_equal(x->width, y->width);
+    assert_int_equal(x->last, y->last);
+    assert_memory_equal(x->sm, y->sm, sizeof *x->sm * x->nsm * WS_TIMELINE_BINS);
+    assert_memory_equal(x->slot, y->slot,
+                        sizeof *x->slot * ws_issue_timeline_detail_sms(x) * x->slots * WS_TIMELINE_BINS);
 }
 
 /* The launch cycle by cycle, in windows on one thread and on three: the
@@ -72,9 +87,11 @@ static void compare_modes(tctx *t, const ws_gpu_config *g, const char *name, ws_
     assert_true(three.ts.host.window_cycles > 1);
     same_lines(t, &by_cycle, &one, "windows, one thread");
     same_lines(t, &by_cycle, &three, "windows, three threads");
-    free(by_cycle.pcc);
-    free(one.pcc);
-    free(three.pcc);
+    lines_run *runs[] = {&by_cycle, &one, &three};
+    for (int i = 0; i < 3; i++) {
+        free(runs[i]->pcc);
+        ws_issue_timeline_free(runs[i]->timeline);
+    }
 }
 
 static void load_lab(tctx *t, const char *file)
