@@ -6,7 +6,9 @@
 # --gpu h200` at the sizes of the notes, once.  Prints a table: wall
 # seconds and peak memory (GNU time), the program's checks (PASS and FAIL
 # lines), its launches and how many of them were reused (docs/REUSE.md).
-# THREADS=N passes --threads N (default: warpsim's own, every core).
+# THREADS=N passes --threads N (default: warpsim's own, every core);
+# OPTS='...' passes more options to exec (OPTS=--lines: the per-line
+# report too; OPTS='--report FILE': the HTML report).
 #
 #   bench/course.sh [WARPSIM] [PROGRAM...]   (default: build/warpsim; all)
 set -eu
@@ -18,6 +20,7 @@ ws=${1:-$root/build/warpsim}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 threads=${THREADS:+--threads $THREADS}
+opts=${OPTS:-}
 
 # program and its arguments, one run a line (none: its own defaults)
 runs="scan_kogge_stone
@@ -52,7 +55,7 @@ echo "$runs" | while read -r prog args; do
             { echo "| $prog | build failed: $(tail -n 1 "$tmp/nvcc.log") | | | | |"; continue; }
     fi
     # shellcheck disable=SC2086
-    /usr/bin/time -f '%e %M' -o "$tmp/time" "$ws" exec --gpu h200 $threads --summary short -- "$bin" $args \
+    /usr/bin/time -f '%e %M' -o "$tmp/time" "$ws" exec --gpu h200 $threads $opts --summary short -- "$bin" $args \
         >"$tmp/out" 2>"$tmp/err" || true
     read -r secs kb <"$tmp/time" || { secs=?; kb=0; }
     pass=$(grep -c PASS "$tmp/out" || true)
