@@ -68,10 +68,10 @@ typedef struct ws_reuse_key {
  * each kernel's first launch and any longer one after it, and a reused
  * launch has the cycles of a launch of its kernel before it, so its
  * timeline, not recorded, is never shown.  A launch counted per
- * instruction (l->pc_counts) takes part
- * with launches counted so alone: a record keeps the counters the
- * recorded launch added (its key's l->pc_counts, when recorded, holds
- * just those), and a reuse adds them to its own key's. */
+ * instruction (l->pc_counts) takes part with launches counted so alone:
+ * a record keeps the counters the recorded launch added (its key's
+ * l->pc_counts, when recorded, holds just those), and a reuse adds them
+ * to its own key's. */
 const char *ws_reuse_refusal(const ws_launch *l, const ws_timing_options *t);
 
 /* Looks for an earlier launch with key's identity whose read bytes hold the

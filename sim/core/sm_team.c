@@ -539,14 +539,16 @@ bool ws_sm_team_init(ws_sm_team *t, ws_tsim *s, ws_sm *sms, int32_t nthreads, ui
     t->stream_queued = malloc((size_t)nsm);
     t->due_lists[0] = malloc(sizeof *t->due_lists[0] * (size_t)nsm);
     t->due_lists[1] = malloc(sizeof *t->due_lists[1] * (size_t)nsm);
+    /* per-line counters and an issue timeline: each thread its own */
     size_t npc = ws_program_code_size(s->x.p);
     if (s->x.l->pc_counts) t->pc_own = calloc((size_t)nthreads * (npc ? npc : 1), sizeof *t->pc_own);
     bool timelines = true;
     if (s->timeline && (t->timelines = calloc((size_t)nthreads, sizeof *t->timelines)))
         for (int32_t k = 0; k < nthreads; k++)
             timelines &= (t->timelines[k] = ws_issue_timeline_create(s->timeline->nsm, s->timeline->slots)) != NULL;
-    if ((s->x.l->pc_counts && !t->pc_own) || (s->timeline && (!t->timelines || !timelines)) || !t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->aside_runs || !t->taken || !t->used || !t->shares ||
-        !t->events || !t->events_w || !t->settled || !t->next_of || !t->due_lists[0] || !t->due_lists[1] ||
+    if ((s->x.l->pc_counts && !t->pc_own) || (s->timeline && (!t->timelines || !timelines)) ||
+        !t->w || !t->owner || !t->brief || !t->cursor || !t->back || !t->resident || !t->aside_runs || !t->taken ||
+        !t->used || !t->shares || !t->events || !t->events_w || !t->settled || !t->next_of || !t->due_lists[0] || !t->due_lists[1] ||
         !t->stream_marks || !t->stream_queued) {
         free_arrays(t);
         return false;
