@@ -81,9 +81,12 @@ typedef struct record {
     size_t nreads, nwrites;
     char *printed;
     size_t nprinted;
-    /* a launch counted per instruction: its own counters (the program's
-     * code size of them), added to the launch's that reuses it */
+    /* a launch counted per instruction: its own counters of the nlines
+     * instructions it counted anything for (line_pcs), added to the
+     * launch's that reuses it */
     ws_pc_counts *lines;
+    uint32_t *line_pcs;
+    size_t nlines;
     ws_launch_stats st;
     ws_timing_stats ts;
     uint64_t bytes;         /* what it holds but its page copies, for the cache's limit */
@@ -490,6 +493,7 @@ static void record_free(ws_reuse_cache *c, record *rec)
     pages_free(c, rec->writes, rec->nwrites);
     free(rec->printed);
     free(rec->lines);
+    free(rec->line_pcs);
     free(rec);
 }
 
@@ -670,7 +674,7 @@ static bool fill_pages(ws_reuse_cache *c, record *rec, const record *like, ws_re
     if ((fit = realloc(rec->writes, (nw ? nw : 1) * sizeof *fit))) rec->writes = fit;
     /* its page copies are counted in c->copies, shared ones once */
     rec->bytes = sizeof *rec + (uint64_t)(nr + nw) * sizeof(rpage) + rec->key.params_size + rec->nprinted +
-                 (rec->lines ? (uint64_t)ws_program_code_size(rec->key.p) * sizeof *rec->lines : 0);
+                 rec->nlines * (sizeof *rec->lines + sizeof *rec->line_pcs);
     return true;
 }
 
@@ -713,6 +717,26 @@ static void cache_add(ws_reuse_cache *c, record *rec)
     c->bytes += rec->bytes;
 }
 
+/* The per-instruction counters key's launch added (key->l->pc_counts,
+ * NULL: none), those of the instructions it counted anything for; false
+ * when out of memory. */
+static bool keep_lines(record *rec, const ws_reuse_key *key)
+{
+    const ws_pc_counts *c = key->l->pc_counts, zero = {0};
+    size_t n = c ? ws_program_code_size(key->p) : 0, used = 0;
+    for (size_t pc = 0; pc < n; pc++) used += memcmp(&c[pc], &zero, sizeof zero) != 0;
+    if (!used) return true;
+    rec->lines = malloc(used * sizeof *rec->lines);
+    rec->line_pcs = malloc(used * sizeof *rec->line_pcs);
+    if (!rec->lines || !rec->line_pcs) return false;
+    for (size_t pc = 0; pc < n; pc++) {
+        if (memcmp(&c[pc], &zero, sizeof zero) == 0) continue;
+        rec->lines[rec->nlines] = c[pc];
+        rec->line_pcs[rec->nlines++] = (uint32_t)pc;
+    }
+    return true;
+}
+
 static record *record_make(ws_reuse_cache *cache, ws_reuse_recorder *r, const ws_reuse_key *key,
                            uint64_t launch_no, const ws_launch_stats *st, const ws_timing_stats *ts,
                            const char *printed, size_t nprinted, int32_t nthreads, ws_thread_pool *pool)
@@ -725,12 +749,9 @@ static record *record_make(ws_reuse_cache *cache, ws_reuse_recorder *r, const ws
     rec->st = *st;
     rec->ts = *ts;
     rec->nprinted = nprinted;
-    size_t nlines = key->l->pc_counts ? ws_program_code_size(key->p) : 0;
     bool ok = (rec->key.params = malloc(rec->key.params_size ? rec->key.params_size : 1)) &&
-              (rec->printed = malloc(nprinted ? nprinted : 1)) &&
-              (!nlines || (rec->lines = malloc(nlines * sizeof *rec->lines)));
+              (rec->printed = malloc(nprinted ? nprinted : 1)) && keep_lines(rec, key);
     if (ok) {
-        if (nlines) memcpy(rec->lines, key->l->pc_counts, nlines * sizeof *rec->lines);
         if (rec->key.params_size) memcpy(rec->key.params, key->l->params, rec->key.params_size);
         if (nprinted) memcpy(rec->printed, printed, nprinted);
         ok = fill_pages(cache, rec, cache->n ? cache->recs[cache->n - 1] : NULL, r, nthreads, pool);
@@ -837,8 +858,8 @@ uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *ke
             return 0;
         }
         if (rec->nprinted) fwrite(rec->printed, 1, rec->nprinted, out);
-        if (rec->lines && key->l->pc_counts)
-            ws_pc_counts_add(key->l->pc_counts, rec->lines, ws_program_code_size(key->p), false);
+        for (size_t j = 0; key->l->pc_counts && j < rec->nlines; j++)
+            ws_pc_counts_add(&key->l->pc_counts[rec->line_pcs[j]], &rec->lines[j], 1, false);
         *st = rec->st;
         *ts = rec->ts;
         /* now the newest: the least recently used go first when the
