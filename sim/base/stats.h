@@ -179,6 +179,9 @@ typedef struct ws_timing_stats {
     uint64_t writes_apart_windows;  /* ... and whose writes they did SM by SM (write_claims.h) */
     uint64_t streamed_windows;      /* windows some of whose L2 requests were answered while their SMs ran */
     ws_window_times host;           /* where the windows' host time went: --host-times only, never the summary */
+    /* a checked launch's findings (checks.h): every one, and the distinct
+     * ones (pairs of places), for a reuse to report as it would */
+    uint64_t check_findings, check_distinct;
 } ws_timing_stats;
 
 /* to += from for the counters the SMs gather (instructions, pipes, stalls,

@@ -227,12 +227,18 @@ void ws_init_global_read(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t 
             (unsigned long long)base);
 }
 
+void ws_checks_summary_line(FILE *f, const char *kernel, uint64_t total, uint64_t shown, uint64_t earlier)
+{
+    fprintf(f, "warpsim checks: %llu finding(s) in kernel %s, %llu distinct shown", (unsigned long long)total,
+            kernel, (unsigned long long)shown);
+    if (earlier) fprintf(f, ", %llu as an earlier launch showed", (unsigned long long)earlier);
+    fputc('\n', f);
+}
+
 void ws_checks_summary(ws_exec *x)
 {
     if (!x->checks || !x->checks->total) return;
     const ws_check_log *g = x->checks;
-    fprintf(report_file(x), "warpsim checks: %llu finding(s) in kernel %s, %u distinct shown",
-            (unsigned long long)g->total, x->p->funcs[x->k->func].shown, g->nseen - g->nearlier);
-    if (g->nearlier) fprintf(report_file(x), ", %u as an earlier launch showed", g->nearlier);
-    fputc('\n', report_file(x));
+    ws_checks_summary_line(report_file(x), x->p->funcs[x->k->func].shown, g->total, g->nseen - g->nearlier,
+                           g->nearlier);
 }

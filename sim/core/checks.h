@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct ws_exec;
 struct ws_block;
@@ -103,5 +104,8 @@ void ws_sync_check_count(struct ws_exec *x, struct ws_block *b, struct ws_warp *
 
 /* Prints the launch's totals, when there were findings. */
 void ws_checks_summary(struct ws_exec *x);
+/* The totals' line: total findings of kernel, shown the distinct ones it
+ * showed, earlier those an earlier launch showed. */
+void ws_checks_summary_line(FILE *f, const char *kernel, uint64_t total, uint64_t shown, uint64_t earlier);
 
 #endif

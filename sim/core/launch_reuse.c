@@ -72,6 +72,7 @@ typedef struct rkey {
     int32_t regs, carveout, sched_policy;
     bool regs_estimated, optin;
     bool lines;             /* counted per instruction (ws_launch.pc_counts) */
+    uint32_t checks;        /* WS_CHECK_* */
 } rkey;
 
 typedef struct record {
@@ -122,6 +123,7 @@ static rkey key_of(const ws_reuse_key *k)
         .sm_count = l->sm_count, .warps_per_sm = l->warps_per_sm,
         .regs = t->regs_per_thread, .carveout = t->carveout, .sched_policy = t->sched_policy,
         .regs_estimated = t->regs_estimated, .optin = t->optin, .lines = l->pc_counts != NULL,
+        .checks = l->checks,
     };
 }
 
@@ -135,12 +137,14 @@ static bool key_eq(const rkey *a, const rkey *b)
            a->max_cycles == b->max_cycles && a->grid_workspace == b->grid_workspace && a->sm_count == b->sm_count &&
            a->warps_per_sm == b->warps_per_sm && a->regs == b->regs && a->carveout == b->carveout &&
            a->sched_policy == b->sched_policy && a->regs_estimated == b->regs_estimated &&
-           a->optin == b->optin && a->lines == b->lines;
+           a->optin == b->optin && a->lines == b->lines && a->checks == b->checks;
 }
 
 const char *ws_reuse_refusal(const ws_launch *l, const ws_timing_options *t)
 {
-    if (l->checks) return "a checked launch (racecheck, synccheck, initcheck) reports what it finds as it runs";
+    if (l->checks & WS_CHECK_INIT)
+        return "initcheck's findings depend on which bytes were ever written, not only on their values";
+    if (l->checks && !l->checks_shown) return "a checked launch reports what it finds as it runs";
     if (l->trace || t->trace) return "a traced launch writes its issue trace as it runs";
     if (l->ntextures) return "texture descriptors live outside device memory";
     return NULL;

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "checks.h"
 #include "program.h"
 #include "sm_team.h"     /* ws_threads_or_cores */
 
@@ -62,7 +63,10 @@ static bool run_recorded(ws_program *p, const ws_kernel *k, const ws_launch *l, 
     if (lines) ws_pc_counts_add(l->pc_counts, lines, nlines, false);
     ws_reuse_key own = *key;
     own.l = &captured;      /* the counters this launch added */
-    ws_reuse_record_end(rec, ok && closed, &own, r->launch_no, st, ts, printed, nprinted,
+    /* a checked launch's findings are all among those shown (a repeat
+     * shows none of them again) unless the list of them is full */
+    bool shown = !l->checks || l->checks_shown->n < WS_CHECK_SHOWN_MAX;
+    ws_reuse_record_end(rec, ok && closed && shown, &own, r->launch_no, st, ts, printed, nprinted,
                         ws_threads_or_cores(o->timing.threads), o->timing.pool);
     free(printed);
     free(lines);
@@ -81,7 +85,14 @@ bool ws_run_reusing(ws_program *p, const ws_kernel *k, const ws_launch *l, const
     bool oom;
     r->reused_from = ws_reuse_find(r->cache, p->mem, &key, l->printf_out ? l->printf_out : stdout,
                                    st, ts, &oom, &r->miss);
-    if (r->reused_from) return true;
+    if (r->reused_from) {
+        /* what the launch simulated would report: its findings, every one
+         * shown by the launch it reuses */
+        if (l->checks && ts->check_findings)
+            ws_checks_summary_line(l->report_out ? l->report_out : stderr, p->funcs[k->func].shown,
+                                   ts->check_findings, 0, ts->check_distinct);
+        return true;
+    }
     if (oom) {
         ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory writing the outputs of kernel %s",
                      p->funcs[k->func].shown);

@@ -285,6 +285,8 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     free(due);
     if (ok) finish_stats(&s, sms, nsm, cfg);
     ws_checks_summary(&s.x);
+    tst.check_findings = checks.total;
+    tst.check_distinct = checks.nseen;
     for (int32_t i = 0; sms && i < nsm; i++) ws_sm_free(&sms[i]);
     free(sms);
     free(s.deps);

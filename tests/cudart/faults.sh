@@ -23,6 +23,17 @@ grep -q "warpsim checks: [0-9]* finding(s) in kernel .*matmulMissingSync.*, $fir
     fail "the first launch's summary does not count its $first findings shown"
 grep -q "warpsim checks: [0-9]* finding(s) in kernel .*matmulMissingSync.*, 0 distinct shown, $first as an earlier launch showed\$" "$tmp/err" ||
     fail "the second launch's summary does not say its $first findings were shown before"
+# the second launch is the first again, reused: it reports what it would
+# simulated (the same stderr as with --simulate-all but for the summary)
+grep -q "timing reused from launch" "$tmp/err" && fail "--no-summary printed a summary"
+"$ws" exec --gpu a100 --racecheck --leak-check --progress-limit 200000 --summary short -- "$prog" >/dev/null 2>"$tmp/r.err"
+grep -q "^kernel .*matmulMissingSync.*timing reused from launch 1" "$tmp/r.err" ||
+    fail "the second racy launch was not reused: $(grep matmulMissingSync "$tmp/r.err")"
+"$ws" exec --gpu a100 --racecheck --leak-check --progress-limit 200000 --no-summary --simulate-all -- "$prog" \
+    >/dev/null 2>"$tmp/s.err"
+sed 's/ at 0x[0-9a-f]*//g' "$tmp/err" >"$tmp/e1"
+sed 's/ at 0x[0-9a-f]*//g' "$tmp/s.err" >"$tmp/e2"
+cmp -s "$tmp/e1" "$tmp/e2" || fail "the reused racy launch reported otherwise than simulated: $(diff "$tmp/e1" "$tmp/e2")"
 grep -q "launch timed out: kernel .*waitForever.* made no progress in 200000 warp instructions.*warp 0 at pc [0-9]* (.*faults.cu:29" "$tmp/err" ||
     fail "no diagnosis of the spinning kernel at faults.cu:29"
 grep -qx "cudaFree after the fault: cudaErrorLaunchTimeout" "$tmp/out" || fail "the timeout is not sticky"

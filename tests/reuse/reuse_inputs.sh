@@ -3,7 +3,8 @@
 # an earlier launch (tests/reuse/data/reuse_inputs.cu lists its launches):
 # an input byte changed on the host, or an in-place kernel whose input is
 # its previous output, is simulated again; device printf is printed again
-# by a reused launch; checks and traces turn reuse off.
+# by a reused launch; racecheck reuses as a run without it does, initcheck
+# and traces turn reuse off.
 #   reuse_inputs.sh WARPSIM REUSE_INPUTS
 warpsim=$1 prog=$2
 preload=${LD_PRELOAD:-}
@@ -42,10 +43,14 @@ grep -q "^  simulated: launch 1 had the same kernel, grid, block and arguments, 
 ws exec --gpu h200 --summary short -- "$prog" 2>"$t/short.err" >/dev/null || fail "short summary run: exit status $?"
 grep -q "not reused (launch 1 read another value at 0x[0-9a-f]*)" "$t/short.err" || fail "no short-summary note"
 
-# checked launches are all simulated
+# racecheck: the same launches reused as without it; initcheck: none
 ws exec --gpu h200 --json --summary-out "$t/c.json" --racecheck -- "$prog" >/dev/null 2>&1 ||
     fail "racecheck run: exit status $?"
-[ "$(grep -c '"timing_reused_from":null' "$t/c.json")" -eq 21 ] || fail "a launch under --racecheck was reused"
+[ "$(grep -o '"timing_reused_from":[0-9a-z]*' "$t/c.json")" = "$(grep -o '"timing_reused_from":[0-9a-z]*' "$t/r.json")" ] ||
+    fail "--racecheck reused other launches than a run without it"
+ws exec --gpu h200 --json --summary-out "$t/i.json" --initcheck -- "$prog" >/dev/null 2>&1 ||
+    fail "initcheck run: exit status $?"
+[ "$(grep -c '"timing_reused_from":null' "$t/i.json")" -eq 21 ] || fail "a launch under --initcheck was reused"
 ws exec --functional --simulate-all -- "$prog" >/dev/null 2>"$t/f.err" && fail "--functional --simulate-all accepted"
 grep -q 'simulate-all does not apply' "$t/f.err" || fail "no message for --functional --simulate-all"
 echo "reuse_inputs: ok"
