@@ -332,8 +332,8 @@ void ws_window_reason_text(const ws_program *p, ws_window_reason r, char *buf, s
         [WS_WHY_VOLATILE_LOAD] = "a volatile load",
         [WS_WHY_UNCHECKED_LOAD] = "a texture, cp.async or wmma load that may come after a global store",
         [WS_WHY_WMMA_STORE_LOADED] = "a wmma.store that a global load may come after",
-        [WS_WHY_ATOMIC_NOT_APART] = "its global loads may come after its stores, through pointers this launch does "
-                                    "not keep apart, and it has a global atomic",
+        [WS_WHY_ATOMIC_NOT_APART] = ("its global loads may come after its stores, through pointers this launch "
+                                     "does not keep apart, and it has a global atomic"),
     };
     const char *t = r.why < sizeof text / sizeof *text && text[r.why] ? text[r.why] : "?";
     if (r.pc < 0 || !p || r.pc >= p->ncode) {
