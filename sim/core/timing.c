@@ -113,7 +113,7 @@ static int32_t team_threads(const ws_timing_options *o, const ws_program *p, con
     if (n > nsm) n = nsm;
     if ((uint64_t)n > nblocks) n = (int32_t)nblocks;
     if (n > WS_SM_TEAM_MAX_THREADS) n = WS_SM_TEAM_MAX_THREADS;
-    if (o->trace || l->checks) return 1;
+    if (ws_window_records_issues(o, l)) return 1;
     for (int32_t i = 0; i < p->ncode && n > 1; i++)
         if (p->code[i].cls == WS_I_PRINTF || p->code[i].cls == WS_I_ASSERT) return 1;
     return n > 1 ? n : 1;

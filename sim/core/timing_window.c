@@ -291,6 +291,11 @@ static uint32_t cycle_by_cycle(ws_window_reason *why, ws_window_why what)
     return 1;
 }
 
+bool ws_window_records_issues(const ws_timing_options *o, const ws_launch *l)
+{
+    return o->trace || l->checks;
+}
+
 uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_launch *l,
                           const ws_timing_options *o, const ws_gpu_config *g, ws_apart *ap, bool *own_writes,
                           ws_window_reason *why)
@@ -299,7 +304,7 @@ uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_laun
     *own_writes = false;
     *why = (ws_window_reason){.why = WS_WHY_IN_WINDOWS, .pc = -1};
     if (o->window_cycles == 1) return cycle_by_cycle(why, WS_WHY_ASKED);
-    if (o->trace || l->checks) return cycle_by_cycle(why, WS_WHY_RECORDS_ISSUES);
+    if (ws_window_records_issues(o, l)) return cycle_by_cycle(why, WS_WHY_RECORDS_ISSUES);
     bool load_after_store, atomics;
     if (!scan_code(p, k, &load_after_store, &atomics, why)) return 1;
     if (load_after_store && !launch_apart(p, k, l, ap)) {
