@@ -273,7 +273,6 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     ro.timing.regs_per_thread = cr_func_regs(c, f);
     ro.timing.regs_estimated = f->regs_estimated;
     ro.timing.optin = true;     /* the limit the program set is the check's */
-    ro.timing.trace = c->trace;
     ro.timing.max_cycles = c->max_cycles;
     ro.timing.threads = c->threads;
     ro.timing.threads_every_cycle = c->threads_every_cycle;
@@ -297,7 +296,10 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     memset(&ts, 0, sizeof ts);
     if (c->report && !c->functional) ro.timing.timeline = ws_html_report_timeline(c->report, g);
     if (c->trace) ws_trace_begin_launch(c->trace, name, c->trace_cycles);
-    if (c->functional) l.trace = c->trace;     /* a timed launch takes it from ro.timing */
+    if (c->trace && ws_trace_launch_on(c->trace)) {
+        if (c->functional) l.trace = c->trace;
+        else ro.timing.trace = c->trace;
+    }
     cr_managed_sync(c, true);
     ws_run_reuse reuse = {.cache = c->reuse, .launch_no = ++c->launches, .reused_from = 0};
     l.progress = c->progress;

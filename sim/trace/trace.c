@@ -88,6 +88,11 @@ void ws_trace_set_clock(ws_trace *t, int32_t khz)
     if (t->chrome) ws_chrome_set_clock(t->chrome, khz);
 }
 
+bool ws_trace_launch_on(const ws_trace *t)
+{
+    return t->on && !t->stopped;
+}
+
 bool ws_trace_stopped(const ws_trace *t)
 {
     return t->stopped;

@@ -75,6 +75,11 @@ void ws_trace_set_clock(ws_trace *t, int32_t khz);
  * follow each other on one timeline).  Without a call: no name, base 0.
  * Whether the launch is traced follows the filter's kernel and launch. */
 void ws_trace_begin_launch(ws_trace *t, const char *kernel, uint64_t base);
+/* Whether the launch begun last can write an event: its kernel and launch
+ * pass the filter and the trace has not reached its limit.  A launch that
+ * cannot is run without the trace (in windows of cycles, on several
+ * threads, reused when it repeats an earlier one), as if there were none. */
+bool ws_trace_launch_on(const ws_trace *t);
 /* Ends it after cycles cycles: the Chrome writer shows the launch as a
  * slice on a track of its own. */
 void ws_trace_end_launch(ws_trace *t, uint64_t cycles);
