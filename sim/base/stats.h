@@ -115,7 +115,7 @@ const char *ws_stall_metric(ws_stall s);
 typedef enum ws_window_why {
     WS_WHY_IN_WINDOWS,          /* it did not */
     WS_WHY_ASKED,               /* --window 1 */
-    WS_WHY_RECORDS_ISSUES,      /* a trace, a timeline, per-line counters or checks */
+    WS_WHY_RECORDS_ISSUES,      /* checks */
     WS_WHY_CALL, WS_WHY_PRINTF, WS_WHY_ASSERT, WS_WHY_FENCE,
     WS_WHY_GENERIC_ATOMIC, WS_WHY_GENERIC_STORE, WS_WHY_GENERIC_WMMA_STORE,
     WS_WHY_VOLATILE_STORE, WS_WHY_VOLATILE_LOAD,

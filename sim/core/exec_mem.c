@@ -630,11 +630,13 @@ static bool store_valid(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, 
         return true;
     FOR_LANES(mask, lane) {
         uint8_t buf[64] = {0};
-        if (!check_align(x, b, w, lane, pc, in->space, addrs[lane], total, what)) return false;
         /* an invalid range is written nowhere: the fault only */
-        if (!ws_devmem_valid(x->p->mem, addrs[lane], total) &&
-            !mem_access(x, b, w, lane, pc, in->space, addrs[lane], buf, total, what == WHAT_WRITE, what))
+        if (!check_align(x, b, w, lane, pc, in->space, addrs[lane], total, what) ||
+            (!ws_devmem_valid(x->p->mem, addrs[lane], total) &&
+             !mem_access(x, b, w, lane, pc, in->space, addrs[lane], buf, total, what == WHAT_WRITE, what))) {
+            x->fault_put_off = true;
             return false;
+        }
     }
     return true;
 }

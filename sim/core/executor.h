@@ -162,6 +162,10 @@ typedef struct ws_exec {
      * cycle, into this list (ws_deferred).  applying: doing them. */
     ws_deferred_list *defer;
     bool applying;
+    /* In a window: the fault just met is a put-off write's, found as it
+     * issued, which a run cycle by cycle finds at its cycle's end (the
+     * issue trace of the cycle is then not written: trace_window.h). */
+    bool fault_put_off;
     /* A launch in windows whose loads may follow its stores in the code
      * (timing_window.h): the allocations its stores write, which its
      * stores must stay in and its loads out of; NULL for any other. */

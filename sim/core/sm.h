@@ -292,7 +292,8 @@ typedef struct ws_sm {
      * requests meanwhile (sm_team.c), on a line of its own. */
     _Alignas(64) _Atomic uint64_t stream_mark;
     /* With an issue trace: this cycle's events, written at its end, when
-     * the times of their accesses are known. */
+     * the times of their accesses are known; in windows, those not yet
+     * written (trace_window.h). */
     struct ws_trace_event *trace_ev;
     uint32_t ntrace_ev, trace_evcap;
 } ws_sm;
@@ -425,6 +426,11 @@ void ws_lsu_queue_unlock(ws_lsu_queue *q);
  * on its thread before its next cycle: the entries' L1 fills and
  * registers, then ws_sm_window_settled; the queue is emptied. */
 void ws_sm_window_finish(ws_tsim *s, ws_sm *sm);
+
+/* After a fault ended the launch in a window: the queue's first n entries,
+ * those answered before the fault, finished, for their trace events'
+ * times (nothing runs after them). */
+void ws_sm_finish_answered(ws_tsim *s, ws_sm *sm, uint32_t n);
 
 /* Empties sm's queue at the end of a window. */
 void ws_lsu_queue_clear(ws_lsu_queue *q);

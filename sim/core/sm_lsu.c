@@ -291,7 +291,10 @@ static void finish(ws_tsim *s, ws_sm *sm, uint32_t k)
         sw->opnd_pc = -1;
     }
     ws_sm_note_drain(sm, sw);
-    if (e->trace && sm->trace_ev[e->trace - 1].done < ready) sm->trace_ev[e->trace - 1].done = ready;
+    if (e->trace) {     /* in a window its event was issued with WS_WINDOW_PENDING */
+        uint64_t *done = &sm->trace_ev[e->trace - 1].done;
+        if (*done >= WS_WINDOW_PENDING || *done < ready) *done = ready;
+    }
 }
 
 static ws_pc_counts *pc_counts(ws_tsim *s)
@@ -323,6 +326,11 @@ uint64_t ws_sm_answer_of(ws_tsim *s, ws_sm *sm, uint32_t *k, uint64_t cycle, uin
     ws_pc_counts *pcc = pc_counts(s);
     for (; *k < n && q->a[*k].cycle == cycle; ++*k) answer(s, q, pcc, *k);
     return *k < n ? q->a[*k].cycle : WS_NEVER;
+}
+
+void ws_sm_finish_answered(ws_tsim *s, ws_sm *sm, uint32_t n)
+{
+    for (uint32_t k = 0; k < n && k < sm->lsu_q.n; k++) finish(s, sm, k);
 }
 
 void ws_sm_window_finish(ws_tsim *s, ws_sm *sm)

@@ -35,6 +35,7 @@ struct ws_sm_worker {
     ws_error err;
     int32_t failed_sm;          /* the SM whose cycle failed; -1: none */
     uint64_t failed_at;         /* the cycle it failed in */
+    bool failed_put_off;        /* at a put-off write (ws_exec.fault_put_off) */
     ws_error sm_err;            /* in a window: an SM's fault, before it is compared */
     uint64_t progress_at;       /* the latest sign of progress of its SMs */
     uint64_t busy_ns;           /* its CPU time in the windows' jobs (not the caller's) */
@@ -220,10 +221,13 @@ static bool fault_before(uint64_t at, int32_t i, const ws_sm_worker *w)
  * of w's SMs. */
 static void note_fault(ws_sm_worker *w, int32_t i, uint64_t at)
 {
+    bool put_off = w->s.x.fault_put_off;
+    w->s.x.fault_put_off = false;
     if (!fault_before(at, i, w)) return;
     w->err = w->sm_err;
     w->failed_sm = i;
     w->failed_at = at;
+    w->failed_put_off = put_off;
 }
 
 /* An SM's brief between cycles (windows): nothing put off, no lists. */
@@ -866,6 +870,20 @@ static bool settle_blocks(ws_sm_team *t)
     return true;
 }
 
+/* A traced window that an SM's fault ended: the events up to the fault,
+ * as a run cycle by cycle writes them, their accesses answered before it
+ * finished.  Cycle by cycle the failing SM's events of that cycle are
+ * written, but for a put-off write's fault, which a run cycle by cycle
+ * meets at the cycle's end, before it writes them.  The launch ends with
+ * the fault's error: out of memory here leaves the trace short. */
+static void trace_to_fault(ws_sm_team *t, const ws_sm_worker *failed)
+{
+    const uint32_t *answered = requests_cursor(t);
+    for (int32_t j = 0; j < t->ndue; j++) ws_sm_finish_answered(t->s, &t->sms[t->due[j]], answered[j]);
+    ws_trace_window_write(t->s->trace, t->sms, t->s->g->multiProcessorCount, failed->failed_at,
+                          failed->failed_sm + !failed->failed_put_off, &t->trace_merge);
+}
+
 /* The end of a window, on the calling thread: the SMs' put-off global
  * writes and L2 requests (merge_window), up to the earliest fault (by
  * cycle, then SM), whose error is the launch's, and the window's blocks
@@ -949,9 +967,17 @@ static bool end_window(ws_sm_team *t, bool threads)
         if (r == WS_L2_SPLIT_NOT_SPLIT) ok = merge_window(t, failed, false, t->events, requests_cursor(t));
         t->split_windows += r == WS_L2_SPLIT_ANSWERED;
     }
-    if (!ok) return false;
+    if (!ok) {
+        /* a write that failed as the window's end did it (a wmma.store's,
+         * checked only then): the events before the window, which its
+         * start finished */
+        if (t->s->trace)
+            ws_trace_window_write(t->s->trace, t->sms, t->s->g->multiProcessorCount, t->now, 0, &t->trace_merge);
+        return false;
+    }
     if (failed) {
         *x->err = failed->err;
+        if (t->s->trace) trace_to_fault(t, failed);
         return false;
     }
     if (!settled) {
@@ -965,6 +991,12 @@ static bool end_window(ws_sm_team *t, bool threads)
         t->brief[t->due[j]] = t->settled[j];
     }
     count_steps(t);
+    /* the events issued before the window, finished at its start */
+    if (t->s->trace && !ws_trace_window_write(t->s->trace, t->sms, t->s->g->multiProcessorCount, t->now, 0,
+                                              &t->trace_merge)) {
+        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory for the issue trace");
+        return false;
+    }
     return true;
 }
 
@@ -1231,6 +1263,16 @@ bool ws_sm_team_window(ws_sm_team *t)
     return run_team(t);
 }
 
+bool ws_sm_team_trace_rest(ws_sm_team *t)
+{
+    int32_t nsm = t->s->g->multiProcessorCount;
+    for (int32_t i = 0; i < nsm; i++)
+        if (t->sms[i].lsu_q.n) ws_sm_window_finish(t->s, &t->sms[i]);
+    if (ws_trace_window_write(t->s->trace, t->sms, nsm, WS_NEVER, 0, &t->trace_merge)) return true;
+    ws_error_set(t->s->x.err, WS_ERR_NO_MEMORY, "out of memory for the issue trace");
+    return false;
+}
+
 void ws_sm_team_clear_l2(ws_sm_team *t, ws_l2_dram *l2)
 {
     if (!t->started || t->nthreads < 2 || l2 != t->s->l2) return;
@@ -1275,5 +1317,6 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     pthread_cond_destroy(&t->cv_done);
     ws_l2_split_free(t->split);
     ws_l2_split_free(t->split_beside);
+    ws_trace_merge_free(&t->trace_merge);
     free_arrays(t);
 }

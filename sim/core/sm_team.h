@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 
 #include "sm.h"
+#include "trace_window.h"
 #include "write_claims.h"
 
 #define WS_SM_TEAM_MAX_THREADS 64
@@ -95,6 +96,8 @@ typedef struct ws_sm_team {
     /* a launch with an issue timeline: each thread's own, added to the
      * launch's at the end (sums of issues per bin) */
     struct ws_issue_timeline **timelines;
+    /* a traced launch in windows: the merge of its SMs' events */
+    ws_trace_merge trace_merge;
     int32_t *next_due;
     int32_t next_ndue;
     uint64_t next_start, next_end;
@@ -176,6 +179,11 @@ bool ws_sm_team_next_window(ws_sm_team *t, uint64_t *start, uint64_t *end);
  * blocks that ended and started, and the next window is prepared.  False
  * on a fault (s->x.err filled: the earliest, by cycle then SM). */
 bool ws_sm_team_window(ws_sm_team *t);
+
+/* A traced launch in windows, at its end (after the last window, or when
+ * one would pass max_cycles): the events its SMs still keep, their
+ * accesses finished, written.  False when out of memory (s->x.err set). */
+bool ws_sm_team_trace_rest(ws_sm_team *t);
 
 /* When the team's threads run: the clearing of l2 for the next launch
  * (ws_l2_clear_slices), its slices shared out among them, after the

@@ -104,8 +104,7 @@ static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_confi
 /* How many threads a launch's SMs run on: what the options ask for (0:
  * the machine's cores), no more than the SMs that can have a block, and one
  * where a launch writes outside its memory in the order it runs (device
- * printf, assert) or something records every issue in order (the trace,
- * the checks). */
+ * printf, assert) or records every issue in order (the checks). */
 static int32_t team_threads(const ws_timing_options *o, const ws_program *p, const ws_launch *l, int32_t nsm,
                             uint64_t nblocks)
 {
@@ -113,7 +112,7 @@ static int32_t team_threads(const ws_timing_options *o, const ws_program *p, con
     if (n > nsm) n = nsm;
     if ((uint64_t)n > nblocks) n = (int32_t)nblocks;
     if (n > WS_SM_TEAM_MAX_THREADS) n = WS_SM_TEAM_MAX_THREADS;
-    if (ws_window_records_issues(o, l)) return 1;
+    if (ws_window_records_issues(l)) return 1;
     for (int32_t i = 0; i < p->ncode && n > 1; i++)
         if (p->code[i].cls == WS_I_PRINTF || p->code[i].cls == WS_I_ASSERT) return 1;
     return n > 1 ? n : 1;
@@ -134,8 +133,11 @@ static bool run_windows(ws_tsim *s, ws_sm_team *team, uint32_t w, uint64_t max_c
     ws_sm_team_use_windows(team, w, max_cycles);
     for (;;) {
         uint64_t start, end;
-        if (!ws_sm_team_next_window(team, &start, &end)) return true;
-        if (cycle_limit(s, start, max_cycles)) return false;
+        if (!ws_sm_team_next_window(team, &start, &end)) return !s->trace || ws_sm_team_trace_rest(team);
+        if (cycle_limit(s, start, max_cycles)) {
+            if (s->trace) ws_sm_team_trace_rest(team);
+            return false;
+        }
         s->ts->loop_iterations++;
         if (!ws_sm_team_window(team)) return false;
         if (l->progress)

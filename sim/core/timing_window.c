@@ -291,9 +291,9 @@ static uint32_t cycle_by_cycle(ws_window_reason *why, ws_window_why what)
     return 1;
 }
 
-bool ws_window_records_issues(const ws_timing_options *o, const ws_launch *l)
+bool ws_window_records_issues(const ws_launch *l)
 {
-    return o->trace || l->checks;
+    return l->checks;
 }
 
 uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_launch *l,
@@ -304,7 +304,7 @@ uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_laun
     *own_writes = false;
     *why = (ws_window_reason){.why = WS_WHY_IN_WINDOWS, .pc = -1};
     if (o->window_cycles == 1) return cycle_by_cycle(why, WS_WHY_ASKED);
-    if (ws_window_records_issues(o, l)) return cycle_by_cycle(why, WS_WHY_RECORDS_ISSUES);
+    if (ws_window_records_issues(l)) return cycle_by_cycle(why, WS_WHY_RECORDS_ISSUES);
     bool load_after_store, atomics;
     if (!scan_code(p, k, &load_after_store, &atomics, why)) return 1;
     if (load_after_store && !launch_apart(p, k, l, ap)) {
@@ -325,7 +325,7 @@ void ws_window_reason_text(const ws_program *p, ws_window_reason r, char *buf, s
     static const char *const text[] = {
         [WS_WHY_IN_WINDOWS] = "",
         [WS_WHY_ASKED] = "asked for (--window 1)",
-        [WS_WHY_RECORDS_ISSUES] = "the launch records every issue in order (a trace or checks)",
+        [WS_WHY_RECORDS_ISSUES] = "the launch records every issue in order (checks)",
         [WS_WHY_CALL] = "a call",
         [WS_WHY_PRINTF] = "device printf",
         [WS_WHY_ASSERT] = "an assert",

@@ -68,9 +68,11 @@ uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_laun
 void ws_window_reason_text(const ws_program *p, ws_window_reason r, char *buf, size_t size);
 
 /* Whether the launch records every issue in the order one thread cycle by
- * cycle makes them (a trace, the checks): it then runs cycle by cycle, on
- * one thread. */
-bool ws_window_records_issues(const ws_timing_options *o, const ws_launch *l);
+ * cycle makes them (the checks, whose findings are shown as met): it then
+ * runs cycle by cycle, on one thread.  (An issue trace keeps each SM's
+ * events and writes them in that order at each window's end:
+ * trace_window.h.) */
+bool ws_window_records_issues(const ws_launch *l);
 
 /* Whether k's code lets its launches run in windows (the second rule above). */
 bool ws_window_code_ok(const ws_program *p, const ws_kernel *k);

@@ -4,7 +4,8 @@
 # an input byte changed on the host, or an in-place kernel whose input is
 # its previous output, is simulated again; device printf is printed again
 # by a reused launch; racecheck reuses as a run without it does, initcheck
-# and traces turn reuse off.
+# and a traced launch is simulated while the launches the trace leaves out
+# reuse as without it.
 #   reuse_inputs.sh WARPSIM REUSE_INPUTS
 warpsim=$1 prog=$2
 preload=${LD_PRELOAD:-}
@@ -51,6 +52,14 @@ ws exec --gpu h200 --json --summary-out "$t/c.json" --racecheck -- "$prog" >/dev
 ws exec --gpu h200 --json --summary-out "$t/i.json" --initcheck -- "$prog" >/dev/null 2>&1 ||
     fail "initcheck run: exit status $?"
 [ "$(grep -c '"timing_reused_from":null' "$t/i.json")" -eq 21 ] || fail "a launch under --initcheck was reused"
+# a trace of the seventh launch alone (which reuses the sixth): it is
+# simulated, every other launch reuses as without the trace
+ws exec --gpu h200 --json --summary-out "$t/tr.json" --trace "$t/trace" --trace-launch 6 -- "$prog" >/dev/null 2>&1 ||
+    fail "traced run: exit status $?"
+[ -s "$t/trace" ] || fail "no trace of the seventh launch"
+grep -o '"timing_reused_from":[0-9a-z]*' "$t/r.json" | sed '7s/:.*/:null/' >"$t/want"
+grep -o '"timing_reused_from":[0-9a-z]*' "$t/tr.json" | diff -u "$t/want" - ||
+    fail "with --trace-launch 6, other launches than the seventh were simulated again"
 ws exec --functional --simulate-all -- "$prog" >/dev/null 2>"$t/f.err" && fail "--functional --simulate-all accepted"
 grep -q 'simulate-all does not apply' "$t/f.err" || fail "no message for --functional --simulate-all"
 echo "reuse_inputs: ok"
