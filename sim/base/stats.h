@@ -115,7 +115,7 @@ const char *ws_stall_metric(ws_stall s);
 typedef enum ws_window_why {
     WS_WHY_IN_WINDOWS,          /* it did not */
     WS_WHY_ASKED,               /* --window 1 */
-    WS_WHY_RECORDS_ISSUES,      /* checks */
+    WS_WHY_INITCHECK_NOT_APART, /* initcheck, where its SMs would read their own writes */
     WS_WHY_CALL, WS_WHY_PRINTF, WS_WHY_ASSERT, WS_WHY_FENCE,
     WS_WHY_GENERIC_ATOMIC, WS_WHY_GENERIC_STORE, WS_WHY_GENERIC_WMMA_STORE,
     WS_WHY_VOLATILE_STORE, WS_WHY_VOLATILE_LOAD,
@@ -180,8 +180,10 @@ typedef struct ws_timing_stats {
     uint64_t streamed_windows;      /* windows some of whose L2 requests were answered while their SMs ran */
     ws_window_times host;           /* where the windows' host time went: --host-times only, never the summary */
     /* a checked launch's findings (checks.h): every one, and the distinct
-     * ones (pairs of places), for a reuse to report as it would */
-    uint64_t check_findings, check_distinct;
+     * ones (pairs of places), for a reuse to report as it would; of every
+     * one, the reads of global memory never written (initcheck), which
+     * keep the launch from being recorded for reuse */
+    uint64_t check_findings, check_distinct, check_uninit_global;
 } ws_timing_stats;
 
 /* to += from for the counters the SMs gather (instructions, pipes, stalls,

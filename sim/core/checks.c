@@ -77,13 +77,13 @@ static bool place_seen(ws_check_place *list, uint32_t *n, uint32_t max, ws_check
     return false;
 }
 
-/* Counts a finding; true the first time this pair of places has it, in
- * the launch and (where kept) in the program. */
-static bool first_time(ws_exec *x, int kind, int32_t pc1, int32_t pc2)
+/* Counts a finding of places at; true the first time the launch, and the
+ * program where it keeps them, has them. */
+static bool count_finding(ws_exec *x, ws_check_place at)
 {
     ws_check_log *g = x->checks;
-    ws_check_place at = {.program = x->p, .pc1 = site(x, pc1), .pc2 = site(x, pc2), .kind = (uint8_t)kind};
     g->total++;
+    g->uninit_global += at.kind == KIND_UNINIT_GLOBAL;
     if (g->nseen == WS_CHECK_SEEN_MAX || place_seen(g->seen, &g->nseen, WS_CHECK_SEEN_MAX, at)) return false;
     ws_check_shown *shown = x->l->checks_shown;
     if (shown && place_seen(shown->seen, &shown->n, WS_CHECK_SHOWN_MAX, at)) {
@@ -91,6 +91,102 @@ static bool first_time(ws_exec *x, int kind, int32_t pc1, int32_t pc2)
         return false;
     }
     return true;
+}
+
+/* Whether the launch's list of places has at, or is full (it reads the
+ * list, which only the end of a window writes). */
+static bool launch_met(const ws_check_log *g, ws_check_place at)
+{
+    if (g->nseen == WS_CHECK_SEEN_MAX) return true;
+    for (uint32_t i = 0; i < g->nseen; i++)
+        if (g->seen[i].kind == at.kind && g->seen[i].pc1 == at.pc1 && g->seen[i].pc2 == at.pc2) return true;
+    return false;
+}
+
+/* A finding kept in x->findings: true when it may be the first of its
+ * places (the launch had not met them before the window, nor the SM in
+ * it), so that it keeps the text say() gives it next. */
+static bool keep_finding(ws_exec *x, ws_check_place at)
+{
+    ws_check_buffer *b = x->findings;
+    if (b->n == b->cap) {
+        uint32_t cap = b->cap ? 2 * b->cap : 64;
+        ws_check_finding *a = realloc(b->a, sizeof *a * cap);
+        if (!a) {
+            b->oom = true;
+            return false;
+        }
+        b->a = a;
+        b->cap = cap;
+    }
+    /* past the launch's list's room no finding is shown */
+    bool first = b->nkept < WS_CHECK_SEEN_MAX && !launch_met(x->checks, at);
+    for (uint32_t i = 0; first && i < b->nkept; i++)
+        first = !(b->kept[i].kind == at.kind && b->kept[i].pc1 == at.pc1 && b->kept[i].pc2 == at.pc2);
+    if (first) b->kept[b->nkept++] = at;
+    b->a[b->n++] = (ws_check_finding){.cycle = x->clock, .pc1 = at.pc1, .pc2 = at.pc2, .text = UINT32_MAX,
+                                      .kind = at.kind};
+    return first;
+}
+
+/* Counts a finding; true the first time this pair of places has it, in
+ * the launch and (where kept) in the program.  In an SM's cycle (window)
+ * of a timed launch it is kept, and true where it may be the first. */
+static bool first_time(ws_exec *x, int kind, int32_t pc1, int32_t pc2)
+{
+    ws_check_place at = {.program = x->p, .pc1 = site(x, pc1), .pc2 = site(x, pc2), .kind = (uint8_t)kind};
+    return x->findings ? keep_finding(x, at) : count_finding(x, at);
+}
+
+/* A finding's text: shown, or given to the finding just kept. */
+__attribute__((format(printf, 2, 3))) static void say(ws_exec *x, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ws_check_buffer *b = x->findings;
+    if (!b) {
+        vfprintf(report_file(x), fmt, ap);
+        va_end(ap);
+        return;
+    }
+    char line[2048];
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    if (b->ntext + len + 1 > b->textcap) {
+        size_t cap = b->textcap ? 2 * b->textcap : 4096;
+        while (cap < b->ntext + len + 1) cap *= 2;
+        char *t = realloc(b->text, cap);
+        if (!t) {
+            b->oom = true;
+            return;
+        }
+        b->text = t;
+        b->textcap = cap;
+    }
+    memcpy(b->text + b->ntext, line, len + 1);
+    b->a[b->n - 1].text = (uint32_t)b->ntext;
+    b->ntext += len + 1;
+}
+
+void ws_check_take(ws_exec *x, const ws_check_buffer *b, uint32_t i)
+{
+    const ws_check_finding *f = &b->a[i];
+    ws_check_place at = {.program = x->p, .pc1 = f->pc1, .pc2 = f->pc2, .kind = f->kind};
+    if (count_finding(x, at) && f->text != UINT32_MAX) fputs(b->text + f->text, report_file(x));
+}
+
+void ws_check_buffer_clear(ws_check_buffer *b)
+{
+    b->n = b->nkept = 0;
+    b->ntext = 0;
+}
+
+void ws_check_buffer_free(ws_check_buffer *b)
+{
+    free(b->a);
+    free(b->text);
+    memset(b, 0, sizeof *b);
 }
 
 static void race(ws_exec *x, ws_block *b, int kind, uint64_t off, uint32_t warp1, int32_t pc1,
@@ -102,7 +198,7 @@ static void race(ws_exec *x, ws_block *b, int kind, uint64_t off, uint32_t warp1
     where(x, pc2, c, sizeof c);
     if (warp1 == WS_RACE_MANY) snprintf(w1, sizeof w1, "several warps");
     else snprintf(w1, sizeof w1, "warp %u", warp1);
-    fprintf(report_file(x),
+    say(x,
             "warpsim racecheck: shared memory hazard (%s) at __shared__ offset 0x%llx in block (%u,%u,%u) "
             "of kernel %s: %s by warp %u, %s, after the %s by %s, %s, with no barrier between\n",
             kind_name[kind], (unsigned long long)off, b->idx.x, b->idx.y, b->idx.z,
@@ -140,7 +236,7 @@ void ws_sync_check_divergent(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, ui
     if (!first_time(x, KIND_DIVERGENT, pc, pc)) return;
     char a[320];
     where(x, pc, a, sizeof a);
-    fprintf(report_file(x),
+    say(x,
             "warpsim synccheck: divergent barrier: %s reached by %d of the %d running threads of warp %u "
             "(lanes 0x%08x of 0x%08x) in block (%u,%u,%u) of kernel %s\n",
             a, __builtin_popcount(lanes), __builtin_popcount(live), w->index, lanes, live,
@@ -154,7 +250,7 @@ void ws_sync_check_count(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32
     char a[320], c[320];
     where(x, pc, a, sizeof a);
     where(x, other_pc, c, sizeof c);
-    fprintf(report_file(x),
+    say(x,
             "warpsim synccheck: barrier %u waited on with %u threads by warp %u, %s, and with %u by %s, "
             "in block (%u,%u,%u) of kernel %s\n", id, count, w->index, a, other_count, c,
             b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].shown);
@@ -205,7 +301,7 @@ void ws_init_shared(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, u
     if (first == UINT64_MAX || !first_time(x, KIND_UNINIT_SHARED, pc, pc)) return;
     char by[512];
     who(x, b, w, lane, pc, by, sizeof by);
-    fprintf(report_file(x),
+    say(x,
             "warpsim initcheck: uninitialized __shared__ memory read of size %u at __shared__ offset 0x%llx %s: "
             "byte %llu of the block's %u bytes of shared memory was not written since the block started\n",
             size, (unsigned long long)off, by, (unsigned long long)first, b->shared_size);
@@ -220,7 +316,7 @@ void ws_init_global_read(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t 
     char by[512];
     who(x, b, w, lane, pc, by, sizeof by);
     ws_devmem_allocation_of(x->p->mem, addr, &base, &bytes);
-    fprintf(report_file(x),
+    say(x,
             "warpsim initcheck: uninitialized __global__ memory read of size %u at 0x%llx %s: byte %llu of "
             "the %llu-byte allocation at 0x%llx was never written since it was allocated\n",
             size, (unsigned long long)addr, by, (unsigned long long)(first - base), (unsigned long long)bytes,

@@ -52,6 +52,7 @@ typedef struct ws_check_place {
 #define WS_CHECK_SEEN_MAX 128
 typedef struct ws_check_log {
     uint64_t total;         /* every finding, repeated or not */
+    uint64_t uninit_global; /* of them, reads of global memory never written */
     uint32_t nseen;
     uint32_t nearlier;      /* of the distinct ones, those an earlier launch showed (ws_check_shown) */
     ws_check_place seen[WS_CHECK_SEEN_MAX];
@@ -67,6 +68,34 @@ typedef struct ws_check_shown {
     uint32_t n;
     ws_check_place seen[WS_CHECK_SHOWN_MAX];
 } ws_check_shown;
+
+/* The findings of an SM's cycle (window) in a timed launch, kept till its
+ * end, where they are taken in the order a run cycle by cycle meets them
+ * (window_order.h): each with its cycle, kind and places, and the text to
+ * show where it may be the first of its places (not where the launch had
+ * met them before the window, or the SM earlier in it). */
+typedef struct ws_check_finding {
+    uint64_t cycle;
+    int32_t pc1, pc2;       /* as ws_check_place's */
+    uint32_t text;          /* offset in the buffer's text; UINT32_MAX: none */
+    uint8_t kind;
+} ws_check_finding;
+
+typedef struct ws_check_buffer {
+    ws_check_finding *a;
+    uint32_t n, cap;
+    char *text;
+    size_t ntext, textcap;
+    ws_check_place kept[WS_CHECK_SEEN_MAX];     /* the places of those with text */
+    uint32_t nkept;
+    bool oom;               /* a finding was lost: out of memory */
+} ws_check_buffer;
+
+/* Counts finding i of b as the launch's (x: the launch's own executor) and
+ * shows its text where it is the first of its places. */
+void ws_check_take(struct ws_exec *x, const ws_check_buffer *b, uint32_t i);
+void ws_check_buffer_clear(ws_check_buffer *b);
+void ws_check_buffer_free(ws_check_buffer *b);
 
 /* A new block: shadow memory for shared_size bytes, all clear.  False when
  * out of memory. */

@@ -148,6 +148,9 @@ typedef struct ws_exec {
     uint64_t progress_at;
     uint64_t deadline_ns;
     ws_check_log *checks;   /* findings of the launch's checks; NULL when none is on */
+    /* Non-NULL (a timed launch's SM): its findings are kept here till the
+     * end of its cycle or window (window_order.h), not shown at once */
+    ws_check_buffer *findings;
     /* Blocks of the grid, and how many have started and ended: the blocks
      * start in linear order, so blocks_started on wait for a slot, which
      * only the end of a resident block frees (the watchdog's message). */

@@ -142,8 +142,6 @@ static bool key_eq(const rkey *a, const rkey *b)
 
 const char *ws_reuse_refusal(const ws_launch *l, const ws_timing_options *t)
 {
-    if (l->checks & WS_CHECK_INIT)
-        return "initcheck's findings depend on which bytes were ever written, not only on their values";
     if (l->checks && !l->checks_shown) return "a checked launch reports what it finds as it runs";
     if (l->trace || t->trace) return "a traced launch writes its issue trace as it runs";
     if (l->ntextures) return "texture descriptors live outside device memory";
@@ -785,16 +783,23 @@ void ws_reuse_record_end(ws_reuse_recorder *r, bool keep, const ws_reuse_key *ke
 /* ---- reuse --------------------------------------------------------------- */
 
 /* Every byte rec read holds the same value in mem now, in a live
- * allocation; else false, with *at (NULL: not wanted) the first byte that
- * does not. */
+ * allocation, and under initcheck has been written since it was allocated
+ * (the launch recorded found every byte it read so: ws_run_reusing); else
+ * false, with *at (NULL: not wanted) the first byte that does not. */
 static bool reads_match(const record *rec, const ws_devmem *mem, uint64_t *at)
 {
     uint8_t now[RPAGE];
+    bool initcheck = rec->key.checks & WS_CHECK_INIT;
     for (size_t i = 0; i < rec->nreads; i++) {
         const rpage *pg = &rec->reads[i];
         uint32_t pos = 0, lo, hi, span = page_span(mem, pg->base);
         while (next_run(pg->mask, &pos, &lo, &hi, span)) {
             bool live = ws_devmem_read(mem, pg->base + lo, now, hi - lo);
+            uint64_t unwritten;
+            if (live && initcheck && !ws_devmem_initialized(mem, pg->base + lo, hi - lo, &unwritten)) {
+                if (at) *at = unwritten;
+                return false;
+            }
             if (live && memcmp(now, pg->buf->bytes + lo, hi - lo) == 0) continue;
             if (at) {
                 uint32_t k = 0;

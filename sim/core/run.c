@@ -64,9 +64,13 @@ static bool run_recorded(ws_program *p, const ws_kernel *k, const ws_launch *l, 
     ws_reuse_key own = *key;
     own.l = &captured;      /* the counters this launch added */
     /* a checked launch's findings are all among those shown (a repeat
-     * shows none of them again) unless the list of them is full */
+     * shows none of them again) unless the list of them is full; under
+     * initcheck, a launch that read global memory never written is not
+     * kept (a repeat's reads are matched by value, and must find every
+     * byte written: launch_reuse.h) */
     bool shown = !l->checks || l->checks_shown->n < WS_CHECK_SHOWN_MAX;
-    ws_reuse_record_end(rec, ok && closed && shown, &own, r->launch_no, st, ts, printed, nprinted,
+    bool initialized = !(l->checks & WS_CHECK_INIT) || !ts->check_uninit_global;
+    ws_reuse_record_end(rec, ok && closed && shown && initialized, &own, r->launch_no, st, ts, printed, nprinted,
                         ws_threads_or_cores(o->timing.threads), o->timing.pool);
     free(printed);
     free(lines);

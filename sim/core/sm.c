@@ -82,6 +82,7 @@ void ws_sm_free(ws_sm *sm)
     free(sm->data.rows);
     ws_own_writes_free(sm->data.own);
     free(sm->trace_ev);
+    ws_check_buffer_free(&sm->findings);
 }
 
 /* A block slot's storage: the executor's, and beside each register the

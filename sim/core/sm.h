@@ -293,9 +293,12 @@ typedef struct ws_sm {
     _Alignas(64) _Atomic uint64_t stream_mark;
     /* With an issue trace: this cycle's events, written at its end, when
      * the times of their accesses are known; in windows, those not yet
-     * written (trace_window.h). */
+     * written (window_order.h). */
     struct ws_trace_event *trace_ev;
     uint32_t ntrace_ev, trace_evcap;
+    /* With checks: the findings of its cycle (window), taken at its end
+     * (window_order.h). */
+    ws_check_buffer findings;
 } ws_sm;
 
 /* Allocates sm's storage (done the first time a block is placed on it). */

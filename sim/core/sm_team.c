@@ -248,6 +248,7 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
     x->blocks_started = launch->blocks_started;
     x->blocks_done = launch->blocks_done;
     x->defer = &sm->data;
+    x->findings = x->checks ? &sm->findings : NULL;
     bool ok;
     if (t->window_end) {
         /* the earliest fault of the worker's SMs, by cycle then SM, is its */
@@ -270,7 +271,7 @@ static bool run_sm(ws_sm_team *t, ws_sm_worker *w, int32_t i)
     const ws_deferred_list *dl = &sm->data;
     const ws_lsu_queue *q = &sm->lsu_q;
     t->brief[i] = (ws_sm_brief){.next = sm->next, .finished = sm->finished,
-                                .pending = dl->n || q->n || sm->ntrace_ev,
+                                .pending = dl->n || q->n || sm->ntrace_ev || sm->findings.n,
                                 .first_write = dl->n ? dl->a[0].cycle : WS_NEVER,
                                 .first_request = q->n ? q->a[0].cycle : WS_NEVER,
                                 .nwrites = dl->n, .nrequests = q->nreq, .natomics = q->natomic};
@@ -639,8 +640,10 @@ static void count_steps(ws_sm_team *t)
 }
 
 /* The end of the cycle, on the calling thread: each SM's put-off data
- * movement and L1/L2 accesses, SM by SM in index order, up to the lowest
- * SM that failed, whose error is the launch's. */
+ * movement and L1/L2 accesses, and its checks' findings, SM by SM in index
+ * order, up to the lowest SM that failed, whose error is the launch's.  A
+ * write that fails ends the cycle, the findings of the SMs after it taken
+ * too (they met them before the writes). */
 static bool end_cycle(ws_sm_team *t)
 {
     ws_sm_worker *failed = gather(t);
@@ -651,9 +654,16 @@ static bool end_cycle(ws_sm_team *t)
         ws_sm *sm = &t->sms[i];
         if (!t->brief[i].pending && !(failed && i == failed->failed_sm)) continue;
         for (uint32_t k = 0; k < sm->data.n; k++)
-            if (!ws_exec_apply_deferred(x, &sm->data, &sm->data.a[k])) return false;
+            if (!ws_exec_apply_deferred(x, &sm->data, &sm->data.a[k])) {
+                for (; j < t->ndue; j++) ws_checks_window_take(x, &t->sms[t->due[j]], 1, WS_NEVER, 0, &t->order);
+                return false;
+            }
         sm->data.n = 0;
         ws_sm_end_cycle(t->s, sm);
+        if (!ws_checks_window_take(x, sm, 1, WS_NEVER, 0, &t->order)) {
+            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory for the checks' findings");
+            return false;
+        }
         if (failed && i == failed->failed_sm) {
             *x->err = failed->err;
             return false;
@@ -736,7 +746,10 @@ static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes,
         if (writes) {
             const ws_deferred_list *dl = &sm->data;
             for (; k[j] < dl->n && dl->a[k[j]].cycle == c; k[j]++)
-                if (!ws_exec_apply_deferred(x, dl, &dl->a[k[j]])) return false;
+                if (!ws_exec_apply_deferred(x, dl, &dl->a[k[j]])) {
+                    t->write_failed_at = c;
+                    return false;
+                }
         } else {
             ws_sm_answer(t->s, sm, &k[j], c);
         }
@@ -881,7 +894,24 @@ static void trace_to_fault(ws_sm_team *t, const ws_sm_worker *failed)
     const uint32_t *answered = requests_cursor(t);
     for (int32_t j = 0; j < t->ndue; j++) ws_sm_finish_answered(t->s, &t->sms[t->due[j]], answered[j]);
     ws_trace_window_write(t->s->trace, t->sms, t->s->g->multiProcessorCount, failed->failed_at,
-                          failed->failed_sm + !failed->failed_put_off, &t->trace_merge);
+                          failed->failed_sm + !failed->failed_put_off, &t->order);
+}
+
+/* The window's findings up to the cycle at which a write failed, or, when
+ * an SM's fault ended it, up to the fault, as a run cycle by cycle shows
+ * them: every SM's of the failing cycle where the fault is a write's,
+ * which a run cycle by cycle meets after every SM's cycle (failed: the
+ * SM's worker, or NULL). */
+static void findings_to_fault(ws_sm_team *t, const ws_sm_worker *failed)
+{
+    ws_exec *x = &t->s->x;
+    int32_t nsm = t->s->g->multiProcessorCount;
+    if (failed && !failed->failed_put_off)
+        ws_checks_window_take(x, t->sms, nsm, failed->failed_at, failed->failed_sm + 1, &t->order);
+    else if (failed)
+        ws_checks_window_take(x, t->sms, nsm, failed->failed_at + 1, 0, &t->order);
+    else if (t->write_failed_at != WS_NEVER)
+        ws_checks_window_take(x, t->sms, nsm, t->write_failed_at + 1, 0, &t->order);
 }
 
 /* The end of a window, on the calling thread: the SMs' put-off global
@@ -909,6 +939,7 @@ static bool end_window(ws_sm_team *t, bool threads)
     }
     uint32_t nwrites = 0;
     t->last_requests = 0;
+    t->write_failed_at = WS_NEVER;
     for (int32_t j = 0; threads && j < t->ndue; j++) {
         nwrites += t->brief[t->due[j]].nwrites;
         t->last_requests += t->brief[t->due[j]].nrequests;
@@ -972,12 +1003,14 @@ static bool end_window(ws_sm_team *t, bool threads)
          * checked only then): the events before the window, which its
          * start finished */
         if (t->s->trace)
-            ws_trace_window_write(t->s->trace, t->sms, t->s->g->multiProcessorCount, t->now, 0, &t->trace_merge);
+            ws_trace_window_write(t->s->trace, t->sms, t->s->g->multiProcessorCount, t->now, 0, &t->order);
+        if (x->checks) findings_to_fault(t, NULL);
         return false;
     }
     if (failed) {
         *x->err = failed->err;
         if (t->s->trace) trace_to_fault(t, failed);
+        if (x->checks) findings_to_fault(t, failed);
         return false;
     }
     if (!settled) {
@@ -991,9 +1024,13 @@ static bool end_window(ws_sm_team *t, bool threads)
         t->brief[t->due[j]] = t->settled[j];
     }
     count_steps(t);
+    if (x->checks && !ws_checks_window_take(x, t->sms, t->s->g->multiProcessorCount, WS_NEVER, 0, &t->order)) {
+        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory for the checks' findings");
+        return false;
+    }
     /* the events issued before the window, finished at its start */
     if (t->s->trace && !ws_trace_window_write(t->s->trace, t->sms, t->s->g->multiProcessorCount, t->now, 0,
-                                              &t->trace_merge)) {
+                                              &t->order)) {
         ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory for the issue trace");
         return false;
     }
@@ -1268,7 +1305,7 @@ bool ws_sm_team_trace_rest(ws_sm_team *t)
     int32_t nsm = t->s->g->multiProcessorCount;
     for (int32_t i = 0; i < nsm; i++)
         if (t->sms[i].lsu_q.n) ws_sm_window_finish(t->s, &t->sms[i]);
-    if (ws_trace_window_write(t->s->trace, t->sms, nsm, WS_NEVER, 0, &t->trace_merge)) return true;
+    if (ws_trace_window_write(t->s->trace, t->sms, nsm, WS_NEVER, 0, &t->order)) return true;
     ws_error_set(t->s->x.err, WS_ERR_NO_MEMORY, "out of memory for the issue trace");
     return false;
 }
@@ -1317,6 +1354,6 @@ void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)
     pthread_cond_destroy(&t->cv_done);
     ws_l2_split_free(t->split);
     ws_l2_split_free(t->split_beside);
-    ws_trace_merge_free(&t->trace_merge);
+    ws_window_order_free(&t->order);
     free_arrays(t);
 }

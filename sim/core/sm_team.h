@@ -17,7 +17,7 @@
 #include <stdatomic.h>
 
 #include "sm.h"
-#include "trace_window.h"
+#include "window_order.h"
 #include "write_claims.h"
 
 #define WS_SM_TEAM_MAX_THREADS 64
@@ -96,8 +96,9 @@ typedef struct ws_sm_team {
     /* a launch with an issue timeline: each thread's own, added to the
      * launch's at the end (sums of issues per bin) */
     struct ws_issue_timeline **timelines;
-    /* a traced launch in windows: the merge of its SMs' events */
-    ws_trace_merge trace_merge;
+    /* the merges of its SMs' trace events and checks' findings */
+    ws_window_order order;
+    uint64_t write_failed_at;   /* the cycle of a window's write that failed; WS_NEVER: none */
     int32_t *next_due;
     int32_t next_ndue;
     uint64_t next_start, next_end;

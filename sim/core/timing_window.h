@@ -35,8 +35,10 @@
  *     window takes the SM's next one at once (sm_team.c, set_aside).
  * The last is the one difference in results from a cycle-by-cycle run
  * for a kernel whose blocks do not race: a grid of one wave (no block
- * waits for a slot) times exactly the same, a larger one within a
- * fraction of a percent (docs/THREADS.md). */
+ * waits for a slot) times exactly the same, a larger one within a few
+ * percent (docs/THREADS.md).  The issue trace and the checks' findings,
+ * which each SM keeps, come out in the order of a run cycle by cycle
+ * (window_order.h). */
 #ifndef WARPSIM_TIMING_WINDOW_H
 #define WARPSIM_TIMING_WINDOW_H
 
@@ -47,9 +49,10 @@
 #include "timing.h"
 
 /* The cycles per window a timed launch of k runs with: 1 (cycle by cycle)
- * where the options ask for it, where the launch records every issue in
- * order (trace, checks) or where the kernel's code does not
- * qualify; else the options' number, at most (and by
+ * where the options ask for it, where the kernel's code does not qualify,
+ * or where its SMs would read their own writes under initcheck (which
+ * would find those bytes unwritten till the window's end); else the
+ * options' number, at most (and by
  * default) the config's L2 hit latency (and DRAM latency, the shorter).
  * The longer the window, the less often the SMs meet: the faster.  *ap
  * gets the allocations the stores write when the launch qualifies by its
@@ -66,13 +69,6 @@ uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_laun
  * code has a fence: membar.gl at pc 40 (scan.ptx:210:2, scan.cu:31)";
  * "" for a launch in windows.  p: the launch's program (NULL: no place). */
 void ws_window_reason_text(const ws_program *p, ws_window_reason r, char *buf, size_t size);
-
-/* Whether the launch records every issue in the order one thread cycle by
- * cycle makes them (the checks, whose findings are shown as met): it then
- * runs cycle by cycle, on one thread.  (An issue trace keeps each SM's
- * events and writes them in that order at each window's end:
- * trace_window.h.) */
-bool ws_window_records_issues(const ws_launch *l);
 
 /* Whether k's code lets its launches run in windows (the second rule above). */
 bool ws_window_code_ok(const ws_program *p, const ws_kernel *k);

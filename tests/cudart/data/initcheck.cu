@@ -36,6 +36,14 @@ __global__ void neighbourFromFullTile(int *out)
     out[t] = tile[t ^ 1];
 }
 
+// Copies a buffer the host wrote only the first half of: launched twice,
+// the second launch reads the same bytes, still never written.
+__global__ void copyHalfWritten(const int *in, int *out)
+{
+    int t = threadIdx.x;
+    out[t] = in[t * 4];
+}
+
 // Reads what the previous kernel stored, and a __device__ variable that
 // starts zeroed: clean.
 __device__ int bias;
@@ -61,7 +69,13 @@ int main(int argc, char **argv)
         printf("sum of a half-written buffer: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
         neighbourFromTile<<<2, 64>>>(tile_out);
         printf("neighbour from a half-written tile: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+        for (int k = 0; k < 2; k++) copyHalfWritten<<<1, 64>>>(in, tile_out);
+        printf("copies of a half-written buffer: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+        // the same bytes (zeros) written now: the same launch reads them clean
+        cudaMemset(in, 0, n * sizeof(int));
+        copyHalfWritten<<<1, 64>>>(in, tile_out);
     }
+    neighbourFromFullTile<<<2, 64>>>(tile_out);
     neighbourFromFullTile<<<2, 64>>>(tile_out);
     addBias<<<1, 64>>>(tile_out, out);
     int host[64];
