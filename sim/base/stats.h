@@ -115,7 +115,6 @@ const char *ws_stall_metric(ws_stall s);
 typedef enum ws_window_why {
     WS_WHY_IN_WINDOWS,          /* it did not */
     WS_WHY_ASKED,               /* --window 1 */
-    WS_WHY_INITCHECK_NOT_APART, /* initcheck, where its SMs would read their own writes */
     WS_WHY_CALL, WS_WHY_PRINTF, WS_WHY_ASSERT, WS_WHY_FENCE,
     WS_WHY_GENERIC_ATOMIC, WS_WHY_GENERIC_STORE, WS_WHY_GENERIC_WMMA_STORE,
     WS_WHY_VOLATILE_STORE, WS_WHY_VOLATILE_LOAD,

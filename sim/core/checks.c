@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "checks.h"
+#include "own_writes.h"
 #include "warp.h"
 
 enum { KIND_RAW, KIND_WAR, KIND_WAW, KIND_DIVERGENT, KIND_COUNT, KIND_UNINIT_GLOBAL, KIND_UNINIT_SHARED };
@@ -307,12 +308,33 @@ void ws_init_shared(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, u
             size, (unsigned long long)off, by, (unsigned long long)first, b->shared_size);
 }
 
+/* In a window whose SM keeps its own writes (own_writes.h): whether the
+ * bytes memory has never seen written at addr (size of them) were written
+ * by the SM's stores of the window's earlier cycles, as a run cycle by
+ * cycle would have them (memory marks them at the window's end); else
+ * *first is the first that was not. */
+static bool own_written(ws_exec *x, uint64_t addr, uint32_t size, uint64_t *first)
+{
+    uint8_t zeros[64] = {0}, ones[64];
+    bool any;
+    if (size > sizeof zeros) return false;
+    memset(ones, 0xff, size);
+    /* a byte the stores wrote is the same over either fill */
+    if (!ws_own_writes_overlay(x->defer->own, x->clock, addr, zeros, size, &any) || !any ||
+        !ws_own_writes_overlay(x->defer->own, x->clock, addr, ones, size, &any))
+        return false;
+    for (uint32_t i = 0; i < size; i++)
+        if (zeros[i] != ones[i] && !ws_devmem_initialized(x->p->mem, addr + i, 1, first)) return false;
+    return true;
+}
+
 void ws_init_global_read(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, uint64_t addr,
                          uint32_t size)
 {
     uint64_t first, base = 0, bytes = 0;
-    if (ws_devmem_initialized(x->p->mem, addr, size, &first) || !first_time(x, KIND_UNINIT_GLOBAL, pc, pc))
-        return;
+    if (ws_devmem_initialized(x->p->mem, addr, size, &first)) return;
+    if (x->defer && x->defer->own && !x->applying && own_written(x, addr, size, &first)) return;
+    if (!first_time(x, KIND_UNINIT_GLOBAL, pc, pc)) return;
     char by[512];
     who(x, b, w, lane, pc, by, sizeof by);
     ws_devmem_allocation_of(x->p->mem, addr, &base, &bytes);

@@ -303,10 +303,8 @@ uint32_t ws_window_cycles(const ws_program *p, const ws_kernel *k, const ws_laun
     if (!scan_code(p, k, &load_after_store, &atomics, why)) return 1;
     if (load_after_store && !launch_apart(p, k, l, ap)) {
         /* each SM reads its own writes; an atomic's would need its
-         * operation done over them as well, and initcheck would find the
-         * bytes they wrote unwritten till the window's end */
+         * operation done over them as well */
         if (atomics) return cycle_by_cycle(why, WS_WHY_ATOMIC_NOT_APART);
-        if (l->checks & WS_CHECK_INIT) return cycle_by_cycle(why, WS_WHY_INITCHECK_NOT_APART);
         *own_writes = true;
     }
     uint32_t w = o->window_cycles ? o->window_cycles : UINT32_MAX;
@@ -321,8 +319,6 @@ void ws_window_reason_text(const ws_program *p, ws_window_reason r, char *buf, s
     static const char *const text[] = {
         [WS_WHY_IN_WINDOWS] = "",
         [WS_WHY_ASKED] = "asked for (--window 1)",
-        [WS_WHY_INITCHECK_NOT_APART] = ("initcheck, and its global loads may come after its stores, through "
-                                        "pointers this launch does not keep apart"),
         [WS_WHY_CALL] = "a call",
         [WS_WHY_PRINTF] = "device printf",
         [WS_WHY_ASSERT] = "an assert",

@@ -49,10 +49,8 @@
 #include "timing.h"
 
 /* The cycles per window a timed launch of k runs with: 1 (cycle by cycle)
- * where the options ask for it, where the kernel's code does not qualify,
- * or where its SMs would read their own writes under initcheck (which
- * would find those bytes unwritten till the window's end); else the
- * options' number, at most (and by
+ * where the options ask for it or where the kernel's code does not
+ * qualify; else the options' number, at most (and by
  * default) the config's L2 hit latency (and DRAM latency, the shorter).
  * The longer the window, the less often the SMs meet: the faster.  *ap
  * gets the allocations the stores write when the launch qualifies by its
