@@ -11,10 +11,28 @@
  * the SMs in another order) shows the same lines on one thread and on
  * three. */
 #define _GNU_SOURCE     /* open_memstream */
-#include "timing_util.h"
+#include "lab_inputs.h"
 
 #include "sim/core/checks.h"
 #include "sim/mem/device_memory.h"
+
+/* A kernel of eight rounds named name, each round's global access
+ * access (at address %rd3). */
+#define LOOPED(name, access)                                                              \
+    ".visible .entry " name "(.param .u64 pdata)\n"                                      \
+    "{\n"                                                                                \
+    " .reg .pred %p<2>;\n .reg .b32 %r<16>;\n .reg .b64 %rd<4>;\n"                      \
+    " .shared .align 4 .b8 s2[256];\n"                                                   \
+    " ld.param.u64 %rd1, [pdata];\n cvta.to.global.u64 %rd1, %rd1;\n"                    \
+    " mov.u32 %r1, %tid.x;\n mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n"          \
+    " mad.lo.u32 %r4, %r2, %r3, %r1;\n"                                                  \
+    " mov.u32 %r5, s2;\n shl.b32 %r6, %r1, 2;\n add.u32 %r7, %r5, %r6;\n"               \
+    " xor.b32 %r8, %r1, 32;\n shl.b32 %r8, %r8, 2;\n add.u32 %r8, %r5, %r8;\n"          \
+    " shl.b32 %r9, %r4, 3;\n mov.u32 %r10, 0;\n"                                         \
+    "LOOP:\n st.shared.u32 [%r7], %r10;\n ld.shared.u32 %r11, [%r8];\n"                 \
+    " add.u32 %r12, %r9, %r10;\n mul.wide.u32 %rd2, %r12, 4;\n add.s64 %rd3, %rd1, %rd2;\n" \
+    access                                                                                \
+    " add.u32 %r10, %r10, 1;\n setp.lt.u32 %p1, %r10, 8;\n @%p1 bra LOOP;\n ret;\n}\n"
 
 /* Per block of 64 threads (two warps): t's input in[gid] (the host wrote
  * the first half of it: initcheck), into s[t]; s[t ^ 32], the other warp's
@@ -49,34 +67,8 @@ static const char *const src = PTX_HEAD
      * round) and data[8 gid + i] stored (looped_store) or loaded
      * (looped_load): where data is short, the last blocks fault in the
      * middle of their rounds while the others still find races. */
-    ".visible .entry looped_store(.param .u64 pdata)\n"
-    "{\n"
-    " .reg .pred %p<2>;\n .reg .b32 %r<16>;\n .reg .b64 %rd<4>;\n"
-    " .shared .align 4 .b8 s2[256];\n"
-    " ld.param.u64 %rd1, [pdata];\n cvta.to.global.u64 %rd1, %rd1;\n"
-    " mov.u32 %r1, %tid.x;\n mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n"
-    " mad.lo.u32 %r4, %r2, %r3, %r1;\n"
-    " mov.u32 %r5, s2;\n shl.b32 %r6, %r1, 2;\n add.u32 %r7, %r5, %r6;\n"
-    " xor.b32 %r8, %r1, 32;\n shl.b32 %r8, %r8, 2;\n add.u32 %r8, %r5, %r8;\n"
-    " shl.b32 %r9, %r4, 3;\n mov.u32 %r10, 0;\n"
-    "LOOP:\n st.shared.u32 [%r7], %r10;\n ld.shared.u32 %r11, [%r8];\n"
-    " add.u32 %r12, %r9, %r10;\n mul.wide.u32 %rd2, %r12, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
-    " st.global.u32 [%rd3], %r11;\n"
-    " add.u32 %r10, %r10, 1;\n setp.lt.u32 %p1, %r10, 8;\n @%p1 bra LOOP;\n ret;\n}\n"
-    ".visible .entry looped_load(.param .u64 pdata)\n"
-    "{\n"
-    " .reg .pred %p<2>;\n .reg .b32 %r<16>;\n .reg .b64 %rd<4>;\n"
-    " .shared .align 4 .b8 s2[256];\n"
-    " ld.param.u64 %rd1, [pdata];\n cvta.to.global.u64 %rd1, %rd1;\n"
-    " mov.u32 %r1, %tid.x;\n mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n"
-    " mad.lo.u32 %r4, %r2, %r3, %r1;\n"
-    " mov.u32 %r5, s2;\n shl.b32 %r6, %r1, 2;\n add.u32 %r7, %r5, %r6;\n"
-    " xor.b32 %r8, %r1, 32;\n shl.b32 %r8, %r8, 2;\n add.u32 %r8, %r5, %r8;\n"
-    " shl.b32 %r9, %r4, 3;\n mov.u32 %r10, 0;\n"
-    "LOOP:\n st.shared.u32 [%r7], %r10;\n ld.shared.u32 %r11, [%r8];\n"
-    " add.u32 %r12, %r9, %r10;\n mul.wide.u32 %rd2, %r12, 4;\n add.s64 %rd3, %rd1, %rd2;\n"
-    " ld.global.u32 %r13, [%rd3];\n"
-    " add.u32 %r10, %r10, 1;\n setp.lt.u32 %p1, %r10, 8;\n @%p1 bra LOOP;\n ret;\n}\n"
+    LOOPED("looped_store", " st.global.u32 [%rd3], %r11;\n")
+    LOOPED("looped_load", " ld.global.u32 %r13, [%rd3];\n")
     /* data[gid] = gid, a barrier, then data[gid ^ 1] (the neighbour's,
      * which the SM wrote in an earlier cycle: in a window it keeps its own
      * writes, and they are written for initcheck too) and data[gid + 19200]
@@ -149,20 +141,6 @@ static checked run_checked(const char *gpu, const char *kernel, uint32_t blocks,
     return r;
 }
 
-/* The same lines, or the first where they part. */
-static void same_lines(const checked *a, const checked *b, const char *what)
-{
-    if (a->len == b->len && memcmp(a->text, b->text, a->len) == 0) return;
-    size_t i = 0, line = 1, start = 0;
-    for (; i < a->len && i < b->len && a->text[i] == b->text[i]; i++)
-        if (a->text[i] == '\n') {
-            line++;
-            start = i + 1;
-        }
-    fail_msg("%s: the checks' lines differ at line %zu:\n  reference: %.300s\n  %s: %.300s", what, line,
-             a->text + start, what, b->text + start);
-}
-
 static int count_of(const char *text, const char *what)
 {
     int n = 0;
@@ -192,7 +170,7 @@ static void compare(const char *gpu, const char *kernel, uint32_t blocks, uint32
         if (modes[m].window == 0 && c.ts.host.window_cycles <= 1) fail_msg("%s: ran cycle by cycle", modes[m].what);
         assert_int_equal(c.ok, ref.ok);
         if (!ref.ok) assert_string_equal(c.err.msg, ref.err.msg);
-        same_lines(&ref, &c, modes[m].what);
+        lab_same_text(ref.text, ref.len, c.text, c.len, "cycle by cycle, one thread", modes[m].what);
         free(c.text);
     }
     free(ref.text);
@@ -242,7 +220,7 @@ static void test_many_waves(void **state)
     assert_true(one.ok && three.ok);
     assert_true(one.ts.host.window_cycles > 1);
     assert_true(count_of(one.text, "warpsim checks: ") == 2);
-    same_lines(&one, &three, "windows, three threads");
+    lab_same_text(one.text, one.len, three.text, three.len, "windows, one thread", "windows, three threads");
     free(one.text);
     free(three.text);
 }

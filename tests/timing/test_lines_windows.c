@@ -8,7 +8,7 @@
  * kernels: a tiled matrix multiply (shared memory, bank conflicts, a
  * barrier), a CSR sparse matrix-vector product (gathers whose stride
  * depends on the row a warp reads first) and a global-atomic histogram. */
-#include "timing_util.h"
+#include "lab_inputs.h"
 #include "sim/trace/issue_timeline.h"
 
 /* A launch's counters: the per-line ones, the summary's, the cycles. */
@@ -94,92 +94,30 @@ static void compare_modes(tctx *t, const ws_gpu_config *g, const char *name, ws_
     }
 }
 
-static void load_lab(tctx *t, const char *file)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/kernels/ptx/sm_80/%s", WARPSIM_SOURCE_DIR, file);
-    t_load_path(t, path);
-}
-
-static uint64_t lcg(uint64_t *seed)
-{
-    *seed = *seed * 6364136223846793005u + 1442695040888963407u;
-    return *seed >> 33;
-}
-
 static void test_tiled_matmul(void **state)
 {
     (void)state;
     ws_gpu_config g;
     tt_config(&g, "h100");
     tctx t;
-    load_lab(&t, "matmul.ptx");
     enum { N = 128 };
-    float *a = malloc(sizeof *a * N * N);
-    assert_non_null(a);
-    for (int i = 0; i < N * N; i++) a[i] = (float)(i % 7) - 3.0f;
-    uint64_t da = t_alloc(&t, a, sizeof *a * N * N), db = t_alloc(&t, a, sizeof *a * N * N);
-    uint64_t dc = t_alloc(&t, NULL, sizeof *a * N * N);
-    t_p64(&t, da);
-    t_p64(&t, db);
-    t_p64(&t, dc);
-    t_p32(&t, N);
-    t_p32(&t, N);
-    t_p32(&t, N);
-    compare_modes(&t, &g, "_Z13matmulTiled16PKfS0_Pfiii", D3(N / 16, N / 16, 1), D3(16, 16, 1), NULL, NULL);
-    free(a);
+    lab_matmul(&t, N, N * N, N * N);
+    compare_modes(&t, &g, LAB_MATMUL_TILED, D3(N / 16, N / 16, 1), D3(16, 16, 1), NULL, NULL);
     t_free(&t);
 }
 
-/* Rows of 0 to 40 entries, columns scattered: a warp's first gather has
- * a stride of its own. */
+/* A warp's first gather has a stride of its own. */
 static void test_csr_gathers(void **state)
 {
     (void)state;
     ws_gpu_config g;
     tt_config(&g, "h100");
     tctx t;
-    load_lab(&t, "spmv.ptx");
     enum { ROWS = 3000, COLS = 4000 };
-    int32_t *row = malloc(sizeof *row * (ROWS + 1));
-    assert_non_null(row);
-    uint64_t seed = 21;
-    row[0] = 0;
-    for (int i = 0; i < ROWS; i++) row[i + 1] = row[i] + (int32_t)(lcg(&seed) % 41);
-    int32_t nnz = row[ROWS], *col = malloc(sizeof *col * (size_t)nnz);
-    float *val = malloc(sizeof *val * (size_t)nnz), *x = malloc(sizeof *x * COLS);
-    assert_non_null(col);
-    assert_non_null(val);
-    assert_non_null(x);
-    for (int32_t j = 0; j < nnz; j++) {
-        col[j] = (int32_t)(lcg(&seed) % COLS);
-        val[j] = (float)(lcg(&seed) % 9) - 4.0f;
-    }
-    for (int i = 0; i < COLS; i++) x[i] = (float)(i % 5);
-    t_p32(&t, ROWS);
-    t_p64(&t, t_alloc(&t, row, sizeof *row * (ROWS + 1)));
-    t_p64(&t, t_alloc(&t, col, sizeof *col * (size_t)nnz));
-    t_p64(&t, t_alloc(&t, val, sizeof *val * (size_t)nnz));
-    t_p64(&t, t_alloc(&t, x, sizeof *x * COLS));
-    t_p64(&t, t_alloc(&t, NULL, sizeof(float) * ROWS));
-    compare_modes(&t, &g, "_Z13spmvCsrScalariPKiS0_PKfS2_Pf", D3((ROWS + 127) / 128, 1, 1), D3(128, 1, 1), NULL,
-                  NULL);
-    compare_modes(&t, &g, "_Z11spmvCsrWarpiPKiS0_PKfS2_Pf", D3((ROWS * 32 + 127) / 128, 1, 1), D3(128, 1, 1),
-                  NULL, NULL);
-    free(row);
-    free(col);
-    free(val);
-    free(x);
+    lab_csr(&t, ROWS, COLS, 21);
+    compare_modes(&t, &g, LAB_SPMV_SCALAR, D3((ROWS + 127) / 128, 1, 1), D3(128, 1, 1), NULL, NULL);
+    compare_modes(&t, &g, LAB_SPMV_WARP, D3((ROWS * 32 + 127) / 128, 1, 1), D3(128, 1, 1), NULL, NULL);
     t_free(&t);
-}
-
-typedef struct bins { uint64_t at; } bins;
-
-static void zero_bins(tctx *t, void *ctx)
-{
-    const bins *b = ctx;
-    uint32_t zero[7] = {0};
-    assert_true(ws_devmem_write(t->mem, b->at, zero, sizeof zero));
 }
 
 static void test_atomic_histogram(void **state)
@@ -188,22 +126,9 @@ static void test_atomic_histogram(void **state)
     ws_gpu_config g;
     tt_config(&g, "h100");
     tctx t;
-    load_lab(&t, "histogram.ptx");
     enum { N = 200000 };
-    unsigned char *text = malloc(N);
-    assert_non_null(text);
-    uint64_t seed = 8;
-    for (int i = 0; i < N; i++) {
-        uint32_t r = (uint32_t)(lcg(&seed) % 40);
-        text[i] = (unsigned char)(r < 26 ? 'a' + r : ' ');
-    }
-    bins b = {.at = t_alloc(&t, NULL, 7 * sizeof(uint32_t))};
-    t_p64(&t, t_alloc(&t, text, N));
-    t_p64(&t, b.at);
-    t_p32(&t, N);
-    t_p32(&t, 4);
-    compare_modes(&t, &g, "_Z15histogramGlobalPKhPjii", D3((N + 255) / 256, 1, 1), D3(256, 1, 1), zero_bins, &b);
-    free(text);
+    uint64_t bins = lab_histogram(&t, N, 8);
+    compare_modes(&t, &g, LAB_HISTOGRAM_GLOBAL, D3((N + 255) / 256, 1, 1), D3(256, 1, 1), lab_zero_bins, &bins);
     t_free(&t);
 }
 

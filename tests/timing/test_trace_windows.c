@@ -11,8 +11,7 @@
  * multiply whose output is too short, where the trace must end where the
  * run cycle by cycle ends it, at the fault. */
 #define _GNU_SOURCE     /* open_memstream */
-#include "timing_util.h"
-
+#include "lab_inputs.h"
 #include "sim/trace/trace.h"
 
 /* A launch's trace (JSON lines) and how the launch went. */
@@ -65,20 +64,6 @@ static traced run_traced(tctx *t, const ws_gpu_config *g, const trace_case *c, w
     return r;
 }
 
-/* The same text, or the first line where they part. */
-static void same_trace(const traced *a, const traced *b, const char *what)
-{
-    if (a->len == b->len && memcmp(a->text, b->text, a->len) == 0) return;
-    size_t i = 0, line = 1, start = 0;
-    for (; i < a->len && i < b->len && a->text[i] == b->text[i]; i++)
-        if (a->text[i] == '\n') {
-            line++;
-            start = i + 1;
-        }
-    fail_msg("%s: the trace differs at line %zu:\n  cycle by cycle: %.200s\n  %s: %.200s", what, line,
-             a->text + start, what, b->text + start);
-}
-
 /* What compare_modes saw: the events written, and the windows whose L2
  * requests the other threads answered in the run on three threads. */
 typedef struct compared {
@@ -103,7 +88,7 @@ static compared compare_modes(tctx *t, const ws_gpu_config *g, const trace_case 
         assert_int_equal(windowed[i]->ok, by_cycle.ok);
         if (by_cycle.ok) tt_same_counters(&by_cycle.st, &by_cycle.ts, &windowed[i]->st, &windowed[i]->ts);
         else assert_string_equal(windowed[i]->err.msg, by_cycle.err.msg);
-        same_trace(&by_cycle, windowed[i], what);
+        lab_same_text(by_cycle.text, by_cycle.len, windowed[i]->text, windowed[i]->len, "cycle by cycle", what);
         assert_int_equal(windowed[i]->events, by_cycle.events);
     }
     compared r = {.events = by_cycle.events, .split_windows = three.ts.l2_split_windows};
@@ -113,44 +98,10 @@ static compared compare_modes(tctx *t, const ws_gpu_config *g, const trace_case 
     return r;
 }
 
-static void load_lab(tctx *t, const char *file)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/kernels/ptx/sm_80/%s", WARPSIM_SOURCE_DIR, file);
-    t_load_path(t, path);
-}
-
-static uint64_t lcg(uint64_t *seed)
-{
-    *seed = *seed * 6364136223846793005u + 1442695040888963407u;
-    return *seed >> 33;
-}
-
-/* matmulTiled16 on n x n matrices into t, its input A a_elems floats
- * long and its output c_elems. */
-static void setup_matmul(tctx *t, int n, uint32_t a_elems, uint32_t c_elems)
-{
-    load_lab(t, "matmul.ptx");
-    float *a = malloc(sizeof *a * (size_t)(n * n));
-    assert_non_null(a);
-    for (int i = 0; i < n * n; i++) a[i] = (float)(i % 7) - 3.0f;
-    uint64_t da = t_alloc(t, a, sizeof *a * a_elems), db = t_alloc(t, a, sizeof *a * (size_t)(n * n));
-    uint64_t dc = t_alloc(t, NULL, sizeof *a * c_elems);
-    free(a);
-    t_p64(t, da);
-    t_p64(t, db);
-    t_p64(t, dc);
-    t_p32(t, n);
-    t_p32(t, n);
-    t_p32(t, n);
-}
-
-static const char *const matmul_tiled = "_Z13matmulTiled16PKfS0_Pfiii";
-
 /* matmulTiled16's launch on n x n matrices, every event traced. */
 static trace_case matmul_case(int n)
 {
-    return (trace_case){.name = matmul_tiled, .grid = D3((uint32_t)n / 16, (uint32_t)n / 16, 1),
+    return (trace_case){.name = LAB_MATMUL_TILED, .grid = D3((uint32_t)n / 16, (uint32_t)n / 16, 1),
                         .block = D3(16, 16, 1), .filter = WS_TRACE_FILTER_ALL};
 }
 
@@ -161,7 +112,7 @@ static void test_tiled_matmul(void **state)
     tt_config(&g, "h100");
     tctx t;
     enum { N = 64 };
-    setup_matmul(&t, N, N * N, N * N);
+    lab_matmul(&t, N, N * N, N * N);
     trace_case c = matmul_case(N);
     uint64_t events = compare_modes(&t, &g, &c).events;
     assert_true(events > 10000);
@@ -191,7 +142,7 @@ static void test_split_windows(void **state)
     tt_config(&g, "h100");
     tctx t;
     enum { N = 256 };
-    setup_matmul(&t, N, N * N, N * N);
+    lab_matmul(&t, N, N * N, N * N);
     trace_case c = matmul_case(N);
     c.filter.block = 37;
     compared r = compare_modes(&t, &g, &c);
@@ -212,7 +163,7 @@ static void test_faults(void **state)
     enum { N = 64 };
     for (int store = 0; store < 2; store++) {
         tctx t;
-        setup_matmul(&t, N, store ? N * N : N * N - 300, store ? N * N - 300 : N * N);
+        lab_matmul(&t, N, store ? N * N : N * N - 300, store ? N * N - 300 : N * N);
         trace_case c = matmul_case(N);
         c.fault = store ? "Invalid __global__ write" : "Invalid __global__ read";
         assert_true(compare_modes(&t, &g, &c).events > 1000);
@@ -220,53 +171,18 @@ static void test_faults(void **state)
     }
 }
 
-/* Rows of 0 to 40 entries, columns scattered. */
 static void test_csr_gathers(void **state)
 {
     (void)state;
     ws_gpu_config g;
     tt_config(&g, "h100");
     tctx t;
-    load_lab(&t, "spmv.ptx");
     enum { ROWS = 600, COLS = 2000 };
-    int32_t *row = malloc(sizeof *row * (ROWS + 1));
-    assert_non_null(row);
-    uint64_t seed = 5;
-    row[0] = 0;
-    for (int i = 0; i < ROWS; i++) row[i + 1] = row[i] + (int32_t)(lcg(&seed) % 41);
-    int32_t nnz = row[ROWS], *col = malloc(sizeof *col * (size_t)nnz);
-    float *val = malloc(sizeof *val * (size_t)nnz), *x = malloc(sizeof *x * COLS);
-    assert_non_null(col);
-    assert_non_null(val);
-    assert_non_null(x);
-    for (int32_t j = 0; j < nnz; j++) {
-        col[j] = (int32_t)(lcg(&seed) % COLS);
-        val[j] = (float)(lcg(&seed) % 9) - 4.0f;
-    }
-    for (int i = 0; i < COLS; i++) x[i] = (float)(i % 5);
-    t_p32(&t, ROWS);
-    t_p64(&t, t_alloc(&t, row, sizeof *row * (ROWS + 1)));
-    t_p64(&t, t_alloc(&t, col, sizeof *col * (size_t)nnz));
-    t_p64(&t, t_alloc(&t, val, sizeof *val * (size_t)nnz));
-    t_p64(&t, t_alloc(&t, x, sizeof *x * COLS));
-    t_p64(&t, t_alloc(&t, NULL, sizeof(float) * ROWS));
-    trace_case c = {.name = "_Z11spmvCsrWarpiPKiS0_PKfS2_Pf", .grid = D3((ROWS * 32 + 127) / 128, 1, 1),
-                    .block = D3(128, 1, 1), .filter = WS_TRACE_FILTER_ALL};
+    lab_csr(&t, ROWS, COLS, 5);
+    trace_case c = {.name = LAB_SPMV_WARP, .grid = D3((ROWS * 32 + 127) / 128, 1, 1), .block = D3(128, 1, 1),
+                    .filter = WS_TRACE_FILTER_ALL};
     assert_true(compare_modes(&t, &g, &c).events > 10000);
-    free(row);
-    free(col);
-    free(val);
-    free(x);
     t_free(&t);
-}
-
-typedef struct bins { uint64_t at; } bins;
-
-static void zero_bins(tctx *t, void *ctx)
-{
-    const bins *b = ctx;
-    uint32_t zero[7] = {0};
-    assert_true(ws_devmem_write(t->mem, b->at, zero, sizeof zero));
 }
 
 static void test_atomic_histogram(void **state)
@@ -275,24 +191,11 @@ static void test_atomic_histogram(void **state)
     ws_gpu_config g;
     tt_config(&g, "h100");
     tctx t;
-    load_lab(&t, "histogram.ptx");
     enum { N = 100000 };
-    unsigned char *text = malloc(N);
-    assert_non_null(text);
-    uint64_t seed = 8;
-    for (int i = 0; i < N; i++) {
-        uint32_t r = (uint32_t)(lcg(&seed) % 40);
-        text[i] = (unsigned char)(r < 26 ? 'a' + r : ' ');
-    }
-    bins b = {.at = t_alloc(&t, NULL, 7 * sizeof(uint32_t))};
-    t_p64(&t, t_alloc(&t, text, N));
-    t_p64(&t, b.at);
-    t_p32(&t, N);
-    t_p32(&t, 4);
-    trace_case c = {.name = "_Z15histogramGlobalPKhPjii", .grid = D3((N + 255) / 256, 1, 1),
-                    .block = D3(256, 1, 1), .filter = WS_TRACE_FILTER_ALL, .reset = zero_bins, .ctx = &b};
+    uint64_t bins = lab_histogram(&t, N, 8);
+    trace_case c = {.name = LAB_HISTOGRAM_GLOBAL, .grid = D3((N + 255) / 256, 1, 1), .block = D3(256, 1, 1),
+                    .filter = WS_TRACE_FILTER_ALL, .reset = lab_zero_bins, .ctx = &bins};
     assert_true(compare_modes(&t, &g, &c).events > 10000);
-    free(text);
     t_free(&t);
 }
 
