@@ -103,11 +103,26 @@ static ws_sm_warp *slot_of(ws_sm *sm, uint32_t spi, uint32_t bit)
     return sm->sp[spi].slot[bit];
 }
 
+/* With per-line counters, before a change of sw's stall_pc or reason (or
+ * its retirement): the cycles they held, from sw->pc_since to the SM's
+ * counted_to, added to stall_pc's count for reason.  The SM's own stall
+ * counters add the warps per reason times the cycles counted
+ * (count_cycles), which credits the state they find for [counted_to, the
+ * cycle counted to); a change before the next count takes effect from
+ * counted_to, and so the lines get what a walk over the warps at each
+ * count would give them, for the cost of a change instead of a walk. */
+static __attribute__((noinline)) void credit_line(ws_sm *sm, ws_sm_warp *sw)
+{
+    if (sw->stall_pc >= 0 && sw->live) sm->pcc[sw->stall_pc].stall[sw->reason] += sm->counted_to - sw->pc_since;
+    sw->pc_since = sm->counted_to;
+}
+
 /* A change of a resident warp's reason: the SM's count per reason (the
  * stall counters add count * cycles) and the warp's own; its sets are
  * set_reason's, or its caller's. */
 static inline __attribute__((always_inline)) void count_reason(ws_sm *sm, ws_sm_warp *sw, uint8_t reason)
 {
+    if (__builtin_expect(sm->pcc != NULL, 0)) credit_line(sm, sw);
     sm->nreason[sw->reason]--;
     sm->nreason[reason]++;
     sw->reason = reason;
@@ -320,6 +335,7 @@ static void leave(ws_sm *sm, ws_sm_warp *sw)
     sp->finished &= keep; sp->long_wait &= keep; sp->throttled &= keep;
     off_pipe(sp, sw);
     if (drained) sp->drain_min = drain_min(sp);
+    if (sm->pcc) credit_line(sm, sw);
     sm->nreason[sw->reason]--;
     sw->live = false;
     sm->live--;
@@ -391,6 +407,7 @@ static bool start_aside(ws_tsim *s, ws_sm *sm, uint64_t now)
 bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now)
 {
     if (now < sm->retire_at) return true;
+    sm->pcc = s->x.l->pc_counts;
     uint32_t freed = 0;
     uint64_t next = WS_NEVER;
     for (uint32_t p = 0; sm->finished && p < sm->nsp; p++)
@@ -445,8 +462,8 @@ static uint64_t lsu_free(const ws_tsim *s, const ws_sm *sm, uint64_t now)
 
 /* Whether sw's pipe and, for a memory instruction, the SM's L1 stage and
  * queue take an instruction at now; if not, its stall reason and *wake. */
-static bool pipe_ready(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_t now,
-                       uint64_t *wake)
+static inline __attribute__((always_inline)) bool pipe_ready(ws_tsim *s, ws_sm *sm, ws_subpart *sp,
+                                                             ws_sm_warp *sw, uint64_t now, uint64_t *wake)
 {
     uint64_t t = sp->pipe_free[sw->pipe];
     if (t <= now && sw->lsu) t = lsu_free(s, sm, now);
@@ -487,6 +504,7 @@ static inline __attribute__((always_inline)) bool can_issue(ws_tsim *s, ws_sm *s
         *wake = now;
         return true;
     }
+    if (sm->pcc && sw->stall_pc != pc) credit_line(sm, sw);
     sw->stall_pc = pc;
     const ws_insn_deps *d = &s->deps[pc];
     /* Only the warp's own issues move its registers' ready times, so the
@@ -597,6 +615,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
      * instruction (sass_groups.h): it holds no pipe and takes no issue slot */
     bool merged = pc >= 0 && s->x.p->sass_group && s->x.p->sass_group[pc] == WS_SASS_MERGED;
     if (pc >= 0) {     /* an instruction issued (not just an empty stack retired) */
+        if (sm->pcc && sw->stall_pc != pc) credit_line(sm, sw);
         sw->stall_pc = pc;
         const ws_insn *in = &s->x.p->code[pc];
         const ws_insn_deps *d = &s->deps[pc];
@@ -738,11 +757,6 @@ static void count_cycles(ws_tsim *s, ws_sm *sm, uint64_t weight)
         for (uint32_t r = 0; r < WS_STALL_COUNT; r++) ts->stall[r] += sm->nreason[r];
     else
         for (uint32_t r = 0; r < WS_STALL_COUNT; r++) ts->stall[r] += (uint64_t)sm->nreason[r] * weight;
-    ws_pc_counts *pcc = s->x.l->pc_counts;
-    for (uint32_t i = 0; pcc && i < sm->nslots; i++) {
-        ws_sm_warp *sw = &sm->slots[i];
-        if (sw->w && sw->live && sw->stall_pc >= 0) pcc[sw->stall_pc].stall[sw->reason] += weight;
-    }
     if (sm->live) {
         ts->sm_active_cycles += weight;
         ts->warp_cycles += (uint64_t)sm->live * weight;
@@ -752,6 +766,7 @@ static void count_cycles(ws_tsim *s, ws_sm *sm, uint64_t weight)
 
 void ws_sm_catch_up(ws_tsim *s, ws_sm *sm, uint64_t now)
 {
+    sm->pcc = s->x.l->pc_counts;
     if (sm->counted_to < now && sm->live) count_cycles(s, sm, now - sm->counted_to);
     if (sm->counted_to < now) sm->counted_to = now;
 }
@@ -780,6 +795,13 @@ bool ws_sm_cycle(ws_tsim *s, ws_sm *sm, uint64_t now)
     sm->counted_to = upto;
     sm->next = next;
     return ws_sm_waits_for_something(s, sm);
+}
+
+void ws_sm_credit_lines(ws_tsim *s, ws_sm *sm)
+{
+    sm->pcc = s->x.l->pc_counts;
+    for (uint32_t i = 0; sm->pcc && i < sm->nslots; i++)
+        if (sm->slots[i].w) credit_line(sm, &sm->slots[i]);
 }
 
 bool ws_sm_waits_for_something(ws_tsim *s, const ws_sm *sm)

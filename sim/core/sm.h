@@ -77,6 +77,9 @@ typedef struct ws_sm_warp {
     int32_t block;                      /* block slot */
     uint64_t age;                       /* dispatch order (gto: smaller = older) */
     uint64_t gwarp;                     /* grid-wide warp number (local memory layout) */
+    /* With per-line counters: its stall_pc and reason have held since this
+     * cycle, not yet added to stall_pc's counters (sm.c credit_line) */
+    uint64_t pc_since;
 } ws_sm_warp;
 
 typedef struct ws_sm_block {
@@ -259,6 +262,9 @@ typedef struct ws_sm {
     uint32_t nreason[WS_STALL_COUNT];   /* resident warps per current reason */
     uint64_t next;                      /* next cycle to evaluate, WS_NEVER when idle */
     uint64_t counted_to;                /* the stall counters hold its cycles before this */
+    /* The per-line counters (ws_launch.pc_counts) of the thread running it
+     * now (each thread has its own: sm_team.h), or NULL */
+    struct ws_pc_counts *pcc;
     /* In a window of cycles [.., window_end) (timing_window.h; 0: cycle by
      * cycle). */
     uint64_t window_end;
@@ -380,6 +386,10 @@ bool ws_sm_start_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now);
  * with the blocks set aside for the SM).  False on out of memory (s->x.err
  * filled). */
 bool ws_sm_retire(ws_tsim *s, ws_sm *sm, uint64_t now);
+
+/* At the end of a launch with per-line counters: the stall cycles its
+ * resident warps (a fault's) have not yet added, added to s's counters. */
+void ws_sm_credit_lines(ws_tsim *s, ws_sm *sm);
 
 /* A block of sm ended at cycle at: the dispatcher's and the launch's counts. */
 void ws_sm_block_done(ws_tsim *s, ws_sm *sm, uint64_t at);

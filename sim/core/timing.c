@@ -277,6 +277,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
      * cleared for the next launch, on the threads while they are there */
     if (ok) ws_l2_flush(l2);
     if (ok && have_team && opt.l2_kept) ws_sm_team_clear_l2(&team, l2);
+    for (int32_t i = 0; sms && i < nsm; i++) ws_sm_credit_lines(&s, &sms[i]);
     if (have_team) ws_sm_team_free(&team, &st, &tst);
     tst.host.window_cycles = window;
     tst.host.cycle_by_cycle = why;
