@@ -199,12 +199,11 @@ static void race(ws_exec *x, ws_block *b, int kind, uint64_t off, uint32_t warp1
     where(x, pc2, c, sizeof c);
     if (warp1 == WS_RACE_MANY) snprintf(w1, sizeof w1, "several warps");
     else snprintf(w1, sizeof w1, "warp %u", warp1);
-    say(x,
-            "warpsim racecheck: shared memory hazard (%s) at __shared__ offset 0x%llx in block (%u,%u,%u) "
-            "of kernel %s: %s by warp %u, %s, after the %s by %s, %s, with no barrier between\n",
-            kind_name[kind], (unsigned long long)off, b->idx.x, b->idx.y, b->idx.z,
-            x->p->funcs[x->k->func].shown, kind == KIND_RAW ? "read" : "write", warp2, c,
-            kind == KIND_WAR ? "read" : "write", w1, a);
+    say(x, "warpsim racecheck: shared memory hazard (%s) at __shared__ offset 0x%llx in block (%u,%u,%u) "
+        "of kernel %s: %s by warp %u, %s, after the %s by %s, %s, with no barrier between\n",
+        kind_name[kind], (unsigned long long)off, b->idx.x, b->idx.y, b->idx.z,
+        x->p->funcs[x->k->func].shown, kind == KIND_RAW ? "read" : "write", warp2, c,
+        kind == KIND_WAR ? "read" : "write", w1, a);
 }
 
 void ws_race_access(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint64_t off, uint32_t size,
@@ -237,11 +236,10 @@ void ws_sync_check_divergent(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, ui
     if (!first_time(x, KIND_DIVERGENT, pc, pc)) return;
     char a[320];
     where(x, pc, a, sizeof a);
-    say(x,
-            "warpsim synccheck: divergent barrier: %s reached by %d of the %d running threads of warp %u "
-            "(lanes 0x%08x of 0x%08x) in block (%u,%u,%u) of kernel %s\n",
-            a, __builtin_popcount(lanes), __builtin_popcount(live), w->index, lanes, live,
-            b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].shown);
+    say(x, "warpsim synccheck: divergent barrier: %s reached by %d of the %d running threads of warp %u "
+        "(lanes 0x%08x of 0x%08x) in block (%u,%u,%u) of kernel %s\n",
+        a, __builtin_popcount(lanes), __builtin_popcount(live), w->index, lanes, live,
+        b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].shown);
 }
 
 void ws_sync_check_count(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32_t id, uint32_t count,
@@ -251,10 +249,9 @@ void ws_sync_check_count(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32
     char a[320], c[320];
     where(x, pc, a, sizeof a);
     where(x, other_pc, c, sizeof c);
-    say(x,
-            "warpsim synccheck: barrier %u waited on with %u threads by warp %u, %s, and with %u by %s, "
-            "in block (%u,%u,%u) of kernel %s\n", id, count, w->index, a, other_count, c,
-            b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].shown);
+    say(x, "warpsim synccheck: barrier %u waited on with %u threads by warp %u, %s, and with %u by %s, "
+        "in block (%u,%u,%u) of kernel %s\n", id, count, w->index, a, other_count, c,
+        b->idx.x, b->idx.y, b->idx.z, x->p->funcs[x->k->func].shown);
 }
 
 bool ws_init_begin(ws_initshadow *s, uint32_t shared_size)
@@ -302,10 +299,9 @@ void ws_init_shared(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, u
     if (first == UINT64_MAX || !first_time(x, KIND_UNINIT_SHARED, pc, pc)) return;
     char by[512];
     who(x, b, w, lane, pc, by, sizeof by);
-    say(x,
-            "warpsim initcheck: uninitialized __shared__ memory read of size %u at __shared__ offset 0x%llx %s: "
-            "byte %llu of the block's %u bytes of shared memory was not written since the block started\n",
-            size, (unsigned long long)off, by, (unsigned long long)first, b->shared_size);
+    say(x, "warpsim initcheck: uninitialized __shared__ memory read of size %u at __shared__ offset 0x%llx %s: "
+        "byte %llu of the block's %u bytes of shared memory was not written since the block started\n",
+        size, (unsigned long long)off, by, (unsigned long long)first, b->shared_size);
 }
 
 /* In a window whose SM keeps its own writes (own_writes.h): whether the
@@ -338,11 +334,10 @@ void ws_init_global_read(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t 
     char by[512];
     who(x, b, w, lane, pc, by, sizeof by);
     ws_devmem_allocation_of(x->p->mem, addr, &base, &bytes);
-    say(x,
-            "warpsim initcheck: uninitialized __global__ memory read of size %u at 0x%llx %s: byte %llu of "
-            "the %llu-byte allocation at 0x%llx was never written since it was allocated\n",
-            size, (unsigned long long)addr, by, (unsigned long long)(first - base), (unsigned long long)bytes,
-            (unsigned long long)base);
+    say(x, "warpsim initcheck: uninitialized __global__ memory read of size %u at 0x%llx %s: byte %llu of "
+        "the %llu-byte allocation at 0x%llx was never written since it was allocated\n",
+        size, (unsigned long long)addr, by, (unsigned long long)(first - base), (unsigned long long)bytes,
+        (unsigned long long)base);
 }
 
 void ws_checks_summary_line(FILE *f, const char *kernel, uint64_t total, uint64_t shown, uint64_t earlier)
