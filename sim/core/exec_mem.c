@@ -466,7 +466,10 @@ static uint8_t *write_span_told(ws_devmem *m, uint64_t lo, uint64_t n, const uin
 static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t space, const uint64_t *addr,
                           uint32_t mask, uint32_t size, bool write, bool uniform, warp_bytes *out)
 {
-    if (lanes_watched(x)) return false;
+    /* under the checks only a read of global memory, whose lanes the
+     * caller gives initcheck (init_reads) */
+    bool watched = lanes_watched(x);
+    if (watched && (write || (space != WS_SP_GLOBAL && space != WS_SP_GENERIC))) return false;
     if (size & (size - 1)) return false;
     uint64_t lo = UINT64_MAX, hi = 0, bits = 0, step = 0;
     bool halves = false;
@@ -499,6 +502,7 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
     ohi = hi - origin;
     const ws_program *p = x->p;
     size_t frame = (size_t)w->index * WS_WARP_SIZE;     /* the warp's first thread's frame */
+    if (watched && space != WS_SP_GLOBAL) return false;
     switch (space) {
     case WS_SP_GLOBAL: {
         if (hi - lo >= ((uint64_t)1 << 20)) return false;
@@ -963,7 +967,7 @@ static bool global_lanes(ws_exec *x, uint8_t space, const uint64_t *addrs, uint3
                          bool write, uint8_t *host[WS_WARP_SIZE])
 {
     if (space != WS_SP_GLOBAL || !mask || (size & (size - 1))) return false;
-    if (lanes_watched(x)) return false;
+    if (lanes_watched(x) && write) return false;    /* a read's lanes: init_reads */
     FOR_LANES(mask, lane) {
         if (addrs[lane] & (size - 1)) return false;
         host[lane] = write ? ws_devmem_write_span(x->p->mem, addrs[lane], size)
@@ -1005,6 +1009,15 @@ static bool own_reads(ws_exec *x, ws_warp *w, const ws_insn *in, const ws_opnd *
     return true;
 }
 
+/* initcheck: the lanes of a global read that did not go through
+ * mem_access (which checks each one), checked as it would, lane by lane. */
+static void init_reads(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const uint64_t *addrs, uint32_t mask,
+                       uint32_t size)
+{
+    if (!x->checks || !(x->l->checks & WS_CHECK_INIT)) return;
+    FOR_LANES(mask, lane) ws_init_global_read(x, b, w, lane, pc, addrs[lane], size);
+}
+
 bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                 uint32_t mask, ws_step_info *info)
 {
@@ -1038,6 +1051,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
             uint64_t keep = rw >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * rw)) - 1;
             load_row(w->regs[el[k].row], &wb, addrs, mask, k * es, es, sext, keep);
         }
+        init_reads(x, b, w, pc, addrs, mask, total);
     } else {
         uint8_t *host[WS_WARP_SIZE];
         bool lanes = plain_width(es) && global_lanes(x, in->space, addrs, mask, total, false, host);
@@ -1053,6 +1067,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
                     w->regs[el[k].row][lane] = extend(load_le(src + k * es, es), t, es,
                                                       x->p->reg_width[el[k].reg]);
         }
+        if (lanes) init_reads(x, b, w, pc, addrs, mask, total);
     }
     if (x->defer && x->defer->own && !x->applying && !own_reads(x, w, in, el, nv, addrs, mask)) return false;
     account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL, shape);

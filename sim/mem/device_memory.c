@@ -806,11 +806,18 @@ bool ws_devmem_initialized(const ws_devmem *m, uint64_t addr, uint64_t size, uin
 {
     if (!m->track_init)
         return true;
-    for (uint64_t a = addr; a < addr + size; a++) {
+    for (uint64_t a = addr; a < addr + size;) {
         const ws_page_slot *s = table_find(&m->inits, a >> WS_PAGE_SHIFT);
-        uint64_t off = a & (WS_PAGE_SIZE - 1);
-        if (s && (!s->data || (s->data[off / 8] >> (off % 8) & 1)))
+        uint64_t page_end = (a | (WS_PAGE_SIZE - 1)) + 1, end = page_end < addr + size ? page_end : addr + size;
+        if (s && !s->data) {    /* the whole page written */
+            a = end;
             continue;
+        }
+        for (; s && a < end; a++) {
+            uint64_t off = a & (WS_PAGE_SIZE - 1);
+            if (!(s->data[off / 8] >> (off % 8) & 1)) break;
+        }
+        if (s && a == end) continue;
         *first = a;
         return false;
     }
