@@ -208,6 +208,7 @@ typedef struct warp_bytes {
     bool uniform;           /* every lane at addr[first lane] */
     bool halves;            /* a full warp, lane l at addr[l & 16] + (l & 15) * step */
     uint64_t step;
+    bool shared;            /* the block's shared memory, at offsets from origin */
 } warp_bytes;
 
 /* Splits one warp-level access by space and applies the bank and
@@ -466,10 +467,11 @@ static uint8_t *write_span_told(ws_devmem *m, uint64_t lo, uint64_t n, const uin
 static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t space, const uint64_t *addr,
                           uint32_t mask, uint32_t size, bool write, bool uniform, warp_bytes *out)
 {
-    /* under the checks only a read of global memory, whose lanes the
-     * caller gives initcheck (init_reads) */
+    /* under the checks only a read of global memory or an access of
+     * shared memory, whose lanes the caller gives the checks as mem_access
+     * would (checked_lanes) */
     bool watched = lanes_watched(x);
-    if (watched && (write || (space != WS_SP_GLOBAL && space != WS_SP_GENERIC))) return false;
+    if (watched && space != WS_SP_GLOBAL && space != WS_SP_SHARED && space != WS_SP_GENERIC) return false;
     if (size & (size - 1)) return false;
     uint64_t lo = UINT64_MAX, hi = 0, bits = 0, step = 0;
     bool halves = false;
@@ -502,7 +504,7 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
     ohi = hi - origin;
     const ws_program *p = x->p;
     size_t frame = (size_t)w->index * WS_WARP_SIZE;     /* the warp's first thread's frame */
-    if (watched && space != WS_SP_GLOBAL) return false;
+    if (watched && (space == WS_SP_GLOBAL ? write : space != WS_SP_SHARED)) return false;
     switch (space) {
     case WS_SP_GLOBAL: {
         if (hi - lo >= ((uint64_t)1 << 20)) return false;
@@ -517,7 +519,7 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
     case WS_SP_SHARED:
         if (!fits(ohi, size, b->shared_size)) return false;
         *out = (warp_bytes){.host = b->shared, .origin = origin, .per_lane = 0, .uniform = uniform,
-                            .halves = halves, .step = step};
+                            .halves = halves, .step = step, .shared = true};
         return true;
     case WS_SP_LOCAL: {       /* the kernel's window, as mem_access */
         const ws_kernel *k = x->k;
@@ -1009,13 +1011,24 @@ static bool own_reads(ws_exec *x, ws_warp *w, const ws_insn *in, const ws_opnd *
     return true;
 }
 
-/* initcheck: the lanes of a global read that did not go through
- * mem_access (which checks each one), checked as it would, lane by lane. */
-static void init_reads(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const uint64_t *addrs, uint32_t mask,
-                       uint32_t size)
+/* The checks of a load's or store's lanes that did not go through
+ * mem_access, as it makes them, lane by lane: racecheck and initcheck of
+ * shared memory (wb: where the warp's bytes were found; NULL: in global
+ * memory, lane by lane), initcheck of a global read. */
+static void checked_lanes(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const warp_bytes *wb,
+                          const uint64_t *addrs, uint32_t mask, uint32_t size, bool write)
 {
-    if (!x->checks || !(x->l->checks & WS_CHECK_INIT)) return;
-    FOR_LANES(mask, lane) ws_init_global_read(x, b, w, lane, pc, addrs[lane], size);
+    if (!lanes_watched(x)) return;
+    bool race = x->l->checks & WS_CHECK_RACE, init = x->l->checks & WS_CHECK_INIT;
+    if (wb && wb->shared) {
+        FOR_LANES(mask, lane) {
+            uint64_t off = addrs[lane] - wb->origin;
+            if (race) ws_race_access(x, b, w, pc, off, size, write);
+            if (init) ws_init_shared(x, b, w, lane, pc, off, size, write);
+        }
+    } else if (init && !write) {
+        FOR_LANES(mask, lane) ws_init_global_read(x, b, w, lane, pc, addrs[lane], size);
+    }
 }
 
 bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
@@ -1051,7 +1064,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
             uint64_t keep = rw >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * rw)) - 1;
             load_row(w->regs[el[k].row], &wb, addrs, mask, k * es, es, sext, keep);
         }
-        init_reads(x, b, w, pc, addrs, mask, total);
+        checked_lanes(x, b, w, pc, &wb, addrs, mask, total, false);
     } else {
         uint8_t *host[WS_WARP_SIZE];
         bool lanes = plain_width(es) && global_lanes(x, in->space, addrs, mask, total, false, host);
@@ -1067,7 +1080,7 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
                     w->regs[el[k].row][lane] = extend(load_le(src + k * es, es), t, es,
                                                       x->p->reg_width[el[k].reg]);
         }
-        if (lanes) init_reads(x, b, w, pc, addrs, mask, total);
+        if (lanes) checked_lanes(x, b, w, pc, NULL, addrs, mask, total, false);
     }
     if (x->defer && x->defer->own && !x->applying && !own_reads(x, w, in, el, nv, addrs, mask)) return false;
     account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL, shape);
@@ -1091,6 +1104,7 @@ static bool store_values(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,
          * size, so two lanes' vectors coincide or do not overlap, and the
          * last lane on an address wins as it does lane by lane */
         for (uint32_t k = 0; k < nv; k++) store_row(values[k], wb, addrs, mask, k * es, es);
+        checked_lanes(x, b, w, pc, wb, addrs, mask, total, true);
         return true;
     }
     uint8_t *host[WS_WARP_SIZE];
@@ -1153,7 +1167,7 @@ static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
      * warp_bytes_of tells it of the write, and the reads are told here for
      * an explicitly global atomic (a generic one goes lane by lane) */
     bool watched = in->space != WS_SP_SHARED && ws_devmem_watched(x->p->mem);
-    bool whole = mask && plain_width(size) && (!watched || in->space == WS_SP_GLOBAL) &&
+    bool whole = mask && plain_width(size) && (!watched || in->space == WS_SP_GLOBAL) && !lanes_watched(x) &&
                  warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, addr_imm, &wb);
     if (whole && watched) tell_lanes(x->p->mem, addrs, mask, size, false, false, false);
     if (whole && int_add(&in->m, size)) {      /* a block's private histogram in shared memory */
