@@ -3,13 +3,14 @@
  * three threads, as cycle by cycle on one (sim/core/window_order.h): the
  * same first finding of each pair of places, in the same order, the same
  * counts, over two launches that share the program's list of findings
- * shown.  A kernel of many blocks with all five kinds of finding; with its
- * input too short (a load's fault, met as it issues) and its output too
- * short (a store's, which a window meets as it issues and a run cycle by
- * cycle at the cycle's end) the lines end where they end cycle by cycle.
- * On a GPU of two SMs, a grid of many waves (whose blocks windows may give
- * the SMs in another order) shows the same lines on one thread and on
- * three. */
+ * shown.  A kernel of many blocks with all five kinds of finding; a
+ * kernel that reads its own stores (initcheck takes an SM's own writes of
+ * the window as written); racy rounds whose data is too short, where a
+ * load's fault (met as it issues) or a store's (which a window meets as it
+ * issues and a run cycle by cycle at the cycle's end) ends the lines where
+ * they end cycle by cycle.  On a GPU of two SMs, a grid of many waves
+ * (whose blocks windows may give the SMs in another order) shows the same
+ * lines on one thread and on three. */
 #define _GNU_SOURCE     /* open_memstream */
 #include "lab_inputs.h"
 

@@ -1,15 +1,15 @@
 /* The issue trace of a timed launch in windows of cycles, on one thread and
  * on three, is byte for byte the trace of the same launch run cycle by
- * cycle on one thread (sim/core/trace_window.h): every event in the same
+ * cycle on one thread (sim/core/window_order.h): every event in the same
  * order (by cycle, then SM, then issue) with the same times, the accesses'
  * "done" included, which in windows are known only once the L2 answered at
  * the window's end.  Lab kernels: a tiled matrix multiply (shared memory, a
  * barrier), with per-line counters too, with a filter (one block's warp)
- * and with a limit that stops the trace inside a window; a CSR SpMV (a
- * warp's gathers); a global-atomic histogram, whose window ends on three
- * threads answer the L2's requests on the other threads; and a matrix
- * multiply whose output is too short, where the trace must end where the
- * run cycle by cycle ends it, at the fault. */
+ * and with a limit that stops the trace inside a window; a bigger one,
+ * whose window ends on three threads answer the L2's requests on the other
+ * threads; a CSR SpMV (a warp's gathers); a global-atomic histogram; and
+ * a matrix multiply whose input or output is too short, where the trace
+ * must end where the run cycle by cycle ends it, at the fault. */
 #define _GNU_SOURCE     /* open_memstream */
 #include "lab_inputs.h"
 #include "sim/trace/trace.h"
