@@ -66,14 +66,21 @@ static int32_t site(const ws_exec *x, int32_t pc)
     return pc;
 }
 
+/* Whether at is among the n places of list. */
+static bool place_in(const ws_check_place *list, uint32_t n, ws_check_place at)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (list[i].program == at.program && list[i].kind == at.kind && list[i].pc1 == at.pc1 &&
+            list[i].pc2 == at.pc2)
+            return true;
+    return false;
+}
+
 /* Whether at is among the n places of list; if not, it is added there
  * while fewer than max are. */
 static bool place_seen(ws_check_place *list, uint32_t *n, uint32_t max, ws_check_place at)
 {
-    for (uint32_t i = 0; i < *n; i++)
-        if (list[i].program == at.program && list[i].kind == at.kind && list[i].pc1 == at.pc1 &&
-            list[i].pc2 == at.pc2)
-            return true;
+    if (place_in(list, *n, at)) return true;
     if (*n < max) list[(*n)++] = at;
     return false;
 }
@@ -94,16 +101,6 @@ static bool count_finding(ws_exec *x, ws_check_place at)
     return true;
 }
 
-/* Whether the launch's list of places has at, or is full (it reads the
- * list, which only the end of a window writes). */
-static bool launch_met(const ws_check_log *g, ws_check_place at)
-{
-    if (g->nseen == WS_CHECK_SEEN_MAX) return true;
-    for (uint32_t i = 0; i < g->nseen; i++)
-        if (g->seen[i].kind == at.kind && g->seen[i].pc1 == at.pc1 && g->seen[i].pc2 == at.pc2) return true;
-    return false;
-}
-
 /* A finding kept in x->findings: true when it may be the first of its
  * places (the launch had not met them before the window, nor the SM in
  * it), so that it keeps the text say() gives it next. */
@@ -120,10 +117,12 @@ static bool keep_finding(ws_exec *x, ws_check_place at)
         b->a = a;
         b->cap = cap;
     }
-    /* past the launch's list's room no finding is shown */
-    bool first = b->nkept < WS_CHECK_SEEN_MAX && !launch_met(x->checks, at);
-    for (uint32_t i = 0; first && i < b->nkept; i++)
-        first = !(b->kept[i].kind == at.kind && b->kept[i].pc1 == at.pc1 && b->kept[i].pc2 == at.pc2);
+    /* not where the launch's list (which only the end of a window writes)
+     * has at or is full, past which no finding is shown, nor where the SM
+     * kept at with its text already */
+    const ws_check_log *g = x->checks;
+    bool first = g->nseen < WS_CHECK_SEEN_MAX && !place_in(g->seen, g->nseen, at) &&
+                 b->nkept < WS_CHECK_SEEN_MAX && !place_in(b->kept, b->nkept, at);
     if (first) b->kept[b->nkept++] = at;
     b->a[b->n++] = (ws_check_finding){.cycle = x->clock, .pc1 = at.pc1, .pc2 = at.pc2, .text = UINT32_MAX,
                                       .kind = at.kind};

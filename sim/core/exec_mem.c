@@ -467,11 +467,6 @@ static uint8_t *write_span_told(ws_devmem *m, uint64_t lo, uint64_t n, const uin
 static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t space, const uint64_t *addr,
                           uint32_t mask, uint32_t size, bool write, bool uniform, warp_bytes *out)
 {
-    /* under the checks only a read of global memory or an access of
-     * shared memory, whose lanes the caller gives the checks as mem_access
-     * would (checked_lanes) */
-    bool watched = lanes_watched(x);
-    if (watched && space != WS_SP_GLOBAL && space != WS_SP_SHARED && space != WS_SP_GENERIC) return false;
     if (size & (size - 1)) return false;
     uint64_t lo = UINT64_MAX, hi = 0, bits = 0, step = 0;
     bool halves = false;
@@ -504,7 +499,10 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
     ohi = hi - origin;
     const ws_program *p = x->p;
     size_t frame = (size_t)w->index * WS_WARP_SIZE;     /* the warp's first thread's frame */
-    if (watched && (space == WS_SP_GLOBAL ? write : space != WS_SP_SHARED)) return false;
+    /* under the checks only a read of global memory or an access of
+     * shared memory, whose lanes the caller gives the checks as mem_access
+     * would (checked_lanes) */
+    if (lanes_watched(x) && (space == WS_SP_GLOBAL ? write : space != WS_SP_SHARED)) return false;
     switch (space) {
     case WS_SP_GLOBAL: {
         if (hi - lo >= ((uint64_t)1 << 20)) return false;
@@ -969,7 +967,7 @@ static bool global_lanes(ws_exec *x, uint8_t space, const uint64_t *addrs, uint3
                          bool write, uint8_t *host[WS_WARP_SIZE])
 {
     if (space != WS_SP_GLOBAL || !mask || (size & (size - 1))) return false;
-    if (lanes_watched(x) && write) return false;    /* a read's lanes: init_reads */
+    if (lanes_watched(x) && write) return false;    /* a read's lanes: checked_lanes */
     FOR_LANES(mask, lane) {
         if (addrs[lane] & (size - 1)) return false;
         host[lane] = write ? ws_devmem_write_span(x->p->mem, addrs[lane], size)
