@@ -205,28 +205,45 @@ static void race(ws_exec *x, ws_block *b, int kind, uint64_t off, uint32_t warp1
         kind == KIND_WAR ? "read" : "write", w1, a);
 }
 
+/* Word i of shared memory accessed by warp me at pc. */
+static inline void race_word(ws_exec *x, ws_block *b, ws_racecheck *r, uint64_t i, uint16_t me, int32_t pc,
+                             bool write)
+{
+    ws_race_word *s = &r->words[i];
+    if (s->w_epoch == r->epoch && s->w_warp != me)
+        race(x, b, write ? KIND_WAW : KIND_RAW, i * 4, s->w_warp, s->w_pc, me, pc);
+    if (write) {
+        if (s->r_epoch == r->epoch && s->r_warp != me)
+            race(x, b, KIND_WAR, i * 4, s->r_warp, s->r_pc, me, pc);
+        s->w_epoch = r->epoch;
+        s->w_warp = me;
+        s->w_pc = pc;
+    } else {
+        if (s->r_epoch == r->epoch && s->r_warp != me) s->r_warp = WS_RACE_MANY;
+        else s->r_warp = me;
+        s->r_epoch = r->epoch;
+        s->r_pc = pc;
+    }
+}
+
+static inline void race_bytes(ws_exec *x, ws_block *b, ws_racecheck *r, uint64_t off, uint32_t size,
+                              uint16_t me, int32_t pc, bool write)
+{
+    for (uint64_t i = off / 4; i < (off + size + 3) / 4 && i < r->nwords; i++) race_word(x, b, r, i, me, pc, write);
+}
+
 void ws_race_access(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint64_t off, uint32_t size,
                     bool write)
 {
+    race_bytes(x, b, &b->race, off, size, (uint16_t)w->index, pc, write);
+}
+
+void ws_race_warp(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const uint64_t *addrs, uint64_t origin,
+                  uint32_t mask, uint32_t size, bool write)
+{
     ws_racecheck *r = &b->race;
     uint16_t me = (uint16_t)w->index;
-    for (uint64_t i = off / 4; i < (off + size + 3) / 4 && i < r->nwords; i++) {
-        ws_race_word *s = &r->words[i];
-        if (s->w_epoch == r->epoch && s->w_warp != me)
-            race(x, b, write ? KIND_WAW : KIND_RAW, i * 4, s->w_warp, s->w_pc, me, pc);
-        if (write) {
-            if (s->r_epoch == r->epoch && s->r_warp != me)
-                race(x, b, KIND_WAR, i * 4, s->r_warp, s->r_pc, me, pc);
-            s->w_epoch = r->epoch;
-            s->w_warp = me;
-            s->w_pc = pc;
-        } else {
-            if (s->r_epoch == r->epoch && s->r_warp != me) s->r_warp = WS_RACE_MANY;
-            else s->r_warp = me;
-            s->r_epoch = r->epoch;
-            s->r_pc = pc;
-        }
-    }
+    FOR_LANES(mask, lane) race_bytes(x, b, r, addrs[lane] - origin, size, me, pc, write);
 }
 
 void ws_sync_check_divergent(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, uint32_t lanes,
@@ -261,8 +278,57 @@ bool ws_init_begin(ws_initshadow *s, uint32_t shared_size)
         if (!bits) return false;
         s->bits = bits;
     }
-    s->nbytes = shared_size;
+    s->nbytes = s->unwritten = shared_size;
     if (s->bits) memset(s->bits, 0, n);
+    return true;
+}
+
+/* The bits of bytes [off, end) that lie in bits[off / 8]; *next the byte
+ * after them. */
+static inline uint8_t bits_in_byte(uint64_t off, uint64_t end, uint64_t *next)
+{
+    uint64_t n = 8 - off % 8;
+    if (n > end - off) n = end - off;
+    *next = off + n;
+    return (uint8_t)(((1u << n) - 1) << (off % 8));
+}
+
+/* Marks bytes [off, off + size) of shared memory written (those past its
+ * end left out, as ws_init_shared's look leaves them). */
+static inline void mark_written(ws_initshadow *s, uint64_t off, uint32_t size)
+{
+    uint64_t end = off + size < s->nbytes ? off + size : s->nbytes;
+    for (uint64_t i = off, next; i < end; i = next) {
+        uint8_t m = bits_in_byte(i, end, &next), old = s->bits[i / 8];
+        s->unwritten -= (uint32_t)__builtin_popcount((unsigned)(m & ~old));
+        s->bits[i / 8] = (uint8_t)(old | m);
+    }
+}
+
+/* Whether bytes [off, off + size) of shared memory (those within it)
+ * were all written. */
+static inline bool all_written(const ws_initshadow *s, uint64_t off, uint32_t size)
+{
+    uint64_t end = off + size < s->nbytes ? off + size : s->nbytes;
+    for (uint64_t i = off, next; i < end; i = next) {
+        uint8_t m = bits_in_byte(i, end, &next);
+        if ((s->bits[i / 8] & m) != m) return false;
+    }
+    return true;
+}
+
+void ws_init_shared_write(ws_initshadow *s, const uint64_t *addrs, uint64_t origin, uint32_t mask,
+                          uint32_t size)
+{
+    FOR_LANES(mask, lane) mark_written(s, addrs[lane] - origin, size);
+}
+
+bool ws_init_shared_clean(const ws_initshadow *s, const uint64_t *addrs, uint64_t origin, uint32_t mask,
+                          uint32_t size)
+{
+    if (!s->unwritten) return true;
+    FOR_LANES(mask, lane)
+        if (!all_written(s, addrs[lane] - origin, size)) return false;
     return true;
 }
 
@@ -289,12 +355,13 @@ void ws_init_shared(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, u
                     bool write)
 {
     ws_initshadow *s = &b->init;
-    uint64_t first = UINT64_MAX;
-    for (uint64_t i = off; i < off + size && i < s->nbytes; i++) {
-        uint8_t bit = (uint8_t)(1u << (i % 8));
-        if (write) s->bits[i / 8] |= bit;
-        else if (!(s->bits[i / 8] & bit) && first == UINT64_MAX) first = i;
+    if (write) {
+        mark_written(s, off, size);
+        return;
     }
+    uint64_t first = UINT64_MAX;
+    for (uint64_t i = off; i < off + size && i < s->nbytes && first == UINT64_MAX; i++)
+        if (!(s->bits[i / 8] & (1u << (i % 8)))) first = i;
     if (first == UINT64_MAX || !first_time(x, KIND_UNINIT_SHARED, pc, pc)) return;
     char by[512];
     who(x, b, w, lane, pc, by, sizeof by);

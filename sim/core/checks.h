@@ -38,6 +38,7 @@ typedef struct ws_racecheck {
 typedef struct ws_initshadow {
     uint8_t *bits;
     uint32_t nbytes;        /* bytes of shared memory it covers */
+    uint32_t unwritten;     /* of them, not written yet: none, and a read finds nothing */
 } ws_initshadow;
 
 /* Where a finding is: its kind and pair of places (instructions, or
@@ -105,6 +106,10 @@ void ws_race_free(ws_racecheck *r);
 /* A shared-memory access of size bytes at offset off by warp w at pc. */
 void ws_race_access(struct ws_exec *x, struct ws_block *b, struct ws_warp *w, int32_t pc,
                     uint64_t off, uint32_t size, bool write);
+/* The same for each lane in mask of a warp's access, at offset
+ * addrs[lane] - origin, in lane order. */
+void ws_race_warp(struct ws_exec *x, struct ws_block *b, struct ws_warp *w, int32_t pc,
+                  const uint64_t *addrs, uint64_t origin, uint32_t mask, uint32_t size, bool write);
 
 /* A barrier of the block completed: a new interval. */
 static inline void ws_race_barrier(ws_racecheck *r) { r->epoch++; }
@@ -120,6 +125,14 @@ void ws_init_free(ws_initshadow *s);
  * byte of it was never written: ws_devmem_track_init). */
 void ws_init_shared(struct ws_exec *x, struct ws_block *b, struct ws_warp *w, int lane, int32_t pc,
                     uint64_t off, uint32_t size, bool write);
+/* initcheck of a warp's shared access, each lane in mask at offset
+ * addrs[lane] - origin, size bytes: a write marks its bytes; a read
+ * answers whether every byte it reads was written (no finding: false
+ * sends the caller to ws_init_shared lane by lane, which shows it). */
+void ws_init_shared_write(ws_initshadow *s, const uint64_t *addrs, uint64_t origin, uint32_t mask,
+                          uint32_t size);
+bool ws_init_shared_clean(const ws_initshadow *s, const uint64_t *addrs, uint64_t origin, uint32_t mask,
+                          uint32_t size);
 void ws_init_global_read(struct ws_exec *x, struct ws_block *b, struct ws_warp *w, int lane, int32_t pc,
                          uint64_t addr, uint32_t size);
 

@@ -1019,11 +1019,19 @@ static void checked_lanes(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const
     if (!lanes_watched(x)) return;
     bool race = x->l->checks & WS_CHECK_RACE, init = x->l->checks & WS_CHECK_INIT;
     if (wb && wb->shared) {
-        FOR_LANES(mask, lane) {
-            uint64_t off = addrs[lane] - wb->origin;
-            if (race) ws_race_access(x, b, w, pc, off, size, write);
-            if (init) ws_init_shared(x, b, w, lane, pc, off, size, write);
+        /* initcheck a warp at a time where it shows nothing: a write's
+         * marks, or a read of bytes all written; else lane by lane */
+        bool init_lanes = init && !write && !ws_init_shared_clean(&b->init, addrs, wb->origin, mask, size);
+        if (init_lanes) {
+            FOR_LANES(mask, lane) {
+                uint64_t off = addrs[lane] - wb->origin;
+                if (race) ws_race_access(x, b, w, pc, off, size, write);
+                ws_init_shared(x, b, w, lane, pc, off, size, write);
+            }
+        } else if (race) {
+            ws_race_warp(x, b, w, pc, addrs, wb->origin, mask, size, write);
         }
+        if (init && write) ws_init_shared_write(&b->init, addrs, wb->origin, mask, size);
     } else if (init && !write) {
         FOR_LANES(mask, lane) ws_init_global_read(x, b, w, lane, pc, addrs[lane], size);
     }

@@ -1,6 +1,8 @@
 /* racecheck and synccheck: small kernels that commit each hazard, and the
- * same kernels made right, which must report nothing. */
+ * same kernels made right, which must report nothing; initcheck's shadow
+ * of shared memory against a byte by byte one. */
 #include "../timing/timing_util.h"
+#include "sim/core/checks.h"
 
 #define HDR ".version 9.0\n.target sm_80\n.address_size 64\n"
 
@@ -128,6 +130,52 @@ static void test_divergent_barrier_reported(void **state)
     free(r);
 }
 
+/* initcheck's shadow a warp at a time against a byte per byte of shared
+ * memory: random warps of random sizes write and read, partly past its
+ * end; a read is clean when every byte it reads within the memory was
+ * written, and the count of bytes not written is exact. */
+static void test_init_shadow_warps(void **state)
+{
+    (void)state;
+    enum { BYTES = 300 };
+    ws_initshadow s = {0};
+    uint64_t seed = 12345;
+    for (int round = 0; round < 20; round++) {
+        assert_true(ws_init_begin(&s, BYTES));
+        bool written[BYTES + 64] = {0};
+        uint32_t unwritten = BYTES;
+        for (int access = 0; access < 60; access++) {
+            uint64_t addrs[32], origin = 0x1000;
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            static const uint32_t sizes[] = {1, 2, 4, 8, 16};
+            uint32_t size = sizes[(seed >> 33) % 5], mask = (uint32_t)(seed >> 11) | 1u;
+            bool write = (seed >> 60) & 1;
+            for (int lane = 0; lane < 32; lane++) {
+                seed = seed * 6364136223846793005u + 1442695040888963407u;
+                addrs[lane] = origin + (seed >> 33) % (BYTES + 16 - size + 1);
+            }
+            if (write) {
+                ws_init_shared_write(&s, addrs, origin, mask, size);
+                for (int lane = 0; lane < 32; lane++)
+                    for (uint32_t i = 0; (mask >> lane & 1) && i < size; i++) {
+                        uint64_t at = addrs[lane] - origin + i;
+                        if (at < BYTES && !written[at]) { written[at] = true; unwritten--; }
+                    }
+                assert_int_equal(s.unwritten, unwritten);
+            } else {
+                bool clean = true;
+                for (int lane = 0; lane < 32; lane++)
+                    for (uint32_t i = 0; (mask >> lane & 1) && i < size; i++) {
+                        uint64_t at = addrs[lane] - origin + i;
+                        if (at < BYTES && !written[at]) clean = false;
+                    }
+                assert_int_equal(ws_init_shared_clean(&s, addrs, origin, mask, size), clean);
+            }
+        }
+    }
+    ws_init_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +183,7 @@ int main(void)
         cmocka_unit_test(test_missing_first_barrier),
         cmocka_unit_test(test_correct_kernel_is_quiet),
         cmocka_unit_test(test_divergent_barrier_reported),
+        cmocka_unit_test(test_init_shadow_warps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
