@@ -209,6 +209,7 @@ typedef struct warp_bytes {
     bool halves;            /* a full warp, lane l at addr[l & 16] + (l & 15) * step */
     uint64_t step;
     bool shared;            /* the block's shared memory, at offsets from origin */
+    bool global;            /* global memory */
 } warp_bytes;
 
 /* Splits one warp-level access by space and applies the bank and
@@ -301,21 +302,33 @@ static uint64_t extend(uint64_t raw, ptx_type t, uint32_t es, uint32_t rw)
 /* ---- the warp at once ----------------------------------------------------
  * ld, st and atom first compute every lane's address, then resolve the
  * access for the whole warp (warp_bytes_of) and move each lane's bytes
- * straight between memory and registers.  Whenever some lane needs more
- * (a fault to report, a --racecheck or --initcheck to run, bytes in
- * several allocations or pages) the lanes go one by one through
- * mem_access instead, which gives the same result and the exact message. */
+ * straight between memory and registers (under --racecheck or
+ * --initcheck then giving the lanes to the checks: checked_lanes).
+ * Whenever some lane needs more (a fault to report, a global write or an
+ * atomic under --initcheck, bytes in several allocations or pages) the
+ * lanes go one by one through mem_access instead, which gives the same
+ * result and the exact message. */
 
 static inline uint8_t *lane_bytes(const warp_bytes *wb, const uint64_t *addr, int lane)
 {
     return wb->host + (size_t)lane * wb->per_lane + (size_t)(addr[lane] - wb->origin);
 }
 
-/* Whether a check watches each lane's access (racecheck, initcheck): then
- * the lanes go one by one through mem_access, which runs it. */
+/* Whether a check watches each lane's access (racecheck, initcheck): the
+ * lanes of an access resolved for the warp at once go to it afterwards
+ * (checked_lanes). */
 static bool lanes_watched(const ws_exec *x)
 {
     return x->checks && (x->l->checks & (WS_CHECK_RACE | WS_CHECK_INIT));
+}
+
+/* Whether a check watches the writes of global memory: initcheck marks
+ * each byte written (ws_devmem_track_init), through mem_access, and the
+ * writes of atomics in shared memory too.  racecheck watches shared
+ * memory only, and neither watches local, parameter or constant space. */
+static bool writes_watched(const ws_exec *x)
+{
+    return x->checks && (x->l->checks & WS_CHECK_INIT);
 }
 
 /* Whether size bytes at every offset up to hi fit in n bytes (as
@@ -499,10 +512,10 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
     ohi = hi - origin;
     const ws_program *p = x->p;
     size_t frame = (size_t)w->index * WS_WARP_SIZE;     /* the warp's first thread's frame */
-    /* under the checks only a read of global memory or an access of
-     * shared memory, whose lanes the caller gives the checks as mem_access
-     * would (checked_lanes) */
-    if (lanes_watched(x) && (space == WS_SP_GLOBAL ? write : space != WS_SP_SHARED)) return false;
+    /* under the checks all but a write of global memory under initcheck:
+     * the caller gives a read of global memory and an access of shared
+     * memory to the checks as mem_access would (checked_lanes) */
+    if (space == WS_SP_GLOBAL && write && writes_watched(x)) return false;
     switch (space) {
     case WS_SP_GLOBAL: {
         if (hi - lo >= ((uint64_t)1 << 20)) return false;
@@ -511,7 +524,8 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
         uint8_t *h = write ? write_span_told(p->mem, lo, hi - lo + size, addr, mask, size, uniform, whole)
                            : ws_devmem_read_span(p->mem, &x->span_memo, lo, hi - lo + size);
         if (!h) return false;
-        *out = (warp_bytes){.host = h, .origin = lo, .per_lane = 0, .uniform = uniform, .halves = halves, .step = step};
+        *out = (warp_bytes){.host = h, .origin = lo, .per_lane = 0, .uniform = uniform, .halves = halves, .step = step,
+                            .global = true};
         return true;
     }
     case WS_SP_SHARED:
@@ -698,7 +712,7 @@ static void tell_ahead(ws_exec *x, const ws_insn *in, uint32_t mask, const uint6
 static bool host_lanes(ws_exec *x, const ws_insn *in, uint32_t mask, const uint64_t *addrs, uint32_t size,
                        bool make, uint64_t *host, uint64_t *lo, uint64_t *end)
 {
-    if (in->space != WS_SP_GLOBAL || !mask || !plain_width(size) || lanes_watched(x)) return false;
+    if (in->space != WS_SP_GLOBAL || !mask || !plain_width(size) || writes_watched(x)) return false;
     ws_devmem *m = x->p->mem;
     uint64_t hi, bits;
     lanes_span(addrs, mask, lo, &hi, &bits);
@@ -947,13 +961,11 @@ static void store_row(const uint64_t *row, const warp_bytes *wb, const uint64_t 
 }
 
 /* Whether in reads an aligned word of the launch's parameters at a fixed
- * address (no register, no symbol), within them, without a check that
- * watches each lane's access. */
+ * address (no register, no symbol), within them (no check watches them). */
 static bool param_word(const ws_exec *x, const ws_insn *in, uint32_t mask, uint32_t size)
 {
     const ws_opnd *a = &in->ops[1];
     if (in->space != WS_SP_PARAM || a->reg >= 0 || a->sym >= 0 || !mask || !plain_width(size)) return false;
-    if (lanes_watched(x)) return false;
     uint64_t addr = (uint64_t)a->imm;
     return addr < WS_TPARAM_BASE && addr % size == 0 && fits(addr, size, x->l->params_size);
 }
@@ -967,7 +979,7 @@ static bool global_lanes(ws_exec *x, uint8_t space, const uint64_t *addrs, uint3
                          bool write, uint8_t *host[WS_WARP_SIZE])
 {
     if (space != WS_SP_GLOBAL || !mask || (size & (size - 1))) return false;
-    if (lanes_watched(x) && write) return false;    /* a read's lanes: checked_lanes */
+    if (writes_watched(x) && write) return false;   /* a read's lanes: checked_lanes */
     FOR_LANES(mask, lane) {
         if (addrs[lane] & (size - 1)) return false;
         host[lane] = write ? ws_devmem_write_span(x->p->mem, addrs[lane], size)
@@ -1032,7 +1044,7 @@ static void checked_lanes(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const
             ws_race_warp(x, b, w, pc, addrs, wb->origin, mask, size, write);
         }
         if (init && write) ws_init_shared_write(&b->init, addrs, wb->origin, mask, size);
-    } else if (init && !write) {
+    } else if (init && !write && (!wb || wb->global)) {
         FOR_LANES(mask, lane) ws_init_global_read(x, b, w, lane, pc, addrs[lane], size);
     }
 }
@@ -1173,7 +1185,7 @@ static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
      * warp_bytes_of tells it of the write, and the reads are told here for
      * an explicitly global atomic (a generic one goes lane by lane) */
     bool watched = in->space != WS_SP_SHARED && ws_devmem_watched(x->p->mem);
-    bool whole = mask && plain_width(size) && (!watched || in->space == WS_SP_GLOBAL) && !lanes_watched(x) &&
+    bool whole = mask && plain_width(size) && (!watched || in->space == WS_SP_GLOBAL) && !writes_watched(x) &&
                  warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, addr_imm, &wb);
     if (whole && watched) tell_lanes(x->p->mem, addrs, mask, size, false, false, false);
     if (whole && int_add(&in->m, size)) {      /* a block's private histogram in shared memory */

@@ -27,18 +27,19 @@ static void kernel(tbuf *b, bool first_bar, bool second_bar)
        first_bar ? "bar.sync 0;" : "", second_bar ? "bar.sync 0;" : "");
 }
 
-/* Runs with the checks on; returns what they reported. */
-static char *run_checked(const tbuf *b, const char *name, uint32_t nthreads, bool timed)
+/* Runs with checks on; returns what they reported. */
+static char *run_with(const tbuf *b, const char *name, uint32_t nthreads, bool timed, uint32_t checks)
 {
     tctx t;
     tt_load(&t, b);
+    if (checks & WS_CHECK_INIT) ws_devmem_track_init(t.mem);
     uint64_t o = t_alloc(&t, NULL, 256);
     t_p64(&t, o);
     FILE *rep = tmpfile();
     assert_non_null(rep);
     const ws_kernel *k = ws_program_kernel(t.p, name);
     ws_launch l = {.grid = D3(1, 1, 1), .block = D3(nthreads, 1, 1), .params = t.params,
-                   .params_size = t.nparams, .checks = WS_CHECK_RACE | WS_CHECK_SYNC, .report_out = rep};
+                   .params_size = t.nparams, .checks = checks, .report_out = rep};
     bool ok;
     if (timed) {
         ws_gpu_config g;
@@ -58,6 +59,12 @@ static char *run_checked(const tbuf *b, const char *name, uint32_t nthreads, boo
     fclose(rep);
     t_free(&t);
     return s;
+}
+
+/* racecheck and synccheck */
+static char *run_checked(const tbuf *b, const char *name, uint32_t nthreads, bool timed)
+{
+    return run_with(b, name, nthreads, timed, WS_CHECK_RACE | WS_CHECK_SYNC);
 }
 
 static void test_missing_second_barrier(void **state)
@@ -130,6 +137,30 @@ static void test_divergent_barrier_reported(void **state)
     free(r);
 }
 
+/* Every check on a kernel that reads its parameters, its local memory
+ * (what it wrote, and a word it never wrote: initcheck looks at global
+ * and shared memory only) and global memory it wrote: nothing to report,
+ * whether each warp's access goes lane by lane or at once. */
+static void test_other_spaces_are_quiet(void **state)
+{
+    (void)state;
+    tbuf b = {0};
+    tb(&b, HDR ".visible .entry spaces(.param .u64 o)\n{\n"
+           " .reg .b32 %%r<6>;\n .reg .b64 %%rd<6>;\n"
+           " .local .align 4 .b8 buf[16];\n"
+           " ld.param.u64 %%rd1, [o];\n mov.u32 %%r1, %%tid.x;\n"
+           " mov.u64 %%rd2, buf;\n st.local.u32 [%%rd2], %%r1;\n st.local.u32 [%%rd2+4], %%r1;\n"
+           " ld.local.u32 %%r2, [%%rd2+4];\n ld.local.u32 %%r3, [%%rd2];\n ld.local.u32 %%r4, [%%rd2+8];\n"
+           " add.u32 %%r2, %%r2, %%r3;\n add.u32 %%r2, %%r2, %%r4;\n"
+           " mul.wide.u32 %%rd3, %%r1, 4;\n add.s64 %%rd4, %%rd1, %%rd3;\n st.global.u32 [%%rd4], %%r2;\n"
+           " bar.sync 0;\n ld.global.u32 %%r5, [%%rd4];\n st.global.u32 [%%rd4], %%r5;\n ret;\n}\n");
+    for (int timed = 0; timed < 2; timed++) {
+        char *r = run_with(&b, "spaces", 64, timed, WS_CHECK_RACE | WS_CHECK_SYNC | WS_CHECK_INIT);
+        assert_string_equal(r, "");
+        free(r);
+    }
+}
+
 /* initcheck's shadow a warp at a time against a byte per byte of shared
  * memory: random warps of random sizes write and read, partly past its
  * end; a read is clean when every byte it reads within the memory was
@@ -184,6 +215,7 @@ int main(void)
         cmocka_unit_test(test_correct_kernel_is_quiet),
         cmocka_unit_test(test_divergent_barrier_reported),
         cmocka_unit_test(test_init_shadow_warps),
+        cmocka_unit_test(test_other_spaces_are_quiet),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
