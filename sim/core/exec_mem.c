@@ -323,8 +323,9 @@ static bool lanes_watched(const ws_exec *x)
 }
 
 /* Whether a check watches the writes of global memory: initcheck marks
- * each byte written (ws_devmem_track_init), through mem_access, and the
- * writes of atomics in shared memory too.  racecheck watches shared
+ * each byte written (ws_devmem_track_init): a store's lanes after their
+ * bytes moved (mark_lanes), an atomic's through mem_access, which marks
+ * the writes of atomics in shared memory too.  racecheck watches shared
  * memory only, and neither watches local, parameter or constant space. */
 static bool writes_watched(const ws_exec *x)
 {
@@ -403,6 +404,23 @@ static bool lanes_cover(uint64_t lo, uint64_t n, const uint64_t *addr, uint32_t 
     uint32_t shift = (uint32_t)__builtin_ctz(size);
     FOR_LANES(mask, lane) covered |= UINT64_C(1) << ((addr[lane] - lo) >> shift);
     return covered == (slots == 64 ? ~UINT64_C(0) : (UINT64_C(1) << slots) - 1);
+}
+
+/* initcheck: the global bytes a store's lanes wrote, marked written (the
+ * lanes' run at once where they cover it).  False when out of memory. */
+static bool mark_lanes(ws_exec *x, const uint64_t *addrs, uint32_t mask, uint32_t size)
+{
+    ws_devmem *m = x->p->mem;
+    uint64_t lo, hi, bits;
+    lanes_span(addrs, mask, &lo, &hi, &bits);
+    bool ok = true;
+    if (lanes_cover(lo, hi + size - lo, addrs, mask, size, false, false)) {
+        ok = ws_devmem_mark_init(m, lo, hi + size - lo);
+    } else {
+        FOR_LANES(mask, lane) ok = ok && ws_devmem_mark_init(m, addrs[lane], size);
+    }
+    if (!ok) ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+    return ok;
 }
 
 /* Where the lanes of mask at addr, size bytes each, are aligned and near:
@@ -512,10 +530,9 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
     ohi = hi - origin;
     const ws_program *p = x->p;
     size_t frame = (size_t)w->index * WS_WARP_SIZE;     /* the warp's first thread's frame */
-    /* under the checks all but a write of global memory under initcheck:
-     * the caller gives a read of global memory and an access of shared
-     * memory to the checks as mem_access would (checked_lanes) */
-    if (space == WS_SP_GLOBAL && write && writes_watched(x)) return false;
+    /* under the checks the caller gives a read of global memory and an
+     * access of shared memory to the checks as mem_access would
+     * (checked_lanes), and marks a store's global bytes (mark_lanes) */
     switch (space) {
     case WS_SP_GLOBAL: {
         if (hi - lo >= ((uint64_t)1 << 20)) return false;
@@ -979,7 +996,7 @@ static bool global_lanes(ws_exec *x, uint8_t space, const uint64_t *addrs, uint3
                          bool write, uint8_t *host[WS_WARP_SIZE])
 {
     if (space != WS_SP_GLOBAL || !mask || (size & (size - 1))) return false;
-    if (writes_watched(x) && write) return false;   /* a read's lanes: checked_lanes */
+    /* under the checks: a read's lanes, checked_lanes; a write's, mark_lanes */
     FOR_LANES(mask, lane) {
         if (addrs[lane] & (size - 1)) return false;
         host[lane] = write ? ws_devmem_write_span(x->p->mem, addrs[lane], size)
@@ -1123,12 +1140,12 @@ static bool store_values(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,
          * last lane on an address wins as it does lane by lane */
         for (uint32_t k = 0; k < nv; k++) store_row(values[k], wb, addrs, mask, k * es, es);
         checked_lanes(x, b, w, pc, wb, addrs, mask, total, true);
-        return true;
+        return !wb->global || !writes_watched(x) || mark_lanes(x, addrs, mask, total);
     }
     uint8_t *host[WS_WARP_SIZE];
     if (plain_width(es) && global_lanes(x, in->space, addrs, mask, total, true, host)) {
         for (uint32_t k = 0; k < nv; k++) FOR_LANES(mask, lane) store_le(host[lane] + k * es, values[k][lane], es);
-        return true;
+        return !writes_watched(x) || mark_lanes(x, addrs, mask, total);
     }
     FOR_LANES(mask, lane) {
         uint8_t buf[64];

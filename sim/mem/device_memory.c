@@ -572,7 +572,7 @@ bool ws_devmem_read(const ws_devmem *m, uint64_t addr, void *dst, uint64_t size)
 static uint8_t *span_of(const ws_devmem *m, ws_devmem *remember, uint64_t addr, uint64_t size,
                         const ws_alloc **found)
 {
-    if (size == 0 || (remember && m->track_init) || !(*found = alloc_find(m, addr, size, remember)))
+    if (size == 0 || !(*found = alloc_find(m, addr, size, remember)))
         return NULL;
     uint64_t key = addr >> WS_PAGE_SHIFT;
     if ((addr + size - 1) >> WS_PAGE_SHIFT != key)

@@ -66,7 +66,9 @@ typedef struct ws_span_memo {
  * only makes reuse stricter. */
 uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size);
 /* A span to write.  A watcher is not told: the caller tells it
- * (ws_devmem_tell) of exactly the bytes it writes, before it writes them. */
+ * (ws_devmem_tell) of exactly the bytes it writes, before it writes them;
+ * and under initcheck (ws_devmem_track_init) it marks them written
+ * (ws_devmem_mark_init). */
 uint8_t *ws_devmem_write_span(ws_devmem *m, uint64_t addr, uint64_t size);
 /* A span for a write made later (a put-off write of a window, whose bytes
  * are found while the SMs run, on their threads): changes no cache and no
