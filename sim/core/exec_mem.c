@@ -322,10 +322,9 @@ static bool lanes_watched(const ws_exec *x)
     return x->checks && (x->l->checks & (WS_CHECK_RACE | WS_CHECK_INIT));
 }
 
-/* Whether a check watches the writes of global memory: initcheck marks
- * each byte written (ws_devmem_track_init): a store's lanes after their
- * bytes moved (mark_lanes), an atomic's through mem_access, which marks
- * the writes of atomics in shared memory too.  racecheck watches shared
+/* Whether a check watches a warp's writes: initcheck marks each byte of
+ * global memory a store or an atomic writes (mark_lanes, after the bytes
+ * moved) and of shared memory (its shadow).  racecheck watches shared
  * memory only, and neither watches local, parameter or constant space. */
 static bool writes_watched(const ws_exec *x)
 {
@@ -406,11 +405,14 @@ static bool lanes_cover(uint64_t lo, uint64_t n, const uint64_t *addr, uint32_t 
     return covered == (slots == 64 ? ~UINT64_C(0) : (UINT64_C(1) << slots) - 1);
 }
 
-/* initcheck: the global bytes a store's lanes wrote, marked written (the
- * lanes' run at once where they cover it).  False when out of memory. */
+/* initcheck: the global bytes the lanes wrote, marked written where the
+ * memory keeps which were (ws_devmem_track_init), the lanes' run at once
+ * where they cover it, as a write through mem_access marks them.  False
+ * when out of memory. */
 static bool mark_lanes(ws_exec *x, const uint64_t *addrs, uint32_t mask, uint32_t size)
 {
     ws_devmem *m = x->p->mem;
+    if (!ws_devmem_tracks_init(m)) return true;
     uint64_t lo, hi, bits;
     lanes_span(addrs, mask, &lo, &hi, &bits);
     bool ok = true;
@@ -1140,12 +1142,12 @@ static bool store_values(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,
          * last lane on an address wins as it does lane by lane */
         for (uint32_t k = 0; k < nv; k++) store_row(values[k], wb, addrs, mask, k * es, es);
         checked_lanes(x, b, w, pc, wb, addrs, mask, total, true);
-        return !wb->global || !writes_watched(x) || mark_lanes(x, addrs, mask, total);
+        return !wb->global || mark_lanes(x, addrs, mask, total);
     }
     uint8_t *host[WS_WARP_SIZE];
     if (plain_width(es) && global_lanes(x, in->space, addrs, mask, total, true, host)) {
         for (uint32_t k = 0; k < nv; k++) FOR_LANES(mask, lane) store_le(host[lane] + k * es, values[k][lane], es);
-        return !writes_watched(x) || mark_lanes(x, addrs, mask, total);
+        return mark_lanes(x, addrs, mask, total);
     }
     FOR_LANES(mask, lane) {
         uint8_t buf[64];
@@ -1202,9 +1204,13 @@ static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
      * warp_bytes_of tells it of the write, and the reads are told here for
      * an explicitly global atomic (a generic one goes lane by lane) */
     bool watched = in->space != WS_SP_SHARED && ws_devmem_watched(x->p->mem);
-    bool whole = mask && plain_width(size) && (!watched || in->space == WS_SP_GLOBAL) && !writes_watched(x) &&
+    bool whole = mask && plain_width(size) && (!watched || in->space == WS_SP_GLOBAL) &&
                  warp_bytes_of(x, b, w, in->space, addrs, mask, size, true, addr_imm, &wb);
     if (whole && watched) tell_lanes(x->p->mem, addrs, mask, size, false, false, false);
+    /* initcheck: its writes marked, as mem_access marks them (its reads are
+     * no use of a value) */
+    if (whole && wb.global && !mark_lanes(x, addrs, mask, size)) return false;
+    if (whole && wb.shared && writes_watched(x)) ws_init_shared_write(&b->init, addrs, wb.origin, mask, size);
     if (whole && int_add(&in->m, size)) {      /* a block's private histogram in shared memory */
         uint64_t any = 0, wm = add_changes(size);
         uint64_t *old_row = d && d->kind == WS_OK_REG ? w->regs[d->row] : NULL;

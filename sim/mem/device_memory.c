@@ -797,6 +797,11 @@ void ws_devmem_track_init(ws_devmem *m)
     m->track_init = true;
 }
 
+bool ws_devmem_tracks_init(const ws_devmem *m)
+{
+    return m->track_init;
+}
+
 bool ws_devmem_mark_init(ws_devmem *m, uint64_t addr, uint64_t size)
 {
     return !m->track_init || init_mark(m, addr, size);

@@ -104,6 +104,7 @@ bool ws_devmem_fill(ws_devmem *m, uint64_t addr, uint8_t byte, uint64_t size);
  * tracking); else *first is the first byte that was not.  mark_init is
  * false when out of memory. */
 void ws_devmem_track_init(ws_devmem *m);
+bool ws_devmem_tracks_init(const ws_devmem *m);
 bool ws_devmem_mark_init(ws_devmem *m, uint64_t addr, uint64_t size);
 bool ws_devmem_initialized(const ws_devmem *m, uint64_t addr, uint64_t size, uint64_t *first);
 

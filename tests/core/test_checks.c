@@ -161,6 +161,30 @@ static void test_other_spaces_are_quiet(void **state)
     }
 }
 
+/* initcheck: an atomic's read is no use of a value, and its write marks
+ * what it wrote: shared and global words an atomic added to first, read
+ * after a barrier, report nothing (global memory the kernel's output,
+ * never written before). */
+static void test_atomics_mark_written(void **state)
+{
+    (void)state;
+    tbuf b = {0};
+    tb(&b, HDR ".visible .entry atomics(.param .u64 o)\n{\n"
+           " .reg .b32 %%r<10>;\n .reg .b64 %%rd<4>;\n"
+           " .shared .align 4 .b8 s[256];\n"
+           " ld.param.u64 %%rd1, [o];\n mov.u32 %%r1, %%tid.x;\n"
+           " mov.u32 %%r2, s;\n shl.b32 %%r3, %%r1, 2;\n add.u32 %%r4, %%r2, %%r3;\n"
+           " atom.shared.add.u32 %%r5, [%%r4], 1;\n bar.sync 0;\n ld.shared.u32 %%r6, [%%r4];\n"
+           " mul.wide.u32 %%rd2, %%r1, 4;\n add.s64 %%rd3, %%rd1, %%rd2;\n"
+           " atom.global.add.u32 %%r7, [%%rd3], %%r6;\n bar.sync 0;\n ld.global.u32 %%r8, [%%rd3];\n"
+           " add.u32 %%r8, %%r8, %%r5;\n st.global.u32 [%%rd3], %%r8;\n ret;\n}\n");
+    for (int timed = 0; timed < 2; timed++) {
+        char *r = run_with(&b, "atomics", 64, timed, WS_CHECK_RACE | WS_CHECK_INIT);
+        assert_string_equal(r, "");
+        free(r);
+    }
+}
+
 /* initcheck's shadow a warp at a time against a byte per byte of shared
  * memory: random warps of random sizes write and read, partly past its
  * end; a read is clean when every byte it reads within the memory was
@@ -216,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_divergent_barrier_reported),
         cmocka_unit_test(test_init_shadow_warps),
         cmocka_unit_test(test_other_spaces_are_quiet),
+        cmocka_unit_test(test_atomics_mark_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
