@@ -322,10 +322,12 @@ static bool lanes_watched(const ws_exec *x)
     return x->checks && (x->l->checks & (WS_CHECK_RACE | WS_CHECK_INIT));
 }
 
-/* Whether a check watches a warp's writes: initcheck marks each byte of
- * global memory a store or an atomic writes (mark_lanes, after the bytes
- * moved) and of shared memory (its shadow).  racecheck watches shared
- * memory only, and neither watches local, parameter or constant space. */
+/* Whether a check watches a warp's writes: initcheck marks the bytes a
+ * store or an atomic wrote (global memory: mark_lanes; shared: the
+ * block's shadow), so a store found ahead in a window (host_lanes), whose
+ * bytes move at the window's end with nothing else done, is none of its.
+ * racecheck watches shared memory only, and neither check watches local,
+ * parameter or constant space. */
 static bool writes_watched(const ws_exec *x)
 {
     return x->checks && (x->l->checks & WS_CHECK_INIT);
