@@ -67,6 +67,16 @@ static char *run_checked(const tbuf *b, const char *name, uint32_t nthreads, boo
     return run_with(b, name, nthreads, timed, WS_CHECK_RACE | WS_CHECK_SYNC);
 }
 
+/* Runs with checks on, functionally and timed: nothing reported. */
+static void assert_quiet(const tbuf *b, const char *name, uint32_t nthreads, uint32_t checks)
+{
+    for (int timed = 0; timed < 2; timed++) {
+        char *r = run_with(b, name, nthreads, timed, checks);
+        assert_string_equal(r, "");
+        free(r);
+    }
+}
+
 static void test_missing_second_barrier(void **state)
 {
     (void)state;
@@ -98,19 +108,13 @@ static void test_missing_first_barrier(void **state)
 static void test_correct_kernel_is_quiet(void **state)
 {
     (void)state;
-    for (int timed = 0; timed < 2; timed++) {
-        tbuf b = {0};
-        kernel(&b, true, true);
-        char *r = run_checked(&b, "tile", 64, timed);
-        assert_string_equal(r, "");
-        free(r);
-        /* One warp alone never races with itself. */
-        tbuf one = {0};
-        kernel(&one, false, false);
-        r = run_checked(&one, "tile", 32, timed);
-        assert_string_equal(r, "");
-        free(r);
-    }
+    tbuf b = {0};
+    kernel(&b, true, true);
+    assert_quiet(&b, "tile", 64, WS_CHECK_RACE | WS_CHECK_SYNC);
+    /* One warp alone never races with itself. */
+    tbuf one = {0};
+    kernel(&one, false, false);
+    assert_quiet(&one, "tile", 32, WS_CHECK_RACE | WS_CHECK_SYNC);
 }
 
 /* __syncthreads() inside "if (tid >= 16)": allowed to complete (it counts
@@ -154,11 +158,7 @@ static void test_other_spaces_are_quiet(void **state)
            " add.u32 %%r2, %%r2, %%r3;\n add.u32 %%r2, %%r2, %%r4;\n"
            " mul.wide.u32 %%rd3, %%r1, 4;\n add.s64 %%rd4, %%rd1, %%rd3;\n st.global.u32 [%%rd4], %%r2;\n"
            " bar.sync 0;\n ld.global.u32 %%r5, [%%rd4];\n st.global.u32 [%%rd4], %%r5;\n ret;\n}\n");
-    for (int timed = 0; timed < 2; timed++) {
-        char *r = run_with(&b, "spaces", 64, timed, WS_CHECK_RACE | WS_CHECK_SYNC | WS_CHECK_INIT);
-        assert_string_equal(r, "");
-        free(r);
-    }
+    assert_quiet(&b, "spaces", 64, WS_CHECK_RACE | WS_CHECK_SYNC | WS_CHECK_INIT);
 }
 
 /* initcheck: an atomic's read is no use of a value, and its write marks
@@ -178,11 +178,7 @@ static void test_atomics_mark_written(void **state)
            " mul.wide.u32 %%rd2, %%r1, 4;\n add.s64 %%rd3, %%rd1, %%rd2;\n"
            " atom.global.add.u32 %%r7, [%%rd3], %%r6;\n bar.sync 0;\n ld.global.u32 %%r8, [%%rd3];\n"
            " add.u32 %%r8, %%r8, %%r5;\n st.global.u32 [%%rd3], %%r8;\n ret;\n}\n");
-    for (int timed = 0; timed < 2; timed++) {
-        char *r = run_with(&b, "atomics", 64, timed, WS_CHECK_RACE | WS_CHECK_INIT);
-        assert_string_equal(r, "");
-        free(r);
-    }
+    assert_quiet(&b, "atomics", 64, WS_CHECK_RACE | WS_CHECK_INIT);
 }
 
 /* initcheck's shadow a warp at a time against a byte per byte of shared
