@@ -8,7 +8,10 @@
 # lines), its launches and how many of them were reused (docs/REUSE.md).
 # THREADS=N passes --threads N (default: warpsim's own, every core);
 # OPTS='...' passes more options to exec (OPTS=--lines: the per-line
-# report too; OPTS='--report FILE': the HTML report).
+# report too; OPTS='--report FILE': the HTML report).  BUILT=DIR keeps
+# the built programs in DIR and runs those found there instead of building
+# them again (several runs of the table with other options or another
+# warpsim: the programs are plain CUDA programs, the same for any).
 #
 #   bench/course.sh [WARPSIM] [PROGRAM...]   (default: build/warpsim; all)
 set -eu
@@ -19,6 +22,8 @@ ws=${1:-$root/build/warpsim}
 [ -x /usr/bin/time ] || { echo "course.sh: needs GNU time (/usr/bin/time)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+built=${BUILT:-$tmp}
+mkdir -p "$built"
 threads=${THREADS:+--threads $THREADS}
 opts=${OPTS:-}
 
@@ -49,7 +54,7 @@ echo "$runs" | while read -r prog args; do
     if [ $# -gt 0 ]; then
         case " $* " in *" $prog "*) ;; *) continue ;; esac
     fi
-    bin=$tmp/$prog
+    bin=$built/$prog
     if [ ! -x "$bin" ]; then
         "$ws" nvcc --gpu h200 -O2 -o "$bin" "$root/bench/course/$prog.cu" >"$tmp/nvcc.log" 2>&1 ||
             { echo "| $prog | build failed: $(tail -n 1 "$tmp/nvcc.log") | | | | |"; continue; }
@@ -57,7 +62,7 @@ echo "$runs" | while read -r prog args; do
     # shellcheck disable=SC2086
     /usr/bin/time -f '%e %M' -o "$tmp/time" "$ws" exec --gpu h200 $threads $opts --summary short -- "$bin" $args \
         >"$tmp/out" 2>"$tmp/err" || true
-    read -r secs kb <"$tmp/time" || { secs=?; kb=0; }
+    read -r secs kb <"$tmp/time" || { secs='?'; kb=0; }
     pass=$(grep -c PASS "$tmp/out" || true)
     fail=$(grep -c FAIL "$tmp/out" || true)
     launches=$(grep -c '^kernel .* cycles (kernel' "$tmp/err" || true)
