@@ -212,7 +212,7 @@ bool ws_sm_place_block(ws_tsim *s, ws_sm *sm, uint64_t block, uint64_t now)
     if (bs == sm->nblocks) return false;
     ws_sm_block *b = &sm->blocks[bs];
     b->used = true;
-    b->running = s->nwarps;
+    b->running = b->unfinished = s->nwarps;
     b->started = now;
     b->linear = block;
     s->x.blocks_started++;
@@ -255,7 +255,11 @@ void ws_sm_prefetch_window(const ws_tsim *s, const ws_sm *sm)
     size_t nr = (size_t)ws_kernel_reg_rows(s->x.k) * s->nwarps;
     for (uint32_t bs = 0; bs < sm->nblocks; bs++) {
         const ws_sm_block *b = &sm->blocks[bs];
-        if (!b->used || !b->ready) continue;
+        /* a block whose warps have all exited only waits to drain: the
+         * window retires it from its warps' slots alone (histogramGlobal,
+         * most of whose blocks wait for their atomics: one thread 0.65-0.84
+         * -> 0.54 s) */
+        if (!b->used || !b->ready || !b->unfinished) continue;
         for (size_t off = 0; off < sizeof *b->ready * nr; off += 64) ws_prefetch((const char *)b->ready + off);
         for (size_t off = 0; off < nr; off += 64) ws_prefetch(b->kind + off);
         const char *slots = (const char *)&sm->slots[bs * s->nwarps];
@@ -651,6 +655,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     if (w->state == WS_WARP_DONE && !sw->finished) {
         sw->finished = true;
         sm->finished++;
+        sm->blocks[sw->block].unfinished--;
         ws_sm_note_drain(sm, sw);
         sp->finished |= BIT(sw);
     }

@@ -85,7 +85,8 @@ typedef struct ws_sm_warp {
 typedef struct ws_sm_block {
     bool used;
     ws_block b;                         /* functional state; b.warps has nwarps */
-    uint32_t running;                   /* warps not yet finished */
+    uint32_t running;                   /* warps not yet retired */
+    uint32_t unfinished;                /* of those, warps not yet exited */
     uint64_t started;                   /* the cycle it started */
     uint64_t linear;                    /* its linear index in the grid */
     uint64_t *ready;
