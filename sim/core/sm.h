@@ -319,7 +319,8 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id);
  * every thread then waited for (16 threads, spmv 20000: 1,055 of a run's
  * 1,353 sleeps were there). */
 bool ws_sm_run_storage(ws_tsim *s, ws_sm *sm);
-/* Asks the host's caches for what sm's next window reads first. */
+/* Asks the host's caches for what sm's next window reads first, of its
+ * blocks with warps still running. */
 void ws_sm_prefetch_window(const ws_tsim *s, const ws_sm *sm);
 void ws_sm_free(ws_sm *sm);
 
