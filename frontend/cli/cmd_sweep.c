@@ -28,6 +28,8 @@ static void usage(FILE *out)
             "  DIR/manifest.tsv  the GPU and variable values of each run\n"
             "Each run writes its JSON summary to DIR/run-N.json, its output to\n"
             "DIR/run-N.out and .err, and its exit status to DIR/run-N.status.\n"
+            "Each run simulates on one thread (the runs go side by side, one a core)\n"
+            "unless its job gives --threads.\n"
             "\n"
             "  --out DIR     where the sweep goes (default: sweep-out); must not hold\n"
             "                an earlier sweep\n"
@@ -50,9 +52,32 @@ static void put_quoted(FILE *f, const char *s)
     fputc('\'', f);
 }
 
-/* The job with the GPU and the summary's destination put after its
- * subcommand word: run writes its JSON summary to stderr, exec to
- * --summary-out. */
+/* The threads a run's own options ask for, from its words before exec's
+ * "--" (the program's own arguments follow that): the N of "--threads N"
+ * or "--threads=N", 1 for --functional (which runs on one thread and
+ * takes no --threads), 0 when it says neither. */
+static int run_threads(const char *command)
+{
+    for (const char *p = command;;) {
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, " \t");
+        if (!len || (len == 2 && !strncmp(p, "--", 2))) return 0;
+        if (len == 12 && !strncmp(p, "--functional", 12)) return 1;
+        if (len >= 9 && !strncmp(p, "--threads", 9) && (len == 9 || p[9] == '=')) {
+            const char *v = len == 9 ? p + len + strspn(p + len, " \t") : p + 10;
+            long n = strtol(v, NULL, 10);
+            return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+        }
+        p += len;
+    }
+}
+
+/* The job with the GPU, the summary's destination and, unless it gives its
+ * own, one thread put after its subcommand word: run writes its JSON
+ * summary to stderr, exec to --summary-out.  One thread, because the runs
+ * of a sweep go side by side, one a core (GNU parallel's default, Slurm's
+ * one CPU a task); each run taking every core as well would put many
+ * threads on each core for no gain (docs/SWEEP.md, "Threads"). */
 static void put_job(FILE *f, const char *exe, const char *dir, const sweep_spec *spec, const sweep_run *run, int id)
 {
     char base[PATH_MAX + 32];
@@ -64,6 +89,7 @@ static void put_job(FILE *f, const char *exe, const char *dir, const sweep_spec 
     fputs(" && ", f);
     put_quoted(f, exe);
     fprintf(f, " %s --gpu %s --json", is_exec ? "exec" : "run", spec->gpu.values[run->gpu]);
+    if (!run_threads(run->command)) fputs(" --threads 1", f);
     if (is_exec) {
         fprintf(f, " --summary-out ");
         put_quoted(f, base);
@@ -92,18 +118,24 @@ static void put_manifest(FILE *f, const sweep_spec *spec, const sweep_run *runs,
     }
 }
 
-/* A Slurm job array: task k runs line k+1 of jobs.txt.  The folders must be
- * on a file system all nodes share. */
-static void put_slurm(FILE *f, const char *dir, int nruns)
+/* A Slurm job array: task k runs line k+1 of jobs.txt, on as many CPUs as
+ * the runs' most threads.  The folders must be on a file system all nodes
+ * share. */
+static void put_slurm(FILE *f, const char *dir, const sweep_run *runs, int nruns)
 {
+    int cpus = 1;
+    for (int i = 0; i < nruns; i++) {
+        int n = run_threads(runs[i].command);
+        if (n > cpus) cpus = n;
+    }
     fprintf(f, "#!/bin/bash\n"
                "# A Slurm job array written by 'warpsim sweep': task K runs line K+1 of\n"
                "# jobs.txt.  Submit with: sbatch slurm.sh\n"
                "#SBATCH --job-name=warpsim-sweep\n"
                "#SBATCH --array=0-%d\n"
                "#SBATCH --ntasks=1\n"
-               "#SBATCH --cpus-per-task=1\n",
-            nruns - 1);
+               "#SBATCH --cpus-per-task=%d\n",
+            nruns - 1, cpus);
     fputs("#SBATCH --output=", f);
     fprintf(f, "%s/slurm-%%A_%%a.log\n", dir);
     fputs("set -eu\njobs=", f);
@@ -153,7 +185,7 @@ static void put_manifest_file(FILE *f, const void *ctx)
 static void put_slurm_file(FILE *f, const void *ctx)
 {
     const sweep_out *o = ctx;
-    put_slurm(f, o->dir, o->nruns);
+    put_slurm(f, o->dir, o->runs, o->nruns);
 }
 
 /* DIR made (or found empty of sweeps) and returned absolute. */

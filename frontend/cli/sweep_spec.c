@@ -121,6 +121,11 @@ static bool add_job(spec_reader *r, sweep_spec *spec, const char *line, const ch
         if (at && at < text + len)
             return fail(r, at, line, "a job must not give %s: the sweep adds it", added[i]);
     }
+    /* run takes no GPU config with --functional (exec takes one for its
+     * clock), and each of the sweep's runs names one */
+    const char *functional = strstr(text, "--functional");
+    if (word == 3 && functional && functional < text + len)
+        return fail(r, functional, line, "a run job must not give --functional: the sweep runs it on each GPU config");
     sweep_job *grown = realloc(spec->jobs, ((size_t)spec->njobs + 1) * sizeof *grown);
     if (!grown) return fail(r, text, line, "out of memory");
     spec->jobs = grown;

@@ -66,6 +66,32 @@ SLURM_ARRAY_TASK_ID=3 bash out/slurm.sh || fail "slurm task 3"
 [ "$(cat out/run-3.status 2>/dev/null)" = 0 ] || fail "slurm task 3 did not run line 4 (run 3)"
 SLURM_ARRAY_TASK_ID=6 bash out/slurm.sh 2>/dev/null && fail "slurm task 6 (past the end) succeeded"
 
+# Threads: a run without --threads of its own gets one (the runs go side
+# by side); a job's own --threads (before exec's "--") or --functional gets
+# none added, and Slurm's tasks get the most CPUs any run asks for.
+[ "$(grep -c -- ' --threads 1 ' out/jobs.txt)" -eq 6 ] || fail "not every run of jobs.txt has --threads 1"
+grep -qx "#SBATCH --cpus-per-task=1" out/slurm.sh || fail "cpus per task: $(grep cpus-per-task out/slurm.sh)"
+cat > tspec.txt <<SPEC
+gpu = a100
+t = 2 3
+job = run $ptx --kernel vecAdd --grid 4 --block 256 --arg buf:f32:256:iota --arg buf:f32:256:fill=2 --arg buf:f32:256:zero --arg i32:256 --threads {t}
+job = exec --functional -- ./prog
+job = exec --threads=2 -- ./prog
+job = exec -- ./prog --threads 9
+SPEC
+"$warpsim" sweep tspec.txt --out tout > /dev/null || fail "expanding the threads spec"
+threads_of() { sed -n "$1p" tout/jobs.txt | sed 's/ -- .*//' | grep -o -- '--threads[= ][0-9]*' | tr '\n' ' '; }
+[ "$(threads_of 1)" = "--threads 2 " ] || fail "run 0: '$(threads_of 1)', want the job's --threads 2 alone"
+[ "$(threads_of 2)" = "--threads 3 " ] || fail "run 1: '$(threads_of 2)', want the job's --threads 3 alone"
+[ "$(threads_of 3)" = "" ] || fail "the --functional run got '$(threads_of 3)'"
+[ "$(threads_of 4)" = "--threads=2 " ] || fail "run 3: '$(threads_of 4)', want the job's --threads=2 alone"
+[ "$(threads_of 5)" = "--threads 1 " ] || fail "run 4 (the program's own --threads 9): '$(threads_of 5)'"
+grep -qx "#SBATCH --cpus-per-task=3" tout/slurm.sh || fail "cpus per task: $(grep cpus-per-task tout/slurm.sh)"
+for k in 0 1; do
+  bash -c "$(sed -n "$((k + 1))p" tout/jobs.txt)"
+  [ "$(cat tout/run-$k.status)" = 0 ] || fail "threads spec run $k: status $(cat tout/run-$k.status): $(cat tout/run-$k.json)"
+done
+
 # Errors in the spec name the place.
 expect_error() {  # expect_error REGEX SPEC_TEXT
   printf '%s\n' "$2" > bad.txt
@@ -75,6 +101,7 @@ expect_error() {  # expect_error REGEX SPEC_TEXT
 }
 expect_error "bad.txt:2:17: error: unknown variable 'm'" $'gpu = a100\njob = run k.ptx {m}'
 expect_error "bad.txt:2:17: error: a job must not give --gpu" $'gpu = a100\njob = run k.ptx --gpu h200'
+expect_error "bad.txt:2:17: error: a run job must not give --functional" $'gpu = a100\njob = run k.ptx --functional'
 expect_error "bad.txt:1:1: error: no 'gpu = \\.\\.\\.' line" 'job = run k.ptx'
 expect_error "bad.txt:2:8: error: ';' in a value of 'n'" $'gpu = a100\nn = 1 2;rm\njob = run k.ptx {n}'
 expect_error "bad.txt:2:7: error: a job is a 'run \\.\\.\\.' or 'exec \\.\\.\\.'" $'gpu = a100\njob = rm -rf /'
