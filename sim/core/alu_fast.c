@@ -153,10 +153,93 @@ static inline uint64_t divide_s32(uint64_t a, uint64_t b, bool rem)
     if (y == 0 || y == -1) return alu_divide(a, b, 32, true, rem);
     return (uint32_t)(rem ? x % y : x / y);
 }
-FAST(div_u32, divide_u32(a, b, false))
-FAST(div_s32, divide_s32(a, b, false))
-FAST(rem_u32, divide_u32(a, b, true))
-FAST(rem_s32, divide_s32(a, b, true))
+
+/* A warp dividing by the same number in every lane (a stride, a row's
+ * width, a bin's: the divisions nvcc leaves are by values known only at
+ * run time, and those are mostly the block's or the launch's) takes one
+ * reciprocal instead of a hardware divide per lane: with c = 2^64 / y
+ * rounded up, x / y is the high 64 bits of the 128-bit product c * x, and
+ * x % y the high 64 bits of (c * x mod 2^64) * y, for every 32-bit x and
+ * every 32-bit y > 1 (D. Lemire, O. Kaser, N. Kurz, "Faster Remainder by
+ * Direct Computation", 2019).  Signed operands divide by their
+ * magnitudes, the quotient negative where the signs differ and the
+ * remainder with the dividend's sign, as C's and PTX's division does. */
+static inline uint64_t reciprocal_u32(uint32_t y)
+{
+    return UINT64_MAX / y + 1;
+}
+static inline uint32_t quotient_by(uint64_t c, uint32_t x)
+{
+    return (uint32_t)(((unsigned __int128)c * x) >> 64);
+}
+static inline uint32_t remainder_by(uint64_t c, uint32_t y, uint32_t x)
+{
+    return (uint32_t)(((unsigned __int128)(c * x) * y) >> 64);
+}
+
+/* The one divisor of every lane of B, when there is one past 1 (-1 and 1
+ * for signed ones too) with every lane's operands 32-bit (unsigned: their
+ * high bits clear, as divide_u32 takes them). */
+static bool uniform_divisor(const uint64_t *A, const uint64_t *B, bool is_signed, uint32_t *y)
+{
+    uint64_t differ = 0, high = 0;
+    for (int i = 0; i < WS_WARP_SIZE; i++) {
+        differ |= B[i] ^ B[0];
+        high |= A[i] | B[i];
+    }
+    uint32_t v = (uint32_t)B[0];
+    *y = v;
+    if (differ) return false;
+    if (!is_signed) return !(high >> 32) && v > 1;
+    return (int32_t)v > 1 || (int32_t)v < -1;
+}
+
+static void divide_row(uint32_t mask, uint64_t *d, const uint64_t *A, const uint64_t *B, bool is_signed, bool rem)
+{
+    uint64_t r[WS_WARP_SIZE];
+    uint32_t y;
+    if (!uniform_divisor(A, B, is_signed, &y)) {
+        for (int i = 0; i < WS_WARP_SIZE; i++)
+            r[i] = is_signed ? divide_s32(A[i], B[i], rem) : divide_u32(A[i], B[i], rem);
+    } else if (!is_signed) {
+        uint64_t c = reciprocal_u32(y);
+        for (int i = 0; i < WS_WARP_SIZE; i++)
+            r[i] = rem ? remainder_by(c, y, (uint32_t)A[i]) : quotient_by(c, (uint32_t)A[i]);
+    } else {
+        bool y_neg = (int32_t)y < 0;
+        uint32_t ym = y_neg ? 0u - y : y;
+        uint64_t c = reciprocal_u32(ym);
+        for (int i = 0; i < WS_WARP_SIZE; i++) {
+            uint32_t x = (uint32_t)A[i];
+            bool x_neg = (int32_t)x < 0;
+            uint32_t xm = x_neg ? 0u - x : x;
+            uint32_t v = rem ? remainder_by(c, ym, xm) : quotient_by(c, xm);
+            r[i] = (rem ? x_neg : x_neg != y_neg) ? 0u - v : v;
+        }
+    }
+    store(mask, d, r);
+}
+
+static void div_u32(uint32_t mask, uint64_t *d, const uint64_t *A, const uint64_t *B, const uint64_t *C)
+{
+    (void)C;
+    divide_row(mask, d, A, B, false, false);
+}
+static void div_s32(uint32_t mask, uint64_t *d, const uint64_t *A, const uint64_t *B, const uint64_t *C)
+{
+    (void)C;
+    divide_row(mask, d, A, B, true, false);
+}
+static void rem_u32(uint32_t mask, uint64_t *d, const uint64_t *A, const uint64_t *B, const uint64_t *C)
+{
+    (void)C;
+    divide_row(mask, d, A, B, false, true);
+}
+static void rem_s32(uint32_t mask, uint64_t *d, const uint64_t *A, const uint64_t *B, const uint64_t *C)
+{
+    (void)C;
+    divide_row(mask, d, A, B, true, true);
+}
 FAST(div_u64, alu_divide(a, b, 64, false, false))
 FAST(div_s64, alu_divide(a, b, 64, true, false))
 FAST(rem_u64, alu_divide(a, b, 64, false, true))

@@ -105,6 +105,57 @@ static void test_fast_matches_general(void **s)
     assert_int_equal(bad, 0);
 }
 
+/* 32-bit div and rem by one divisor in every lane (alu_fast.c takes a
+ * reciprocal for the warp then) against the general path: divisors at the
+ * edges (2, powers of two, 2^31, the largest, -2 and INT_MIN as signed
+ * values, 1, 0 and -1, which keep to the per-lane path) and at random,
+ * dividends at the edges and at random, and a row whose high bits are
+ * set (which an unsigned division hands to the general path). */
+static void test_uniform_divisors(void **s)
+{
+    (void)s;
+    static const uint64_t edge[] = {
+        0, 1, 2, 3, 4, 5, 7, 10, 26, 31, 32, 1000, 0x7FFF, 0x8000, 0x10000, 0xFFFF, 0x7FFFFFFE, 0x7FFFFFFF,
+        0x80000000u, 0x80000001u, 0xFFFFFFFEu, 0xFFFFFFFFu, 0xFFFFFFF9u, 0x40000000u, 0x55555555u, 0xAAAAAAABu,
+    };
+    const size_t nedge = sizeof edge / sizeof edge[0];
+    static const ptx_opcode ops[] = {PTX_OP_DIV, PTX_OP_REM};
+    static const ptx_type types[] = {PTX_T_U32, PTX_T_S32};
+    uint64_t seed = 0xD1B54A32D192ED03ull;
+    int bad = 0, uniform = 0;
+    for (size_t o = 0; o < 2; o++)
+        for (size_t t = 0; t < 2; t++) {
+            ptx_mods m = mods(ops[o], types[t], PTX_T_NONE, 0, 0);
+            uint8_t h = ws_alu_fast_of(&m);
+            assert_true(h != 0);
+            for (int iter = 0; iter < 4000; iter++) {
+                uint64_t a[WS_WARP_SIZE], b[WS_WARP_SIZE], zero[WS_WARP_SIZE] = {0};
+                uint64_t d1[WS_WARP_SIZE], d2[WS_WARP_SIZE];
+                uint64_t y = iter < 2 * (int)nedge ? edge[iter % nedge] : iter % 3 ? (uint32_t)next(&seed)
+                                                                                 : next(&seed) % 100;
+                for (int i = 0; i < WS_WARP_SIZE; i++) {
+                    b[i] = y;
+                    a[i] = i < (int)nedge && iter % 2 ? edge[i] : (uint32_t)next(&seed);
+                    d1[i] = d2[i] = next(&seed);
+                }
+                if (iter % 97 == 5) a[iter % WS_WARP_SIZE] |= UINT64_C(1) << 40;
+                uniform += (uint32_t)y > 1;
+                uint32_t mask = iter % 2 ? UINT32_MAX : (uint32_t)next(&seed);
+                uint64_t *const dst[2] = {d1, NULL};
+                const uint64_t *const s4[4] = {a, b, zero, NULL};
+                ws_alu_exec(&m, mask, dst, s4, NULL);
+                ws_alu_fast_fns[h](mask, d2, a, b, zero);
+                for (int i = 0; i < WS_WARP_SIZE; i++)
+                    if (d1[i] != d2[i] && bad++ < 3)
+                        print_message("%s.%s: a %016llx / b %016llx: general %016llx, fast %016llx\n",
+                                      ptx_opcode_name(m.op), t ? "s32" : "u32", (unsigned long long)a[i],
+                                      (unsigned long long)b[i], (unsigned long long)d1[i], (unsigned long long)d2[i]);
+            }
+        }
+    assert_true(uniform > 10000);
+    assert_int_equal(bad, 0);
+}
+
 /* Forms that must keep to the general path. */
 static void test_general_forms(void **s)
 {
@@ -131,6 +182,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fast_matches_general),
+        cmocka_unit_test(test_uniform_divisors),
         cmocka_unit_test(test_general_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
