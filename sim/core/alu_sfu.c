@@ -1,10 +1,13 @@
 /* The special-function instructions: rcp sqrt (IEEE-rounded and .approx),
  * rsqrt ex2 lg2 sin cos tanh (.approx).
  *
- * The .approx forms are computed in long double and rounded to the target
- * once, which is well inside the error bounds the PTX ISA documents (ex2
- * 2 ulp, lg2 2^-22.6 absolute, sin/cos 2^-20.9 absolute on [-pi, pi],
- * rsqrt 2^-22.9 relative, tanh 2^-10.987 relative). */
+ * The .approx forms of f32 and narrower types are computed in double and
+ * rounded to the target, those of f64 in long double: either is well
+ * inside the error bounds the PTX ISA documents (ex2 2 ulp, lg2 2^-22.6
+ * absolute, sin/cos 2^-20.9 absolute on [-pi, pi], rsqrt 2^-22.9
+ * relative, tanh 2^-10.987 relative).  (The host's long double functions
+ * cost several times the double ones: a softmax's ex2 spent an eighth of
+ * its program's functional run in exp2l.) */
 #include <math.h>
 #include "alu_impl.h"
 
@@ -58,6 +61,20 @@ static long double approx_fn(int op, long double x)
     }
 }
 
+static double approx_fn_double(int op, double x)
+{
+    switch (op) {
+    case PTX_OP_RCP:   return 1.0 / x;
+    case PTX_OP_SQRT:  return sqrt(x);
+    case PTX_OP_RSQRT: return 1.0 / sqrt(x);    /* -0 -> -inf, +0 -> +inf */
+    case PTX_OP_EX2:   return exp2(x);
+    case PTX_OP_LG2:   return log2(x);
+    case PTX_OP_SIN:   return sin(x);
+    case PTX_OP_COS:   return cos(x);
+    default:           return tanh(x);
+    }
+}
+
 static uint64_t sfu_f32(int op, uint64_t a, int rnd, uint32_t fl)
 {
     bool ftz = (fl & PTX_F_FTZ) != 0;
@@ -66,7 +83,7 @@ static uint64_t sfu_f32(int op, uint64_t a, int rnd, uint32_t fl)
     float x = alu_f32(a);
     uint64_t r;
     if (fl & PTX_F_APPROX) {
-        r = alu_f32_bits((float)approx_fn(op, x));
+        r = alu_f32_bits((float)approx_fn_double(op, x));
     } else if (rnd == PTX_RND_RN) {
         r = alu_f32_bits(op == PTX_OP_RCP ? 1.0f / x : sqrtf(x));
     } else {
@@ -98,7 +115,7 @@ static uint64_t sfu_half(const alu_fmt *f, int op, uint64_t a, uint32_t fl)
 {
     if (fl & PTX_F_FTZ)
         a = alu_fmt_ftz(f, a);
-    double v = (double)approx_fn(op, alu_to_double(f, a));
+    double v = approx_fn_double(op, alu_to_double(f, a));
     uint64_t r = alu_from_double(f, v, PTX_RND_RN);
     if (alu_fmt_isnan(f, r))
         return f->nan;
