@@ -50,10 +50,65 @@ static uint32_t two_runs(uint64_t a0, uint64_t step0, uint64_t a1, uint64_t step
 /* The lines of n ascending, distinct sectors. */
 static uint32_t lines_of(const uint64_t *s, uint32_t n)
 {
-    uint32_t per_line = WS_LINE_BYTES / WS_SECTOR_BYTES, lines = 0;
-    for (uint32_t i = 0; i < n; i++)
-        lines += i == 0 || s[i] / per_line != s[i - 1] / per_line;
+    uint32_t per_line = WS_LINE_BYTES / WS_SECTOR_BYTES, lines = n > 0;
+    for (uint32_t i = 1; i < n; i++)        /* no branch on the sectors */
+        lines += s[i] / per_line != s[i - 1] / per_line;
     return lines;
+}
+
+/* The distinct sectors of lanes that each touch one sector (sector[lane]
+ * for the lanes in mask), ascending, into s; false where they lie 2^31
+ * sectors apart or more.  Each sector is placed at its rank, the number of
+ * sectors below it, counted over all the lanes at once: compares with no
+ * branch on the values, where inserting the lanes one by one into a sorted
+ * list costs a mispredicted branch and a shift of half the list for each
+ * lane of a scattered access (a full warp's gather at random: 620 ns a
+ * warp inserted, 210 ranked, on the build machine). */
+static bool ranked(const uint64_t sector[32], uint32_t mask, uint64_t *s, uint32_t *n)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint64_t v = sector[__builtin_ctz(m)];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    if (hi - lo >= UINT64_C(1) << 31) return false;
+    int32_t rel[32];        /* from the lowest; lanes not in mask past every other */
+    for (int lane = 0; lane < 32; lane++)
+        rel[lane] = (mask >> lane & 1) ? (int32_t)(sector[lane] - lo) : INT32_MAX;
+    int32_t rank[32] = {0};
+    for (int j = 0; j < 32; j++) {
+        int32_t v = rel[j];
+        for (int lane = 0; lane < 32; lane++) rank[lane] += v < rel[lane];
+    }
+    uint64_t slot[32];
+    uint32_t used = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        slot[rank[lane]] = sector[lane];        /* equal sectors share a rank */
+        used |= UINT32_C(1) << rank[lane];
+    }
+    uint32_t k = 0;
+    for (; used; used &= used - 1) s[k++] = slot[__builtin_ctz(used)];
+    *n = k;
+    return true;
+}
+
+/* Whether the lanes in mask come in ascending order of address. */
+static bool ascending(const uint64_t addr[32], uint32_t mask)
+{
+    bool down = false;
+    if (mask == UINT32_MAX) {
+        for (int lane = 1; lane < 32; lane++) down |= addr[lane] < addr[lane - 1];
+        return !down;
+    }
+    uint64_t prev = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint64_t a = addr[__builtin_ctz(m)];
+        down |= a < prev;
+        prev = a;
+    }
+    return !down;
 }
 
 void ws_coalesce_halves(uint64_t a0, uint64_t a16, uint64_t step, uint32_t size, ws_coalesce *out)
@@ -83,7 +138,7 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
         } else if (ws_half_run(addr, size, &step0) && ws_half_run(addr + 16, size, &step1)) {
             n = two_runs(addr[0], step0, addr[16], step1, size, s);
             mask = 0;
-        } else if (!(size & (size - 1))) {
+        } else if (!(size & (size - 1)) && ascending(addr, mask)) {
             uint64_t bits = 0;
             for (int lane = 0; lane < 32; lane++) bits |= addr[lane];
             if (!(bits & (size - 1))) {     /* every lane aligned: in one sector */
@@ -95,6 +150,19 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
                 }
                 mask = 0;
             }
+        }
+    }
+    if (mask && !ascending(addr, mask)) {
+        /* lanes out of order, each in one sector (a gather, a scatter) */
+        uint64_t sector[32], across = 0;
+        for (int lane = 0; lane < 32; lane++) {
+            sector[lane] = addr[lane] / WS_SECTOR_BYTES;
+            across |= (mask >> lane & 1) & (sector[lane] != (addr[lane] + size - 1) / WS_SECTOR_BYTES);
+        }
+        if (!across && ranked(sector, mask, s, &n)) {
+            out->sectors = n;
+            out->lines = lines_of(s, n);
+            return;
         }
     }
     uint64_t prev = UINT64_MAX;     /* the one sector of the lane before, if it had one */

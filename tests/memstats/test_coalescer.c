@@ -148,6 +148,26 @@ static uint64_t rng(uint64_t *s)
     return *s >> 33;
 }
 
+/* The sectors a cache model takes next: the reference's, ascending and
+ * distinct. */
+static void expect_sector_list(const ws_coalesce *c, const uint64_t addr[32], uint32_t mask, uint32_t size, int iter)
+{
+    uint64_t v[32 * 16];
+    size_t n = 0;
+    for (int l = 0; l < 32; l++)
+        if (mask >> l & 1)
+            for (uint32_t b = 0; b < size; b++) v[n++] = (addr[l] + b) / 32;
+    qsort(v, n, sizeof v[0], cmp_u64);
+    uint32_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || v[i] != v[i - 1]) {
+            if (k >= c->sectors || c->sector[k] != v[i])
+                fail_msg("iteration %d: sector %u of the list is %llu, want %llu", iter, k,
+                         k < c->sectors ? (unsigned long long)c->sector[k] : 0ull, (unsigned long long)v[i]);
+            k++;
+        }
+}
+
 static void test_random_against_reference(void **state)
 {
     (void)state;
@@ -155,14 +175,16 @@ static void test_random_against_reference(void **state)
     uint64_t seed = 777;
     for (int iter = 0; iter < 20000; iter++) {
         uint32_t size = sizes[rng(&seed) % 5];
-        uint64_t span = (uint64_t)64 << (rng(&seed) % 10);
+        /* up to 32 KiB apart; now and then 2^40 bytes, past the 2^31
+         * sectors a warp's lanes are ranked within */
+        uint64_t span = iter % 50 == 7 ? UINT64_C(1) << 40 : (uint64_t)64 << (rng(&seed) % 10);
         uint32_t mask = (uint32_t)rng(&seed) | (uint32_t)(rng(&seed) << 16);
         if (iter % 4 == 0) mask = ALL;
         if (iter % 97 == 0) mask = 0;
         bool aligned = iter % 3 != 0;
         uint64_t a[32];
         for (int i = 0; i < 32; i++) {
-            a[i] = BASE + rng(&seed) % span;
+            a[i] = BASE + ((rng(&seed) << 31) ^ rng(&seed)) % span;
             if (aligned) a[i] = a[i] / size * size;
         }
         ws_coalesce c;
@@ -171,6 +193,7 @@ static void test_random_against_reference(void **state)
         if (c.requests != (mask != 0) || c.sectors != s || c.lines != l)
             fail_msg("iteration %d size %u: got %u/%u/%u, reference %u/%u/%u", iter, size,
                      c.requests, c.sectors, c.lines, mask != 0, s, l);
+        expect_sector_list(&c, a, mask, size, iter);
     }
 }
 
