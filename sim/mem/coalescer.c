@@ -62,35 +62,40 @@ static uint32_t lines_of(const uint64_t *s, uint32_t n)
  * sectors below it, counted over all the lanes at once: compares with no
  * branch on the values, where inserting the lanes one by one into a sorted
  * list costs a mispredicted branch and a shift of half the list for each
- * lane of a scattered access (a full warp's gather at random: 620 ns a
- * warp inserted, 210 ranked, on the build machine). */
+ * lane of a scattered access (a gather at random, on the build machine:
+ * 32 lanes 645 ns a warp inserted, 232 ranked; 16 lanes 267 and 126; 8
+ * lanes 99 and 85; 4 lanes 42 and 71). */
+#define RANK_FROM_LANES 8       /* fewer lanes out of order insert as fast */
+
 static bool ranked(const uint64_t sector[32], uint32_t mask, uint64_t *s, uint32_t *n)
 {
+    uint64_t v[32];     /* the lanes in mask, gathered */
+    uint32_t k = 0;
+    for (uint32_t m = mask; m; m &= m - 1) v[k++] = sector[__builtin_ctz(m)];
     uint64_t lo = UINT64_MAX, hi = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
-        uint64_t v = sector[__builtin_ctz(m)];
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
+    for (uint32_t i = 0; i < k; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
     }
     if (hi - lo >= UINT64_C(1) << 31) return false;
-    int32_t rel[32];        /* from the lowest; lanes not in mask past every other */
-    for (int lane = 0; lane < 32; lane++)
-        rel[lane] = (mask >> lane & 1) ? (int32_t)(sector[lane] - lo) : INT32_MAX;
-    int32_t rank[32] = {0};
-    for (int j = 0; j < 32; j++) {
-        int32_t v = rel[j];
-        for (int lane = 0; lane < 32; lane++) rank[lane] += v < rel[lane];
+    int32_t rel[32], rank[32];      /* from the lowest */
+    for (uint32_t i = 0; i < k; i++) {
+        rel[i] = (int32_t)(v[i] - lo);
+        rank[i] = 0;
+    }
+    for (uint32_t j = 0; j < k; j++) {
+        int32_t x = rel[j];
+        for (uint32_t i = 0; i < k; i++) rank[i] += x < rel[i];
     }
     uint64_t slot[32];
     uint32_t used = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
-        int lane = __builtin_ctz(m);
-        slot[rank[lane]] = sector[lane];        /* equal sectors share a rank */
-        used |= UINT32_C(1) << rank[lane];
+    for (uint32_t i = 0; i < k; i++) {
+        slot[rank[i]] = v[i];       /* equal sectors share a rank */
+        used |= UINT32_C(1) << rank[i];
     }
-    uint32_t k = 0;
-    for (; used; used &= used - 1) s[k++] = slot[__builtin_ctz(used)];
-    *n = k;
+    uint32_t c = 0;
+    for (; used; used &= used - 1) s[c++] = slot[__builtin_ctz(used)];
+    *n = c;
     return true;
 }
 
@@ -152,7 +157,7 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
             }
         }
     }
-    if (mask && !ascending(addr, mask)) {
+    if (__builtin_popcount(mask) > RANK_FROM_LANES && !ascending(addr, mask)) {
         /* lanes out of order, each in one sector (a gather, a scatter) */
         uint64_t sector[32], across = 0;
         for (int lane = 0; lane < 32; lane++) {
