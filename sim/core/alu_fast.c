@@ -137,7 +137,9 @@ FAST(max_s32, sx32(a) > sx32(b) ? a : b)
 FAST(min_u32, a < b ? a : b)
 FAST(max_u32, a > b ? a : b)
 FAST(neg_s32, (0 - a) & M32)
-FAST(selp_any, (c & 1) ? a : b)
+/* no branch on the predicate (a branch per lane mispredicts on data-driven
+ * predicates: a radix sort's bits) */
+FAST(selp_any, b ^ ((a ^ b) & (UINT64_C(0) - (c & 1))))
 /* division: no vector form, but no per-lane switch on type and operation.
  * 32-bit operands divide as 32-bit numbers (a 64-bit divide takes the
  * host longer); the cases alu_divide treats apart go to it. */
