@@ -1,5 +1,6 @@
 /* The global-memory coalescing rule; see coalescer.h. */
 #include "coalescer.h"
+#include "rank_distinct.h"
 
 #include <stdbool.h>
 
@@ -54,49 +55,6 @@ static uint32_t lines_of(const uint64_t *s, uint32_t n)
     for (uint32_t i = 1; i < n; i++)        /* no branch on the sectors */
         lines += s[i] / per_line != s[i - 1] / per_line;
     return lines;
-}
-
-/* The distinct sectors of lanes that each touch one sector (sector[lane]
- * for the lanes in mask), ascending, into s; false where they lie 2^31
- * sectors apart or more.  Each sector is placed at its rank, the number of
- * sectors below it, counted over all the lanes at once: compares with no
- * branch on the values, where inserting the lanes one by one into a sorted
- * list costs a mispredicted branch and a shift of half the list for each
- * lane of a scattered access (a gather at random, on the build machine:
- * 32 lanes 645 ns a warp inserted, 232 ranked; 16 lanes 267 and 126; 8
- * lanes 99 and 85; 4 lanes 42 and 71). */
-#define RANK_FROM_LANES 8       /* fewer lanes out of order insert as fast */
-
-static bool ranked(const uint64_t sector[32], uint32_t mask, uint64_t *s, uint32_t *n)
-{
-    uint64_t v[32];     /* the lanes in mask, gathered */
-    uint32_t k = 0;
-    for (uint32_t m = mask; m; m &= m - 1) v[k++] = sector[__builtin_ctz(m)];
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (uint32_t i = 0; i < k; i++) {
-        lo = v[i] < lo ? v[i] : lo;
-        hi = v[i] > hi ? v[i] : hi;
-    }
-    if (hi - lo >= UINT64_C(1) << 31) return false;
-    int32_t rel[32], rank[32];      /* from the lowest */
-    for (uint32_t i = 0; i < k; i++) {
-        rel[i] = (int32_t)(v[i] - lo);
-        rank[i] = 0;
-    }
-    for (uint32_t j = 0; j < k; j++) {
-        int32_t x = rel[j];
-        for (uint32_t i = 0; i < k; i++) rank[i] += x < rel[i];
-    }
-    uint64_t slot[32];
-    uint32_t used = 0;
-    for (uint32_t i = 0; i < k; i++) {
-        slot[rank[i]] = v[i];       /* equal sectors share a rank */
-        used |= UINT32_C(1) << rank[i];
-    }
-    uint32_t c = 0;
-    for (; used; used &= used - 1) s[c++] = slot[__builtin_ctz(used)];
-    *n = c;
-    return true;
 }
 
 /* Whether the lanes in mask come in ascending order of address. */
@@ -157,18 +115,21 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
             }
         }
     }
-    if (__builtin_popcount(mask) > RANK_FROM_LANES && !ascending(addr, mask)) {
+    if (__builtin_popcount(mask) >= WS_RANK_FROM_LANES && !ascending(addr, mask)) {
         /* lanes out of order, each in one sector (a gather, a scatter) */
         uint64_t sector[32], across = 0;
-        for (int lane = 0; lane < 32; lane++) {
-            sector[lane] = addr[lane] / WS_SECTOR_BYTES;
-            across |= (mask >> lane & 1) & (sector[lane] != (addr[lane] + size - 1) / WS_SECTOR_BYTES);
+        uint32_t k = 0;
+        for (uint32_t m = mask; m; m &= m - 1) {
+            uint64_t a = addr[__builtin_ctz(m)];
+            sector[k] = a / WS_SECTOR_BYTES;
+            across |= sector[k++] != (a + size - 1) / WS_SECTOR_BYTES;
         }
-        if (!across && ranked(sector, mask, s, &n)) {
+        if (!across && (n = ws_rank_distinct(sector, k, s)) != UINT32_MAX) {
             out->sectors = n;
             out->lines = lines_of(s, n);
             return;
         }
+        n = 0;
     }
     uint64_t prev = UINT64_MAX;     /* the one sector of the lane before, if it had one */
     for (; mask; mask &= mask - 1) {
