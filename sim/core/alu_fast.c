@@ -222,26 +222,16 @@ static void divide_row(uint32_t mask, uint64_t *d, const uint64_t *A, const uint
     store(mask, d, r);
 }
 
-static void div_u32(uint32_t mask, uint64_t *d, const uint64_t *A, const uint64_t *B, const uint64_t *C)
-{
-    (void)C;
-    divide_row(mask, d, A, B, false, false);
-}
-static void div_s32(uint32_t mask, uint64_t *d, const uint64_t *A, const uint64_t *B, const uint64_t *C)
-{
-    (void)C;
-    divide_row(mask, d, A, B, true, false);
-}
-static void rem_u32(uint32_t mask, uint64_t *d, const uint64_t *A, const uint64_t *B, const uint64_t *C)
-{
-    (void)C;
-    divide_row(mask, d, A, B, false, true);
-}
-static void rem_s32(uint32_t mask, uint64_t *d, const uint64_t *A, const uint64_t *B, const uint64_t *C)
-{
-    (void)C;
-    divide_row(mask, d, A, B, true, true);
-}
+#define DIVIDE(name, is_signed, rem)                                                                  \
+    static void name(uint32_t mask, uint64_t *d, const uint64_t *A, const uint64_t *B, const uint64_t *C) \
+    {                                                                                                  \
+        (void)C;                                                                                       \
+        divide_row(mask, d, A, B, is_signed, rem);                                                     \
+    }
+DIVIDE(div_u32, false, false)
+DIVIDE(div_s32, true, false)
+DIVIDE(rem_u32, false, true)
+DIVIDE(rem_s32, true, true)
 FAST(div_u64, alu_divide(a, b, 64, false, false))
 FAST(div_s64, alu_divide(a, b, 64, true, false))
 FAST(rem_u64, alu_divide(a, b, 64, false, true))
