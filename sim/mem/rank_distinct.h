@@ -8,8 +8,8 @@
 
 /* Lanes out of order from this many on are ranked; fewer insert into a
  * sorted list about as fast (a gather at random, on the build machine: 32
- * lanes 645 ns a warp inserted, 232 ranked; 16 lanes 267 and 126; 8
- * lanes 99 and 85; 4 lanes 42 and 71). */
+ * lanes 640 ns a warp inserted, 216 ranked; 16 lanes 275 and 103; 9 lanes
+ * 120 and 66; 8 lanes 99 and 85; 4 lanes 42 and 71). */
 #define WS_RANK_FROM_LANES 9
 
 /* The distinct values among v[0..k) (k <= 32), ascending, into out;
