@@ -57,20 +57,11 @@ static uint32_t lines_of(const uint64_t *s, uint32_t n)
     return lines;
 }
 
-/* Whether the lanes in mask come in ascending order of address. */
-static bool ascending(const uint64_t addr[32], uint32_t mask)
+/* Whether a full warp's lanes come in ascending order of address. */
+static bool ascending(const uint64_t addr[32])
 {
     bool down = false;
-    if (mask == UINT32_MAX) {
-        for (int lane = 1; lane < 32; lane++) down |= addr[lane] < addr[lane - 1];
-        return !down;
-    }
-    uint64_t prev = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
-        uint64_t a = addr[__builtin_ctz(m)];
-        down |= a < prev;
-        prev = a;
-    }
+    for (int lane = 1; lane < 32; lane++) down |= addr[lane] < addr[lane - 1];
     return !down;
 }
 
@@ -101,7 +92,7 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
         } else if (ws_half_run(addr, size, &step0) && ws_half_run(addr + 16, size, &step1)) {
             n = two_runs(addr[0], step0, addr[16], step1, size, s);
             mask = 0;
-        } else if (!(size & (size - 1)) && ascending(addr, mask)) {
+        } else if (!(size & (size - 1)) && ascending(addr)) {
             uint64_t bits = 0;
             for (int lane = 0; lane < 32; lane++) bits |= addr[lane];
             if (!(bits & (size - 1))) {     /* every lane aligned: in one sector */
@@ -115,21 +106,12 @@ void ws_coalesce_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, ws_
             }
         }
     }
-    if (__builtin_popcount(mask) >= WS_RANK_FROM_LANES && !ascending(addr, mask)) {
-        /* lanes out of order, each in one sector (a gather, a scatter) */
-        uint64_t sector[32], across = 0;
-        uint32_t k = 0;
-        for (uint32_t m = mask; m; m &= m - 1) {
-            uint64_t a = addr[__builtin_ctz(m)];
-            sector[k] = a / WS_SECTOR_BYTES;
-            across |= sector[k++] != (a + size - 1) / WS_SECTOR_BYTES;
-        }
-        if (!across && (n = ws_rank_distinct(sector, k, s)) != UINT32_MAX) {
-            out->sectors = n;
-            out->lines = lines_of(s, n);
-            return;
-        }
-        n = 0;
+    /* lanes out of order, each in one sector (a gather, a scatter) */
+    uint32_t ranked = ws_rank_lanes(addr, mask, size, WS_SECTOR_BYTES, s);
+    if (ranked != UINT32_MAX) {
+        out->sectors = ranked;
+        out->lines = lines_of(s, ranked);
+        return;
     }
     uint64_t prev = UINT64_MAX;     /* the one sector of the lane before, if it had one */
     for (; mask; mask &= mask - 1) {

@@ -4,6 +4,7 @@
 #ifndef WARPSIM_RANK_DISTINCT_H
 #define WARPSIM_RANK_DISTINCT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Lanes out of order from this many on are ranked; fewer insert into a
@@ -45,6 +46,28 @@ static inline uint32_t ws_rank_distinct(const uint64_t *v, uint32_t k, uint64_t 
     uint32_t n = 0;
     for (; used; used &= used - 1) out[n++] = slot[__builtin_ctz(used)];
     return n;
+}
+
+/* The distinct units (address / unit: a sector, a bank's word) of the
+ * lanes in mask, each reading or writing size bytes at addr[lane],
+ * ascending, into out: how many, where WS_RANK_FROM_LANES lanes or more
+ * come out of order, each inside one unit; else UINT32_MAX, and the caller
+ * lists them its own way. */
+static inline uint32_t ws_rank_lanes(const uint64_t addr[32], uint32_t mask, uint32_t size, uint32_t unit,
+                                     uint64_t *out)
+{
+    if (__builtin_popcount(mask) < WS_RANK_FROM_LANES) return UINT32_MAX;
+    uint64_t v[32];
+    uint32_t k = 0;
+    bool across = false, down = false;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint64_t a = addr[__builtin_ctz(m)];
+        v[k] = a / unit;
+        across |= (a + size - 1) / unit != v[k];
+        down |= k > 0 && v[k] < v[k - 1];
+        k++;
+    }
+    return across || !down ? UINT32_MAX : ws_rank_distinct(v, k, out);
 }
 
 #endif

@@ -96,21 +96,9 @@ void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, 
          * many lanes of a word each, out of order (a sort's scatter), by
          * rank instead. */
         uint64_t w[PART_WORDS];
-        uint32_t n = 0;
-        if (size <= WS_SMEM_BANK_BYTES && (uint32_t)__builtin_popcount(pm) >= WS_RANK_FROM_LANES) {
-            uint64_t v[32], across = 0;
-            uint32_t k = 0;
-            bool down = false;
-            for (uint32_t m = pm; m; m &= m - 1) {
-                uint64_t a = addr[p * lanes + (uint32_t)__builtin_ctz(m)];
-                v[k] = a / WS_SMEM_BANK_BYTES;
-                across |= a % WS_SMEM_BANK_BYTES + size > WS_SMEM_BANK_BYTES;
-                down |= k > 0 && v[k] < v[k - 1];
-                k++;
-            }
-            if (!across && down && (n = ws_rank_distinct(v, k, w)) != UINT32_MAX) pm = 0;
-            else n = 0;
-        }
+        uint32_t n = ws_rank_lanes(addr + p * lanes, pm, size, WS_SMEM_BANK_BYTES, w);
+        if (n != UINT32_MAX) pm = 0;
+        else n = 0;
         for (; pm; pm &= pm - 1) {
             uint64_t a = addr[p * lanes + (uint32_t)__builtin_ctz(pm)];
             uint64_t last = (a + size - 1) / WS_SMEM_BANK_BYTES;
