@@ -2,7 +2,7 @@
  * rsqrt ex2 lg2 sin cos tanh (.approx).
  *
  * The .approx forms of f32 and narrower types are computed in double and
- * rounded to the target, those of f64 in long double: either is well
+ * rounded to the target, f64's rsqrt in long double: either is well
  * inside the error bounds the PTX ISA documents (ex2 2 ulp, lg2 2^-22.6
  * absolute, sin/cos 2^-20.9 absolute on [-pi, pi], rsqrt 2^-22.9
  * relative, tanh 2^-10.987 relative).  (The host's long double functions
@@ -47,21 +47,7 @@ bool alu_sfu_supports(const ptx_mods *m)
     }
 }
 
-static long double approx_fn(int op, long double x)
-{
-    switch (op) {
-    case PTX_OP_RCP:   return 1.0L / x;
-    case PTX_OP_SQRT:  return sqrtl(x);
-    case PTX_OP_RSQRT: return 1.0L / sqrtl(x);   /* -0 -> -inf, +0 -> +inf */
-    case PTX_OP_EX2:   return exp2l(x);
-    case PTX_OP_LG2:   return log2l(x);
-    case PTX_OP_SIN:   return sinl(x);
-    case PTX_OP_COS:   return cosl(x);
-    default:           return tanhl(x);
-    }
-}
-
-static double approx_fn_double(int op, double x)
+static double approx_fn(int op, double x)
 {
     switch (op) {
     case PTX_OP_RCP:   return 1.0 / x;
@@ -83,7 +69,7 @@ static uint64_t sfu_f32(int op, uint64_t a, int rnd, uint32_t fl)
     float x = alu_f32(a);
     uint64_t r;
     if (fl & PTX_F_APPROX) {
-        r = alu_f32_bits((float)approx_fn_double(op, x));
+        r = alu_f32_bits((float)approx_fn(op, x));
     } else if (rnd == PTX_RND_RN) {
         r = alu_f32_bits(op == PTX_OP_RCP ? 1.0f / x : sqrtf(x));
     } else {
@@ -101,8 +87,8 @@ static uint64_t sfu_f64(int op, uint64_t a, int rnd, uint32_t fl)
     if (ftz)
         a = alu_ftz64(a);
     double x = alu_f64(a), v;
-    if (fl & PTX_F_APPROX)
-        v = op == PTX_OP_RCP ? 1.0 / x : (double)approx_fn(op, x);
+    if (fl & PTX_F_APPROX)      /* rcp and rsqrt (alu_sfu_supports): rsqrt in long double */
+        v = op == PTX_OP_RCP ? 1.0 / x : (double)(1.0L / sqrtl(x));     /* -0 -> -inf */
     else if (op == PTX_OP_RCP)
         v = rnd == PTX_RND_RN ? 1.0 / x : alu_f64_rounded(ALU_OP_DIV, 1.0, x, 0, rnd);
     else
@@ -115,7 +101,7 @@ static uint64_t sfu_half(const alu_fmt *f, int op, uint64_t a, uint32_t fl)
 {
     if (fl & PTX_F_FTZ)
         a = alu_fmt_ftz(f, a);
-    double v = approx_fn_double(op, alu_to_double(f, a));
+    double v = approx_fn(op, alu_to_double(f, a));
     uint64_t r = alu_from_double(f, v, PTX_RND_RN);
     if (alu_fmt_isnan(f, r))
         return f->nan;
