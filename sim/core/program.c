@@ -127,8 +127,12 @@ static void widen_window(const ws_program *p, ws_kernel *k, int32_t fi, bool *se
     if (wf->start < 0) return;
     widen_range(&k->reg_lo, &k->reg_hi, wf->reg_base, wf->reg_base + wf->nregs);
     widen_range(&k->row_lo, &k->row_hi, wf->row_base, wf->row_base + wf->nrows);
-    for (int32_t pc = wf->start; pc < wf->end; pc++)
-        if (p->code[pc].cls == WS_I_CALL) widen_window(p, k, p->calls[p->code[pc].aux].callee, seen);
+    for (int32_t pc = wf->start; pc < wf->end; pc++) {
+        const ws_insn *in = &p->code[pc];
+        if (in->cls == WS_I_CALL) widen_window(p, k, p->calls[in->aux].callee, seen);
+        /* bar.sync a, b and bar.red.op d, a, b, c */
+        if (in->cls == WS_I_BAR && in->nops > (in->m.subop == PTX_SUB_BAR_RED ? 3 : 1)) k->counted_barriers = true;
+    }
 }
 
 /* Each kernel's windows: the span of the registers (local memory,
@@ -147,6 +151,7 @@ static bool register_windows(ws_program *p)
         k->reg_lo = k->reg_hi = p->funcs[k->func].reg_base;
         k->row_lo = k->row_hi = p->funcs[k->func].row_base;
         k->local_lo = k->local_size = k->tparam_lo = k->tparam_size = 0;
+        k->counted_barriers = false;
         widen_window(p, k, k->func, seen);
     }
     free(seen);

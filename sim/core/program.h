@@ -74,6 +74,10 @@ struct ws_kernel {
      * zeroes (reg_init.c); NULL: every row. */
     int32_t *zero_rows;
     int32_t nzero_rows;
+    /* Whether its code or a function it can call has a barrier that names
+     * its thread count (bar.sync a, b): one that can complete while other
+     * threads of the block still run (sm.c sync_block). */
+    bool counted_barriers;
 };
 
 /* Finds each kernel's zero_rows (reg_init.c).  False on out of memory. */

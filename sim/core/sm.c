@@ -307,6 +307,8 @@ static bool begin_block(ws_tsim *s, ws_sm *sm, uint32_t bs)
         sp->mem_done[sw->bit] = now;
         sp->npending[sw->bit] = 0;
     }
+    b->at_work = 0;
+    for (uint32_t wi = 0; wi < s->nwarps; wi++) b->at_work += b->b.warps[wi].state == WS_WARP_READY;
     sm->live += s->nwarps;
     s->x.stats->blocks++;
     s->x.stats->warps += s->nwarps;
@@ -545,16 +547,30 @@ static inline __attribute__((always_inline)) bool can_issue(ws_tsim *s, ws_sm *s
     return pipe_ready(s, sm, sp, sw, now, wake);
 }
 
+/* sw's wstate, as its step or a barrier release left its warp, and its
+ * block b's count of warps at work. */
+static void set_wstate(ws_sm_block *b, ws_sm_warp *sw, uint8_t state)
+{
+    b->at_work += (uint32_t)(state == WS_WARP_READY) - (uint32_t)(sw->wstate == WS_WARP_READY);
+    sw->wstate = state;
+}
+
 /* After a warp of block b reached a barrier or exited: release what can
  * be released; a block whose running warps all wait is deadlocked. */
 static bool sync_block(ws_tsim *s, ws_sm *sm, ws_sm_block *b, uint32_t bs, uint64_t now)
 {
+    /* A barrier that names no thread count waits for every live thread of
+     * the block, and a warp at work has threads that run: none can
+     * complete, and the block is not deadlocked (a pass over its warps'
+     * groups at each warp's arrival made reduction kernels' barriers cost
+     * the square of their warps). */
+    if (b->at_work && !s->x.k->counted_barriers) return true;
     if (ws_block_release_barriers(&s->x, &b->b) > 0) {
         for (uint32_t w = 0; w < s->nwarps; w++) {
             ws_sm_warp *sw = &sm->slots[bs * s->nwarps + w];
             ws_subpart *sp = &sm->sp[sw->spi];
             off_pipe(sp, sw);
-            sw->wstate = sw->w->state;
+            set_wstate(b, sw, sw->w->state);
             sw->npc = ws_warp_next_pc(sw->w);
             if (sp->parked & BIT(sw)) {     /* its state may have changed: look again */
                 sp->parked &= ~BIT(sw);
@@ -612,7 +628,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     ws_step_info info;
     info.mem = false;
     ws_step_result r = ws_warp_step(&s->x, &b->b, w, now, &info);
-    sw->wstate = w->state;
+    set_wstate(b, sw, w->state);
     sw->npc = ws_warp_next_pc(w);
     if (r == WS_STEP_FAULT) return false;
     /* --sass: a PTX access ptxas merged into its group's leader is no SASS

@@ -87,6 +87,7 @@ typedef struct ws_sm_block {
     ws_block b;                         /* functional state; b.warps has nwarps */
     uint32_t running;                   /* warps not yet retired */
     uint32_t unfinished;                /* of those, warps not yet exited */
+    uint32_t at_work;                   /* of its warps, those whose wstate is WS_WARP_READY */
     uint64_t started;                   /* the cycle it started */
     uint64_t linear;                    /* its linear index in the grid */
     uint64_t *ready;
