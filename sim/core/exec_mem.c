@@ -1295,6 +1295,30 @@ static bool wmma_rd(void *ctx, uint64_t addr, void *dst, uint32_t size)
     return mem_access(c->x, c->b, c->w, c->lane, c->pc, c->space, addr, dst, size, false, WHAT_READ);
 }
 
+/* A run of a wmma load's tile read whole: from global or shared memory,
+ * with no checks on (initcheck and racecheck look at each element), and
+ * only where every byte is valid; else false and nothing done, and the
+ * elements go one by one through wmma_rd, which reports what it finds.
+ * The reuse recorder is told of the run's bytes: the elements' own. */
+static bool wmma_rd_run(void *ctx, uint64_t addr, void *dst, uint32_t size)
+{
+    wmma_ctx *c = ctx;
+    if (c->x->checks) return false;
+    uint64_t off = addr;
+    int s = c->space;
+    if (s == WS_SP_GENERIC) {
+        switch (ws_generic_classify(addr, &off)) {
+        case WS_GEN_SHARED: s = WS_SP_SHARED; break;
+        case WS_GEN_LOCAL: return false;
+        default: s = WS_SP_GLOBAL; break;
+        }
+    }
+    if (s == WS_SP_GLOBAL) return ws_devmem_read(c->x->p->mem, off, dst, size);
+    if (s != WS_SP_SHARED || off > c->b->shared_size || size > c->b->shared_size - off) return false;
+    memcpy(dst, c->b->shared + off, size);
+    return true;
+}
+
 static bool wmma_wr(void *ctx, uint64_t addr, const void *src, uint32_t size)
 {
     wmma_ctx *c = ctx;
@@ -1408,7 +1432,7 @@ bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     }
     if (store && !x->applying) ws_progress(x, w);
     ok = store ? ws_wmma_store(&in->m, base, stride, wmma_wr, &c, r0, why, sizeof why)
-               : ws_wmma_load(&in->m, base, stride, wmma_rd, &c, r0, why, sizeof why);
+               : ws_wmma_load(&in->m, base, stride, wmma_rd_run, wmma_rd, &c, r0, why, sizeof why);
     wmma_fault(x, b, w, pc, ok, why);
     if (ok && !x->applying) wmma_account(x, in, pc, mask, base, stride, store, info);
     return ok;

@@ -83,7 +83,12 @@ int ws_wmma_fragment_regs(const ptx_mods *m);   /* registers in the fragment ope
 /* wmma.mma only: registers in operand 0 = d, 1 = a, 2 = b, 3 = c (-1 when
  * the form is not supported).  ws_wmma_fragment_regs gives d's for mma. */
 int ws_wmma_mma_regs(const ptx_mods *m, int operand);
-bool ws_wmma_load(const ptx_mods *m, uint64_t base, uint32_t stride,
+/* A load reads the tile a run of 16 elements at a time (a row of a
+ * row-major tile, a column of a column-major one) through rd_run where it
+ * can; rd_run returns false (and reports nothing) to have that load's
+ * elements read one by one through rd instead, which reports a fault
+ * where it finds one.  rd_run may be NULL. */
+bool ws_wmma_load(const ptx_mods *m, uint64_t base, uint32_t stride, ws_read_fn rd_run,
                   ws_read_fn rd, void *ctx, uint64_t *frag[], char *why, size_t why_size);
 bool ws_wmma_store(const ptx_mods *m, uint64_t base, uint32_t stride,
                    ws_write_fn wr, void *ctx, uint64_t *const frag[], char *why, size_t why_size);

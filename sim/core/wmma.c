@@ -147,7 +147,24 @@ static uint64_t elem_offset(bool row_major, uint32_t row, uint32_t col, uint32_t
 /* Loads and stores carry one layout modifier; accept it in either flag. */
 static bool row_layout(const ptx_mods *m) { return (m->flags & (PTX_F_ROW_A | PTX_F_ROW_B)) != 0; }
 
-bool ws_wmma_load(const ptx_mods *m, uint64_t base, uint32_t stride,
+/* The 16 x 16 tile of a load at base into tile (row-major, esize bytes an
+ * element), a run of 16 elements along the layout's major dimension at a
+ * time through rd_run.  False (nothing said) when rd_run declines a run. */
+static bool read_tile(ws_read_fn rd_run, void *ctx, uint64_t base, uint32_t stride, uint32_t esize, bool rowm,
+                      uint8_t tile[WMMA_N][WMMA_N][4])
+{
+    uint8_t run[WMMA_N * 4];
+    for (uint32_t r = 0; r < WMMA_N; r++) {
+        if (!rd_run(ctx, base + (uint64_t)r * stride * esize, run, WMMA_N * esize)) return false;
+        for (uint32_t j = 0; j < WMMA_N; j++) {
+            uint8_t *dst = rowm ? tile[r][j] : tile[j][r];
+            memcpy(dst, run + j * esize, esize);
+        }
+    }
+    return true;
+}
+
+bool ws_wmma_load(const ptx_mods *m, uint64_t base, uint32_t stride, ws_read_fn rd_run,
                   ws_read_fn rd, void *ctx, uint64_t *frag[], char *why, size_t why_size)
 {
     enum wmma_matrix mat;
@@ -165,15 +182,23 @@ bool ws_wmma_load(const ptx_mods *m, uint64_t base, uint32_t stride,
     }
     for (uint32_t r = 0; r < (uint32_t)ws_wmma_fragment_regs(m); r++)
         for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) frag[r][lane] = 0;
+    /* every element of the tile is some lane's: 16 runs of 16, read whole,
+     * are the bytes the lanes read element by element */
+    uint8_t tile[WMMA_N][WMMA_N][4];
+    bool whole = rd_run && read_tile(rd_run, ctx, base, stride, esize, rowm, tile);
     for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) {
         for (uint32_t i = 0; i < frag_elems(mat); i++) {
             uint32_t row, col;
             element_pos(mat, lane, i, &row, &col);
-            uint64_t addr = base + elem_offset(rowm, row, col, stride, esize);
             uint32_t v = 0;
-            if (!rd(ctx, addr, &v, esize)) {
-                snprintf(why, why_size, "wmma.load: cannot read %u bytes at 0x%" PRIx64, esize, addr);
-                return false;
+            if (whole) {
+                memcpy(&v, tile[row][col], esize);
+            } else {
+                uint64_t addr = base + elem_offset(rowm, row, col, stride, esize);
+                if (!rd(ctx, addr, &v, esize)) {
+                    snprintf(why, why_size, "wmma.load: cannot read %u bytes at 0x%" PRIx64, esize, addr);
+                    return false;
+                }
             }
             frag_set(frag, half, lane, i, v);
         }

@@ -113,7 +113,7 @@ static void test_fragment_layout_matches_gpu(void **state)
             frag f;
             frag_init(&f);
             char why[128];
-            assert_true(ws_wmma_load(&md, kinds[k].addr, 16, rd, &m, f.rows, why, sizeof why));
+            assert_true(ws_wmma_load(&md, kinds[k].addr, 16, NULL, rd, &m, f.rows, why, sizeof why));
             const char *s = line + n;
             for (int i = 0; i < kinds[k].n; i++) {
                 float want;
@@ -175,9 +175,9 @@ static void run_case(bool a_row, bool b_row, bool c_half, bool d_half, bool c_ro
     frag fa, fb, fc, fd;
     frag_init(&fa); frag_init(&fb); frag_init(&fc); frag_init(&fd);
     char why[128];
-    assert_true(ws_wmma_load(&la, BASE + offA, ld, rd, &m, fa.rows, why, sizeof why));
-    assert_true(ws_wmma_load(&lb, BASE + offB, ld, rd, &m, fb.rows, why, sizeof why));
-    assert_true(ws_wmma_load(&lc, BASE + offC, ld, rd, &m, fc.rows, why, sizeof why));
+    assert_true(ws_wmma_load(&la, BASE + offA, ld, NULL, rd, &m, fa.rows, why, sizeof why));
+    assert_true(ws_wmma_load(&lb, BASE + offB, ld, NULL, rd, &m, fb.rows, why, sizeof why));
+    assert_true(ws_wmma_load(&lc, BASE + offC, ld, NULL, rd, &m, fc.rows, why, sizeof why));
     ws_wmma_mma(&mm, fd.rows, fa.rows, fb.rows, fc.rows);
     assert_true(ws_wmma_store(&sd, BASE + offD, ld, wr, &m, fd.rows, why, sizeof why));
 
@@ -240,6 +240,73 @@ static void test_mma_random(void **state)
     run_case(false, true, false, false, false, true, 16, A, B, C, false, 1e-5);
 }
 
+/* A run reader that declines the run at decline (a count of calls
+ * down to it; -1: none) and counts the runs it read. */
+typedef struct run_ctx { mem *m; int decline; int runs; } run_ctx;
+
+static bool rd_run(void *ctx, uint64_t addr, void *dst, uint32_t size)
+{
+    run_ctx *c = ctx;
+    if (c->decline == 0) return false;
+    if (c->decline > 0) c->decline--;
+    if (!rd(c->m, addr, dst, size)) return false;
+    c->runs++;
+    return true;
+}
+
+static bool rd_elem(void *ctx, uint64_t addr, void *dst, uint32_t size)
+{
+    run_ctx *c = ctx;
+    return rd(c->m, addr, dst, size);
+}
+
+/* A load read a run of the tile at a time gives the fragment the same
+ * load gives element by element, for each matrix, layout and type and
+ * leading dimensions above 16; where the run reader declines a run (its
+ * first, its ninth, or one past the memory's end) the elements are read
+ * one by one and the fragment is again the same. */
+static void test_runs_same_as_elements(void **state)
+{
+    (void)state;
+    static mem m;
+    m.size = sizeof m.bytes;
+    for (uint32_t i = 0; i < m.size; i++) m.bytes[i] = (uint8_t)(i * 37u + (i >> 8) * 11u);
+    static const struct { ptx_subop op; ptx_type t; uint32_t flags; } k[] = {
+        {PTX_SUB_WMMA_LOAD_A, PTX_T_F16, PTX_F_ROW_A}, {PTX_SUB_WMMA_LOAD_A, PTX_T_F16, 0},
+        {PTX_SUB_WMMA_LOAD_B, PTX_T_F16, PTX_F_ROW_B}, {PTX_SUB_WMMA_LOAD_B, PTX_T_F16, 0},
+        {PTX_SUB_WMMA_LOAD_C, PTX_T_F32, PTX_F_ROW_A}, {PTX_SUB_WMMA_LOAD_C, PTX_T_F32, 0},
+        {PTX_SUB_WMMA_LOAD_C, PTX_T_F16, PTX_F_ROW_A}, {PTX_SUB_WMMA_LOAD_C, PTX_T_F16, 0},
+    };
+    const uint32_t lds[] = {16, 24, 40, 64};
+    const int declines[] = {-1, 0, 8};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        for (size_t j = 0; j < sizeof lds / sizeof lds[0]; j++)
+            for (size_t d = 0; d < sizeof declines / sizeof declines[0]; d++) {
+                ptx_mods md = mods(k[i].op, k[i].t, 0, k[i].flags);
+                frag want, got;
+                frag_init(&want);
+                frag_init(&got);
+                char why[128];
+                run_ctx c = {&m, declines[d], 0};
+                assert_true(ws_wmma_load(&md, BASE + 64, lds[j], NULL, rd_elem, &c, want.rows, why, sizeof why));
+                assert_true(ws_wmma_load(&md, BASE + 64, lds[j], rd_run, rd_elem, &c, got.rows, why, sizeof why));
+                assert_memory_equal(want.r, got.r, sizeof want.r);
+                assert_int_equal(c.runs, declines[d] < 0 ? 16 : declines[d]);
+            }
+    /* the tile's last run past the memory's end: declined, and the
+     * element that lies there is reported */
+    ptx_mods la = mods(PTX_SUB_WMMA_LOAD_A, PTX_T_F16, 0, PTX_F_ROW_A);
+    frag f;
+    frag_init(&f);
+    char why[128] = "";
+    run_ctx c = {&m, -1, 0};
+    m.size = sizeof m.bytes - 16;
+    uint64_t base = BASE + m.size - 15 * 16 * 2 - 16;     /* 16 bytes of the last row fit */
+    assert_false(ws_wmma_load(&la, base, 16, rd_run, rd_elem, &c, f.rows, why, sizeof why));
+    assert_int_equal(c.runs, 15);
+    assert_non_null(strstr(why, "cannot read 2 bytes"));
+}
+
 static void test_faults(void **state)
 {
     (void)state;
@@ -249,16 +316,16 @@ static void test_faults(void **state)
     frag_init(&f);
     char why[128] = "";
     ptx_mods la = mods(PTX_SUB_WMMA_LOAD_A, PTX_T_F16, 0, PTX_F_ROW_A);
-    assert_false(ws_wmma_load(&la, BASE, 16, rd, &m, f.rows, why, sizeof why));
+    assert_false(ws_wmma_load(&la, BASE, 16, NULL, rd, &m, f.rows, why, sizeof why));
     assert_non_null(strstr(why, "cannot read"));
     m.size = sizeof m.bytes;
-    assert_false(ws_wmma_load(&la, BASE + 16, 16, rd, &m, f.rows, why, sizeof why));
+    assert_false(ws_wmma_load(&la, BASE + 16, 16, NULL, rd, &m, f.rows, why, sizeof why));
     assert_non_null(strstr(why, "misaligned"));
     ptx_mods sd = mods(PTX_SUB_WMMA_STORE_D, PTX_T_F32, 0, PTX_F_ROW_A);
     assert_false(ws_wmma_store(&sd, BASE + 8192, 16, wr, &m, f.rows, why, sizeof why));
     assert_non_null(strstr(why, "cannot write"));
     la.wmma_shape = 2;   /* m32n8k16 */
-    assert_false(ws_wmma_load(&la, BASE, 16, rd, &m, f.rows, why, sizeof why));
+    assert_false(ws_wmma_load(&la, BASE, 16, NULL, rd, &m, f.rows, why, sizeof why));
     assert_non_null(strstr(why, "m16n16k16"));
 }
 
@@ -336,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_mma_row_col_f32),
         cmocka_unit_test(test_mma_col_row_f16),
         cmocka_unit_test(test_mma_random),
+        cmocka_unit_test(test_runs_same_as_elements),
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_accesses),
     };
