@@ -147,21 +147,49 @@ static uint64_t elem_offset(bool row_major, uint32_t row, uint32_t col, uint32_t
 /* Loads and stores carry one layout modifier; accept it in either flag. */
 static bool row_layout(const ptx_mods *m) { return (m->flags & (PTX_F_ROW_A | PTX_F_ROW_B)) != 0; }
 
-/* The 16 x 16 tile of a load at base into tile (row-major, esize bytes an
- * element), a run of 16 elements along the layout's major dimension at a
- * time through rd_run.  False (nothing said) when rd_run declines a run. */
-static bool read_tile(ws_read_fn rd_run, void *ctx, uint64_t base, uint32_t stride, uint32_t esize, bool rowm,
-                      uint8_t tile[WMMA_N][WMMA_N][4])
+/* The 16 x 16 tile of a load at base into tile (tile[row][col]: the
+ * element's bits), a run of 16 elements along the layout's major
+ * dimension at a time through rd_run.  False (nothing said) when rd_run
+ * declines a run. */
+static bool read_tile(ws_read_fn rd_run, void *ctx, uint64_t base, uint32_t stride, bool half, bool rowm,
+                      uint32_t tile[WMMA_N][WMMA_N])
 {
+    uint32_t esize = half ? 2 : 4;
     uint8_t run[WMMA_N * 4];
     for (uint32_t r = 0; r < WMMA_N; r++) {
         if (!rd_run(ctx, base + (uint64_t)r * stride * esize, run, WMMA_N * esize)) return false;
         for (uint32_t j = 0; j < WMMA_N; j++) {
-            uint8_t *dst = rowm ? tile[r][j] : tile[j][r];
-            memcpy(dst, run + j * esize, esize);
+            uint32_t v;
+            if (half) {
+                uint16_t h;
+                memcpy(&h, run + 2 * j, 2);
+                v = h;
+            } else {
+                memcpy(&v, run + 4 * j, 4);
+            }
+            if (rowm) tile[r][j] = v;
+            else tile[j][r] = v;
         }
     }
     return true;
+}
+
+/* A fragment's registers from its tile: an f16 register holds elements 2r
+ * (low half) and 2r + 1, an f32 register element r. */
+static void frag_of_tile(enum wmma_matrix mat, bool half, uint32_t nregs, uint32_t tile[WMMA_N][WMMA_N],
+                         uint64_t *frag[])
+{
+    for (uint32_t r = 0; r < nregs; r++)
+        for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) {
+            uint32_t row, col;
+            element_pos(mat, lane, half ? 2 * r : r, &row, &col);
+            uint64_t v = tile[row][col];
+            if (half) {
+                element_pos(mat, lane, 2 * r + 1, &row, &col);
+                v |= (uint64_t)tile[row][col] << 16;
+            }
+            frag[r][lane] = v;
+        }
 }
 
 bool ws_wmma_load(const ptx_mods *m, uint64_t base, uint32_t stride, ws_read_fn rd_run,
@@ -180,25 +208,25 @@ bool ws_wmma_load(const ptx_mods *m, uint64_t base, uint32_t stride, ws_read_fn 
         snprintf(why, why_size, "wmma.load: misaligned address 0x%" PRIx64 " (needs 32-byte alignment)", base);
         return false;
     }
-    for (uint32_t r = 0; r < (uint32_t)ws_wmma_fragment_regs(m); r++)
-        for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) frag[r][lane] = 0;
+    uint32_t nregs = (uint32_t)ws_wmma_fragment_regs(m);
     /* every element of the tile is some lane's: 16 runs of 16, read whole,
      * are the bytes the lanes read element by element */
-    uint8_t tile[WMMA_N][WMMA_N][4];
-    bool whole = rd_run && read_tile(rd_run, ctx, base, stride, esize, rowm, tile);
+    uint32_t tile[WMMA_N][WMMA_N];
+    if (rd_run && read_tile(rd_run, ctx, base, stride, half, rowm, tile)) {
+        frag_of_tile(mat, half, nregs, tile, frag);
+        return true;
+    }
+    for (uint32_t r = 0; r < nregs; r++)
+        for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) frag[r][lane] = 0;
     for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) {
         for (uint32_t i = 0; i < frag_elems(mat); i++) {
             uint32_t row, col;
             element_pos(mat, lane, i, &row, &col);
             uint32_t v = 0;
-            if (whole) {
-                memcpy(&v, tile[row][col], esize);
-            } else {
-                uint64_t addr = base + elem_offset(rowm, row, col, stride, esize);
-                if (!rd(ctx, addr, &v, esize)) {
-                    snprintf(why, why_size, "wmma.load: cannot read %u bytes at 0x%" PRIx64, esize, addr);
-                    return false;
-                }
+            uint64_t addr = base + elem_offset(rowm, row, col, stride, esize);
+            if (!rd(ctx, addr, &v, esize)) {
+                snprintf(why, why_size, "wmma.load: cannot read %u bytes at 0x%" PRIx64, esize, addr);
+                return false;
             }
             frag_set(frag, half, lane, i, v);
         }
@@ -293,7 +321,10 @@ void ws_wmma_mma(const ptx_mods *m, uint64_t *d[], uint64_t *const a[],
             uint32_t row, col;
             element_pos(MAT_C, lane, i, &row, &col);
             float acc = C[row][col];
-            for (uint32_t k = 0; k < WMMA_N; k++) acc = fmaf(A[row][k], B[k][col], acc);
+            /* a product of two f16 values is exact in f32 (22 bits of
+             * significand, and no f16 product leaves f32's normal range), so
+             * acc + a * b rounds once, exactly as fmaf would */
+            for (uint32_t k = 0; k < WMMA_N; k++) acc += A[row][k] * B[k][col];
             frag_set(d, d_half, lane, i, d_half ? float_to_half(acc) : f32_bits(acc));
         }
 }

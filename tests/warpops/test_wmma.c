@@ -240,6 +240,58 @@ static void test_mma_random(void **state)
     run_case(false, true, false, false, false, true, 16, A, B, C, false, 1e-5);
 }
 
+/* f16 values over their whole range (subnormals, both signs, up to
+ * 65504) and f32 accumulators of many magnitudes: D is C plus the 16
+ * products in order k = 0..15, each step rounded once to f32 (fmaf), bit
+ * for bit, as wmma.c documents. */
+static void test_mma_rounds_each_step_once(void **state)
+{
+    (void)state;
+    static mem m;
+    m.size = sizeof m.bytes;
+    uint32_t s = 777;
+    for (int round = 0; round < 20; round++) {
+        float A[16][16], B[16][16], C[16][16];
+        for (int r = 0; r < 16; r++)
+            for (int c = 0; c < 16; c++) {
+                uint16_t ha, hb;
+                do { s = s * 1664525u + 1013904223u; ha = (uint16_t)(s >> 16); } while ((ha & 0x7C00u) == 0x7C00u);
+                do { s = s * 1664525u + 1013904223u; hb = (uint16_t)(s >> 16); } while ((hb & 0x7C00u) == 0x7C00u);
+                A[r][c] = hf(ha);
+                B[r][c] = hf(hb);
+                s = s * 1664525u + 1013904223u;
+                C[r][c] = ldexpf((float)(s >> 8) / 8388608.0f - 1.0f, (int)(s % 40) - 20);
+            }
+        const uint32_t offA = 0, offB = 2048, offC = 4096, offD = 6144;
+        put(&m, offA, true, true, 16, A);
+        put(&m, offB, true, false, 16, B);
+        put(&m, offC, false, true, 16, C);
+        ptx_mods la = mods(PTX_SUB_WMMA_LOAD_A, PTX_T_F16, 0, PTX_F_ROW_A);
+        ptx_mods lb = mods(PTX_SUB_WMMA_LOAD_B, PTX_T_F16, 0, 0);
+        ptx_mods lc = mods(PTX_SUB_WMMA_LOAD_C, PTX_T_F32, 0, PTX_F_ROW_A);
+        ptx_mods mm = mods(PTX_SUB_WMMA_MMA, PTX_T_F32, PTX_T_F32, PTX_F_ROW_A);
+        ptx_mods sd = mods(PTX_SUB_WMMA_STORE_D, PTX_T_F32, 0, PTX_F_ROW_A);
+        frag fa, fb, fc, fd;
+        frag_init(&fa); frag_init(&fb); frag_init(&fc); frag_init(&fd);
+        char why[128];
+        assert_true(ws_wmma_load(&la, BASE + offA, 16, NULL, rd, &m, fa.rows, why, sizeof why));
+        assert_true(ws_wmma_load(&lb, BASE + offB, 16, NULL, rd, &m, fb.rows, why, sizeof why));
+        assert_true(ws_wmma_load(&lc, BASE + offC, 16, NULL, rd, &m, fc.rows, why, sizeof why));
+        ws_wmma_mma(&mm, fd.rows, fa.rows, fb.rows, fc.rows);
+        assert_true(ws_wmma_store(&sd, BASE + offD, 16, wr, &m, fd.rows, why, sizeof why));
+        for (int r = 0; r < 16; r++)
+            for (int c = 0; c < 16; c++) {
+                float want = C[r][c];
+                for (int k = 0; k < 16; k++) want = fmaf(A[r][k], B[k][c], want);
+                float got = (float)get(&m, offD, false, true, 16, r, c);
+                uint32_t wb, gb;
+                memcpy(&wb, &want, 4);
+                memcpy(&gb, &got, 4);
+                if (wb != gb) fail_msg("round %d D[%d][%d] = %a, fmaf steps %a", round, r, c, got, want);
+            }
+    }
+}
+
 /* A run reader that declines the run at decline (a count of calls
  * down to it; -1: none) and counts the runs it read. */
 typedef struct run_ctx { mem *m; int decline; int runs; } run_ctx;
@@ -403,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_mma_row_col_f32),
         cmocka_unit_test(test_mma_col_row_f16),
         cmocka_unit_test(test_mma_random),
+        cmocka_unit_test(test_mma_rounds_each_step_once),
         cmocka_unit_test(test_runs_same_as_elements),
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_accesses),
