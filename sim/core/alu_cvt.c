@@ -15,6 +15,7 @@
  * NaN conversions (to or from f16 and bf16, or with .sat) give the
  * target's canonical NaN (0 with .sat). */
 #include <math.h>
+#include <string.h>
 #include "alu_impl.h"
 
 typedef __int128 s128;
@@ -153,6 +154,22 @@ static uint64_t nan_f32_f64(ptx_type s, uint64_t a)
     return ((a >> 32) & 0x80000000u) | 0x7FC00000u | ((a >> 29) & 0x7FFFFFu);
 }
 
+/* cvt.f32.f16: exact, every f16 value being an f32 value (the host's own
+ * conversion, a few instructions against a way through double); a NaN as
+ * the general path makes it. */
+static uint64_t f16_to_f32(uint64_t a)
+{
+    uint16_t h = (uint16_t)a;
+    if ((h & 0x7C00u) == 0x7C00u && (h & 0x3FFu))
+        return alu_from_double(&alu_fmt_f32, alu_to_double(&alu_fmt_f16, a), PTX_RND_RN);
+    _Float16 x;
+    memcpy(&x, &h, 2);
+    float f = (float)x;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
 static uint64_t cvt_one(const ptx_mods *m, ptx_type d, ptx_type s, uint64_t a)
 {
     uint32_t fl = m->flags;
@@ -192,7 +209,7 @@ void alu_cvt_exec(const alu_call *k)
         return;
     }
     if (d == PTX_T_F32 && s == PTX_T_F16 && m->flags == 0) {
-        ALU_MAP(k, alu_from_double(&alu_fmt_f32, alu_to_double(&alu_fmt_f16, a), PTX_RND_RN));
+        ALU_MAP(k, f16_to_f32(a));
         return;
     }
     ALU_LANES(k, i) k->d[i] = cvt_one(m, d, s, k->a[i]);

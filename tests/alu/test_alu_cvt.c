@@ -110,6 +110,21 @@ static void test_f16(void **s)
     assert_int_equal(run1(C(F32, F16, NONE, 0), 0xFC00), 0xFF800000);
     assert_int_equal(run1(C(F32, F16, NONE, 0), 0x3555), 0x3EAAA000);
     assert_int_equal(run1(C(F64, F16, NONE, 0), 0x03FF), db(1023 * 0x1p-24));
+    /* every f16 value: its sign, exponent and significand read off its
+     * fields; NaNs stay NaNs */
+    for (uint32_t h = 0; h < 0x10000u; h++) {
+        uint32_t e = h >> 10 & 0x1F, frac = h & 0x3FF;
+        uint64_t got = run1(C(F32, F16, NONE, 0), h);
+        if (e == 0x1F && frac) {
+            assert_true((got & 0x7F800000u) == 0x7F800000u && (got & 0x7FFFFFu) != 0);
+            continue;
+        }
+        float want = e == 0x1F ? INFINITY : e ? ldexpf((float)(frac | 0x400), (int)e - 25) : ldexpf((float)frac, -24);
+        if (h & 0x8000u) want = -want;
+        uint32_t wb;
+        memcpy(&wb, &want, 4);
+        if (got != wb) fail_msg("cvt.f32.f16 0x%04x: 0x%08llx, want 0x%08x", h, (unsigned long long)got, wb);
+    }
     /* .relu, .satfinite, and the f16x2 pack (a in the high half) */
     assert_int_equal(run1(C(F16, F32, RN, PTX_F_RELU), fb(-1.0f)), 0);
     assert_int_equal(run1(C(F16, F32, RN, PTX_F_RELU), 0x7FC00000), 0x7FFF);
