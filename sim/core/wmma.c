@@ -222,8 +222,8 @@ bool ws_wmma_load(const ptx_mods *m, uint64_t base, uint32_t stride, ws_read_fn 
         for (uint32_t i = 0; i < frag_elems(mat); i++) {
             uint32_t row, col;
             element_pos(mat, lane, i, &row, &col);
-            uint32_t v = 0;
             uint64_t addr = base + elem_offset(rowm, row, col, stride, esize);
+            uint32_t v = 0;
             if (!rd(ctx, addr, &v, esize)) {
                 snprintf(why, why_size, "wmma.load: cannot read %u bytes at 0x%" PRIx64, esize, addr);
                 return false;
