@@ -25,7 +25,7 @@ static void named_kernel(tctx *t)
     t_p64(t, t_alloc(t, NULL, THREADS * 4));
 }
 
-static void read_clocks(tctx *t, uint32_t *h)
+static void read_out(tctx *t, uint32_t *h)
 {
     uint64_t out;
     memcpy(&out, t->params, 8);
@@ -47,7 +47,7 @@ static void test_named_barrier_completes_while_others_run(void **state)
     ws_timing_stats ts;
     tt_run(&t, &g, "pairs", D3(1, 1, 1), D3(THREADS, 1, 1), 0, 16, &ts);
     uint32_t h[THREADS];
-    read_clocks(&t, h);
+    read_out(&t, h);
     /* the loop issues three instructions an iteration, one a cycle at
      * most, so warps 2-3 leave it 3 * N cycles after they start at the
      * earliest; warps 0-1 arrive at their barrier together and leave it
@@ -88,7 +88,7 @@ static void handoff_kernel(tctx *t)
 static void check_handoff(tctx *t)
 {
     uint32_t h[THREADS];
-    read_clocks(t, h);
+    read_out(t, h);
     for (uint32_t i = 64; i < THREADS; i++) assert_int_equal(h[i], 1);
 }
 
