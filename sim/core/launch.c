@@ -48,9 +48,7 @@ static block_turn block_round(ws_exec *x, ws_block *b)
         if (w->state == WS_WARP_READY) ready = true;
         if (r == WS_STEP_BLOCKED || w->state == WS_WARP_BARRIER) waiting = true;
     }
-    /* while a warp is at work no barrier without a thread count can
-     * complete (sm.c sync_block): no pass over the warps' groups then */
-    if (waiting && (!ready || x->k->counted_barriers) && ws_block_release_barriers(x, b) > 0) return BLOCK_RUNS;
+    if (waiting && ws_block_may_release(x, ready) && ws_block_release_barriers(x, b) > 0) return BLOCK_RUNS;
     if (ready) return BLOCK_RUNS;
     if (!waiting) return BLOCK_DONE;    /* every warp is done */
     ws_block_deadlock(x, b);

@@ -76,7 +76,7 @@ struct ws_kernel {
     int32_t nzero_rows;
     /* Whether its code or a function it can call has a barrier that names
      * its thread count (bar.sync a, b): one that can complete while other
-     * threads of the block still run (sm.c sync_block). */
+     * threads of the block still run (block_sync.h ws_block_may_release). */
     bool counted_barriers;
 };
 

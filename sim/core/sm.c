@@ -559,12 +559,7 @@ static void set_wstate(ws_sm_block *b, ws_sm_warp *sw, uint8_t state)
  * be released; a block whose running warps all wait is deadlocked. */
 static bool sync_block(ws_tsim *s, ws_sm *sm, ws_sm_block *b, uint32_t bs, uint64_t now)
 {
-    /* A barrier that names no thread count waits for every live thread of
-     * the block, and a warp at work has threads that run: none can
-     * complete, and the block is not deadlocked (a pass over its warps'
-     * groups at each warp's arrival made reduction kernels' barriers cost
-     * the square of their warps). */
-    if (b->at_work && !s->x.k->counted_barriers) return true;
+    if (!ws_block_may_release(&s->x, b->at_work > 0)) return true;
     if (ws_block_release_barriers(&s->x, &b->b) > 0) {
         for (uint32_t w = 0; w < s->nwarps; w++) {
             ws_sm_warp *sw = &sm->slots[bs * s->nwarps + w];
