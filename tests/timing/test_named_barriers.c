@@ -7,6 +7,13 @@
 
 enum { THREADS = 128, N = 400 };
 
+/* Loads b, whose one kernel takes out: a word for each thread. */
+static void load_with_out(tctx *t, const tbuf *b)
+{
+    tt_load(t, b);
+    t_p64(t, t_alloc(t, NULL, THREADS * 4));
+}
+
 static void named_kernel(tctx *t)
 {
     tbuf b = {.n = 0};
@@ -21,8 +28,7 @@ static void named_kernel(tctx *t)
            " mov.u32 %%r3, %%clock;\n bar.sync 2, 64;\n"
            "STORE:\n mul.wide.u32 %%rd2, %%r1, 4;\n add.u64 %%rd3, %%rd1, %%rd2;\n"
            " st.global.u32 [%%rd3], %%r3;\n ret;\n}\n", N);
-    tt_load(t, &b);
-    t_p64(t, t_alloc(t, NULL, THREADS * 4));
+    load_with_out(t, &b);
 }
 
 static void read_out(tctx *t, uint32_t *h)
@@ -81,8 +87,7 @@ static void handoff_kernel(tctx *t)
            "WAIT:\n ld.volatile.shared.u32 %%r4, [flag];\n setp.eq.u32 %%p2, %%r4, 0;\n @%%p2 bra WAIT;\n"
            " mul.wide.u32 %%rd2, %%r1, 4;\n add.u64 %%rd3, %%rd1, %%rd2;\n st.global.u32 [%%rd3], %%r4;\n"
            "DONE:\n ret;\n}\n");
-    tt_load(t, &b);
-    t_p64(t, t_alloc(t, NULL, THREADS * 4));
+    load_with_out(t, &b);
 }
 
 static void check_handoff(tctx *t)

@@ -150,6 +150,33 @@ static float get(const mem *m, uint32_t off, bool half, bool row_major, uint32_t
     return f;
 }
 
+/* The matrices' places in memory: 32-byte aligned, room for ld <= 32. */
+enum { OFF_A = 0, OFF_B = 2048, OFF_C = 4096, OFF_D = 6144 };
+
+/* Places A, B and C in m, then load A, B, C -> mma -> store D (at OFF_D)
+ * through the interface. */
+static void mma_in_memory(mem *m, bool a_row, bool b_row, bool c_half, bool d_half, bool c_row, bool d_row,
+                          uint32_t ld, const float A[16][16], const float B[16][16], const float C[16][16])
+{
+    put(m, OFF_A, true, a_row, ld, A);
+    put(m, OFF_B, true, b_row, ld, B);
+    put(m, OFF_C, c_half, c_row, ld, C);
+    ptx_type ct = c_half ? PTX_T_F16 : PTX_T_F32, dt = d_half ? PTX_T_F16 : PTX_T_F32;
+    ptx_mods la = mods(PTX_SUB_WMMA_LOAD_A, PTX_T_F16, 0, a_row ? PTX_F_ROW_A : 0);
+    ptx_mods lb = mods(PTX_SUB_WMMA_LOAD_B, PTX_T_F16, 0, b_row ? PTX_F_ROW_B : 0);
+    ptx_mods lc = mods(PTX_SUB_WMMA_LOAD_C, ct, 0, c_row ? PTX_F_ROW_A : 0);
+    ptx_mods mm = mods(PTX_SUB_WMMA_MMA, dt, ct, (a_row ? PTX_F_ROW_A : 0) | (b_row ? PTX_F_ROW_B : 0));
+    ptx_mods sd = mods(PTX_SUB_WMMA_STORE_D, dt, 0, d_row ? PTX_F_ROW_A : 0);
+    frag fa, fb, fc, fd;
+    frag_init(&fa); frag_init(&fb); frag_init(&fc); frag_init(&fd);
+    char why[128];
+    assert_true(ws_wmma_load(&la, BASE + OFF_A, ld, NULL, rd, m, fa.rows, why, sizeof why));
+    assert_true(ws_wmma_load(&lb, BASE + OFF_B, ld, NULL, rd, m, fb.rows, why, sizeof why));
+    assert_true(ws_wmma_load(&lc, BASE + OFF_C, ld, NULL, rd, m, fc.rows, why, sizeof why));
+    ws_wmma_mma(&mm, fd.rows, fa.rows, fb.rows, fc.rows);
+    assert_true(ws_wmma_store(&sd, BASE + OFF_D, ld, wr, m, fd.rows, why, sizeof why));
+}
+
 /* Runs load A, B, C -> mma -> store D through the interface and checks D
  * against a CPU product in double: exactly when exact is set (all values
  * small integers, so every order of summation gives the same float),
@@ -161,25 +188,7 @@ static void run_case(bool a_row, bool b_row, bool c_half, bool d_half, bool c_ro
     static mem m;
     memset(&m, 0, sizeof m);
     m.size = sizeof m.bytes;
-    const uint32_t offA = 0, offB = 2048, offC = 4096, offD = 6144;   /* 32-byte aligned */
-    put(&m, offA, true, a_row, ld, A);
-    put(&m, offB, true, b_row, ld, B);
-    put(&m, offC, c_half, c_row, ld, C);
-
-    ptx_type ct = c_half ? PTX_T_F16 : PTX_T_F32, dt = d_half ? PTX_T_F16 : PTX_T_F32;
-    ptx_mods la = mods(PTX_SUB_WMMA_LOAD_A, PTX_T_F16, 0, a_row ? PTX_F_ROW_A : 0);
-    ptx_mods lb = mods(PTX_SUB_WMMA_LOAD_B, PTX_T_F16, 0, b_row ? PTX_F_ROW_B : 0);
-    ptx_mods lc = mods(PTX_SUB_WMMA_LOAD_C, ct, 0, c_row ? PTX_F_ROW_A : 0);
-    ptx_mods mm = mods(PTX_SUB_WMMA_MMA, dt, ct, (a_row ? PTX_F_ROW_A : 0) | (b_row ? PTX_F_ROW_B : 0));
-    ptx_mods sd = mods(PTX_SUB_WMMA_STORE_D, dt, 0, d_row ? PTX_F_ROW_A : 0);
-    frag fa, fb, fc, fd;
-    frag_init(&fa); frag_init(&fb); frag_init(&fc); frag_init(&fd);
-    char why[128];
-    assert_true(ws_wmma_load(&la, BASE + offA, ld, NULL, rd, &m, fa.rows, why, sizeof why));
-    assert_true(ws_wmma_load(&lb, BASE + offB, ld, NULL, rd, &m, fb.rows, why, sizeof why));
-    assert_true(ws_wmma_load(&lc, BASE + offC, ld, NULL, rd, &m, fc.rows, why, sizeof why));
-    ws_wmma_mma(&mm, fd.rows, fa.rows, fb.rows, fc.rows);
-    assert_true(ws_wmma_store(&sd, BASE + offD, ld, wr, &m, fd.rows, why, sizeof why));
+    mma_in_memory(&m, a_row, b_row, c_half, d_half, c_row, d_row, ld, A, B, C);
 
     for (int r = 0; r < 16; r++)
         for (int c = 0; c < 16; c++) {
@@ -187,7 +196,7 @@ static void run_case(bool a_row, bool b_row, bool c_half, bool d_half, bool c_ro
             if (!c_half) want = C[r][c];
             for (int k = 0; k < 16; k++) want += (double)hf(h(A[r][k])) * (double)hf(h(B[k][c]));
             if (d_half) want = (double)hf(h((float)want));
-            double got = get(&m, offD, d_half, d_row, ld, r, c);
+            double got = get(&m, OFF_D, d_half, d_row, ld, r, c);
             if (exact ? got != want : fabs(got - want) > tol)
                 fail_msg("D[%d][%d] = %.9g, CPU %.9g", r, c, got, want);
         }
@@ -262,28 +271,13 @@ static void test_mma_rounds_each_step_once(void **state)
                 s = s * 1664525u + 1013904223u;
                 C[r][c] = ldexpf((float)(s >> 8) / 8388608.0f - 1.0f, (int)(s % 40) - 20);
             }
-        const uint32_t offA = 0, offB = 2048, offC = 4096, offD = 6144;
-        put(&m, offA, true, true, 16, A);
-        put(&m, offB, true, false, 16, B);
-        put(&m, offC, false, true, 16, C);
-        ptx_mods la = mods(PTX_SUB_WMMA_LOAD_A, PTX_T_F16, 0, PTX_F_ROW_A);
-        ptx_mods lb = mods(PTX_SUB_WMMA_LOAD_B, PTX_T_F16, 0, 0);
-        ptx_mods lc = mods(PTX_SUB_WMMA_LOAD_C, PTX_T_F32, 0, PTX_F_ROW_A);
-        ptx_mods mm = mods(PTX_SUB_WMMA_MMA, PTX_T_F32, PTX_T_F32, PTX_F_ROW_A);
-        ptx_mods sd = mods(PTX_SUB_WMMA_STORE_D, PTX_T_F32, 0, PTX_F_ROW_A);
-        frag fa, fb, fc, fd;
-        frag_init(&fa); frag_init(&fb); frag_init(&fc); frag_init(&fd);
-        char why[128];
-        assert_true(ws_wmma_load(&la, BASE + offA, 16, NULL, rd, &m, fa.rows, why, sizeof why));
-        assert_true(ws_wmma_load(&lb, BASE + offB, 16, NULL, rd, &m, fb.rows, why, sizeof why));
-        assert_true(ws_wmma_load(&lc, BASE + offC, 16, NULL, rd, &m, fc.rows, why, sizeof why));
-        ws_wmma_mma(&mm, fd.rows, fa.rows, fb.rows, fc.rows);
-        assert_true(ws_wmma_store(&sd, BASE + offD, 16, wr, &m, fd.rows, why, sizeof why));
+        /* A row-major, B column-major, f32 C and D row-major */
+        mma_in_memory(&m, true, false, false, false, true, true, 16, A, B, C);
         for (int r = 0; r < 16; r++)
             for (int c = 0; c < 16; c++) {
                 float want = C[r][c];
                 for (int k = 0; k < 16; k++) want = fmaf(A[r][k], B[k][c], want);
-                float got = (float)get(&m, offD, false, true, 16, r, c);
+                float got = get(&m, OFF_D, false, true, 16, r, c);
                 uint32_t wb, gb;
                 memcpy(&wb, &want, 4);
                 memcpy(&gb, &got, 4);
