@@ -257,8 +257,26 @@ _Static_assert(MASK_WORDS * sizeof(uint64_t) == RMASK_BYTES, "a page's mask as w
 #define MADE_BITS (2 * MASK_WORDS)
 #define PAGE_MASK_WORDS (3 * MASK_WORDS)
 
+/* The table's memory is mapped zero, and a 4 KiB page of it first read
+ * is mapped to the system's zero page: the write after it then replaces
+ * that mapping, which makes the system interrupt every core the process
+ * runs on to forget it (do_wp_page's TLB flush).  A slot is read before
+ * it is claimed, and a mask before its bits are or-ed in, so each page of
+ * them was first read, and on several threads the flushes were most of
+ * the recorder's cost (histogram 4194304 on two threads: 30 % more time
+ * in the SMs' windows than with --simulate-all; a flush per page of
+ * slots and masks, 1,400 in its first launch).  Each page is written
+ * before it is read instead: a page of slots when the first slot on it is
+ * looked at (slot_pages_written, a bit per page, set for good: the pages
+ * stay when the table is kept for the next launch), a page of masks by
+ * the thread that claims them. */
+#define SLOTS_PER_PAGE (4096 / sizeof(apage))
+#define SLOT_PAGES (SHARED_SLOTS / SLOTS_PER_PAGE)
+_Static_assert(4096 % sizeof(apage) == 0 && SHARED_SLOTS % SLOTS_PER_PAGE == 0, "slots in whole pages");
+
 struct shared_table {
-    apage slot[SHARED_SLOTS];
+    _Atomic uint64_t slot_pages_written[(SLOT_PAGES + 63) / 64];
+    _Alignas(4096) apage slot[SHARED_SLOTS];    /* from a page's start: the table is mapped */
     uint32_t claimed[MAX_PAGES];    /* the slots claimed, [0, nshared) */
     _Atomic uint64_t masks[MAX_PAGES][PAGE_MASK_WORDS];
     bool huge;                      /* mapped in huge pages (HUGE_TABLE_FROM) */
@@ -303,11 +321,25 @@ static shared_table *shared_of(ws_reuse_recorder *r)
     t = atomic_load_explicit(&r->shared, memory_order_relaxed);
     if (!t && (t = ws_zeroed(1, sizeof *t))) {
         if (r->huge) ws_zeroed_advise_huge(t, 1, sizeof *t);
+        /* written before any thread reads it */
+        memset((void *)t->slot_pages_written, 0, sizeof t->slot_pages_written);
         t->huge = r->huge;
         atomic_store_explicit(&r->shared, t, memory_order_release);
     }
     pthread_mutex_unlock(&r->mu);
     return t;
+}
+
+/* Slot j's page of the table written (it may be read next), once. */
+static inline void write_slot_page(shared_table *t, size_t j)
+{
+    size_t page = j / SLOTS_PER_PAGE;
+    _Atomic uint64_t *w = &t->slot_pages_written[page / 64];
+    uint64_t bit = UINT64_C(1) << (page % 64);
+    if (atomic_load_explicit(w, memory_order_relaxed) & bit) return;
+    /* nothing or-ed in: a write whatever another thread does to the slot */
+    atomic_fetch_or_explicit(&t->slot[page * SLOTS_PER_PAGE].key, 0, memory_order_relaxed);
+    atomic_fetch_or_explicit(w, bit, memory_order_relaxed);
 }
 
 /* Page number's slot in the shared table, claimed if no thread has yet;
@@ -320,6 +352,7 @@ static apage *shared_page(ws_reuse_recorder *r, uint64_t number)
     uint64_t key = number + 1;
     for (size_t j = slot_of(key);; j = (j + 1) & (SHARED_SLOTS - 1)) {
         apage *pg = &t->slot[j];
+        write_slot_page(t, j);
         uint64_t k = atomic_load_explicit(&pg->key, memory_order_acquire);
         if (k == 0 && atomic_compare_exchange_strong(&pg->key, &k, key)) {
             _Atomic uint64_t *m = no_mask;
@@ -327,6 +360,10 @@ static apage *shared_page(ws_reuse_recorder *r, uint64_t number)
             if (nth < MAX_PAGES) {
                 t->claimed[nth] = (uint32_t)j;
                 m = t->masks[nth];
+                /* its (at most two) pages written before anyone reads them;
+                 * or-ing nothing in changes no other page's bits there */
+                atomic_fetch_or_explicit(&m[0], 0, memory_order_relaxed);
+                atomic_fetch_or_explicit(&m[PAGE_MASK_WORDS - 1], 0, memory_order_relaxed);
             }
             atomic_store_explicit(&pg->mask, m, memory_order_release);
             return m != no_mask ? pg : NULL;
