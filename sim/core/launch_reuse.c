@@ -263,7 +263,7 @@ _Static_assert(MASK_WORDS * sizeof(uint64_t) == RMASK_BYTES, "a page's mask as w
  * runs on to forget it (do_wp_page's TLB flush).  A slot is read before
  * it is claimed, and a mask before its bits are or-ed in, so each page of
  * them was first read, and on several threads the flushes were most of
- * the recorder's cost (histogram 4194304 on two threads: 30 % more time
+ * the recorder's cost (histogram 4194304 on two threads: a quarter more time
  * in the SMs' windows than with --simulate-all; a flush per page of
  * slots and masks, 1,400 in its first launch).  Each page is written
  * before it is read instead: a page of slots when the first slot on it is
