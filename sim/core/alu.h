@@ -60,6 +60,13 @@ void ws_alu_run(ws_alu_family family, const ptx_mods *m, uint32_t mask,
 typedef void (*ws_alu_fast_fn)(uint32_t mask, uint64_t *d, const uint64_t *a,
                                const uint64_t *b, const uint64_t *c);
 extern const ws_alu_fast_fn ws_alu_fast_fns[];
+/* The same handlers on rows of 4-byte lanes, for an instruction whose
+ * destination and sources are all 32 bits or fewer (predicates included):
+ * what the 8-byte form computes from the sources' low 32 bits, cut to its
+ * low 32 bits. */
+typedef void (*ws_alu_fast_fn32)(uint32_t mask, uint32_t *d, const uint32_t *a,
+                                 const uint32_t *b, const uint32_t *c);
+extern const ws_alu_fast_fn32 ws_alu_fast_fns32[];
 uint8_t ws_alu_fast_of(const ptx_mods *m);
 
 /* ws_alu_run with the family looked up. */

@@ -45,9 +45,36 @@ static inline void store(uint32_t mask, uint64_t *d, const uint64_t *r)
 #endif
 }
 
+/* store for rows of 4-byte lanes, four lanes at a time. */
+static inline void store32(uint32_t mask, uint32_t *d, const uint32_t *r)
+{
+    if (mask == UINT32_MAX) {
+        memcpy(d, r, sizeof(uint32_t) * WS_WARP_SIZE);
+        return;
+    }
+#ifdef __SSE2__
+#define P(m) {0u - ((m) & 1u), 0u - ((m) >> 1 & 1u), 0u - ((m) >> 2 & 1u), 0u - ((m) >> 3 & 1u)}
+    static const _Alignas(16) uint32_t pick[16][4] = {P(0), P(1), P(2), P(3), P(4), P(5), P(6), P(7),
+                                                      P(8), P(9), P(10), P(11), P(12), P(13), P(14), P(15)};
+#undef P
+    for (int i = 0; i < WS_WARP_SIZE; i += 4) {
+        __m128i sel = _mm_load_si128((const __m128i *)(const void *)pick[(mask >> i) & 15]);
+        __m128i now = _mm_loadu_si128((const __m128i *)(const void *)(r + i));
+        __m128i was = _mm_loadu_si128((const __m128i *)(const void *)(d + i));
+        _mm_storeu_si128((__m128i *)(void *)(d + i), _mm_or_si128(_mm_and_si128(sel, now), _mm_andnot_si128(sel, was)));
+    }
+#else
+    for (int i = 0; i < WS_WARP_SIZE; i++) {
+        uint32_t keep = 0u - ((mask >> i) & 1u);
+        d[i] = (r[i] & keep) | (d[i] & ~keep);
+    }
+#endif
+}
+
 /* A handler computing expr of the lane's sources a, b, c for every lane
  * into a local row (no aliasing with the registers: vectorizable), then
- * keeping the active lanes. */
+ * keeping the active lanes; name for rows of 8-byte lanes, name##_n for
+ * rows of 4-byte ones (the sources zero-extended, the result cut). */
 #define FAST(name, expr) FAST_ATTR(, name, expr)
 #define FAST_ATTR(attr, name, expr)                                             \
     attr static void name(uint32_t mask, uint64_t *d, const uint64_t *A,       \
@@ -60,6 +87,33 @@ static inline void store(uint32_t mask, uint64_t *d, const uint64_t *r)
             r[i] = (expr);                                                      \
         }                                                                       \
         store(mask, d, r);                                                      \
+    }                                                                           \
+    attr static void name##_n(uint32_t mask, uint32_t *d, const uint32_t *A,   \
+                              const uint32_t *B, const uint32_t *C)             \
+    {                                                                           \
+        uint32_t r[WS_WARP_SIZE];                                               \
+        for (int i = 0; i < WS_WARP_SIZE; i++) {                                \
+            uint64_t a = A[i], b = B[i], c = C[i];                              \
+            (void)a; (void)b; (void)c;                                          \
+            r[i] = (uint32_t)(expr);                                            \
+        }                                                                       \
+        store32(mask, d, r);                                                    \
+    }
+
+/* name##_n through name: the sources widened, the result cut (forms with
+ * no loop to vectorize, division). */
+#define NARROW_BY_WIDE(name)                                                    \
+    static void name##_n(uint32_t mask, uint32_t *d, const uint32_t *A,        \
+                         const uint32_t *B, const uint32_t *C)                  \
+    {                                                                           \
+        uint64_t a[WS_WARP_SIZE], b[WS_WARP_SIZE], c[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
+        uint32_t n[WS_WARP_SIZE];                                               \
+        for (int i = 0; i < WS_WARP_SIZE; i++) {                                \
+            a[i] = A[i]; b[i] = B[i]; c[i] = C[i];                              \
+        }                                                                       \
+        name(UINT32_MAX, r, a, b, c);                                           \
+        for (int i = 0; i < WS_WARP_SIZE; i++) n[i] = (uint32_t)r[i];           \
+        store32(mask, d, n);                                                    \
     }
 
 static inline float f32(uint64_t v) { return alu_f32(v); }
@@ -232,6 +286,10 @@ DIVIDE(div_u32, false, false)
 DIVIDE(div_s32, true, false)
 DIVIDE(rem_u32, false, true)
 DIVIDE(rem_s32, true, true)
+NARROW_BY_WIDE(div_u32)
+NARROW_BY_WIDE(div_s32)
+NARROW_BY_WIDE(rem_u32)
+NARROW_BY_WIDE(rem_s32)
 FAST(div_u64, alu_divide(a, b, 64, false, false))
 FAST(div_s64, alu_divide(a, b, 64, true, false))
 FAST(rem_u64, alu_divide(a, b, 64, false, true))
@@ -253,6 +311,7 @@ FAST(rcp_f32, canon32(1.0f / f32(a)))
 FAST_ATTR(__attribute__((target("fma"))), fma_f32_hw, canon32(fmaf(f32(a), f32(b), f32(c))))
 #else
 #define fma_f32_hw fma_f32
+#define fma_f32_hw_n fma_f32_n
 #endif
 /* .ftz (fast-math code): subnormal inputs and results flushed to zero */
 static inline uint64_t ftz(uint64_t v) { return alu_ftz32((uint32_t)v); }
@@ -356,6 +415,13 @@ enum {
 const ws_alu_fast_fn ws_alu_fast_fns[] = {
     [FAST_NONE] = NULL,
 #define H(n) [FAST_##n] = n,
+    HANDLERS(H)
+#undef H
+};
+
+const ws_alu_fast_fn32 ws_alu_fast_fns32[] = {
+    [FAST_NONE] = NULL,
+#define H(n) [FAST_##n] = n##_n,
     HANDLERS(H)
 #undef H
 };

@@ -30,7 +30,7 @@ static void write_reduction(const ws_exec *x, ws_warp *w, const ws_group *g, uin
     uint64_t v = in->m.boolop == PTX_BOOL_AND ? ntrue == arrived
                : in->m.boolop == PTX_BOOL_OR  ? ntrue > 0
                : ntrue;
-    FOR_LANES(g->exec_lanes & ~w->exited, lane) w->regs[in->ops[0].row][lane] = v;
+    FOR_LANES(g->exec_lanes & ~w->exited, lane) ws_reg_set(w, &in->ops[0], lane, v);
 }
 
 /* Releases barrier id if its expected threads have all arrived. */

@@ -131,7 +131,7 @@ uint64_t ws_opnd_lane(const ws_exec *x, const ws_block *b, const ws_warp *w,
                       const ws_opnd *o, int lane)
 {
     switch (o->kind) {
-    case WS_OK_REG: return o->neg ? !w->regs[o->row][lane] : w->regs[o->row][lane];
+    case WS_OK_REG: return o->neg ? !ws_reg_get(w, o, lane) : ws_reg_get(w, o, lane);
     case WS_OK_IMM: return o->imm + (o->sym >= 0 ? x->k->shared_off[o->sym] : 0);
     case WS_OK_SREG: return sreg_value(x, b, w, o->sreg, o->comp, lane);
     default: return 0;
@@ -162,8 +162,14 @@ const uint64_t *ws_opnd_row(const ws_exec *x, const ws_block *b, const ws_warp *
 {
     switch (o->kind) {
     case WS_OK_REG:
-        if (!o->neg) return w->regs[o->row];
-        for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = !w->regs[o->row][i];
+        if (o->narrow) {
+            const uint32_t *r = ws_row32(w, o->row);
+            if (!o->neg) for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = r[i];
+            else for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = !r[i];
+            return scratch;
+        }
+        if (!o->neg) return ws_row64(w, o->row);
+        for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = !ws_row64(w, o->row)[i];
         return scratch;
     case WS_OK_IMM: {
         uint64_t v = o->imm + (o->sym >= 0 ? x->k->shared_off[o->sym] : 0);
@@ -196,7 +202,7 @@ const uint64_t *ws_opnd_row(const ws_exec *x, const ws_block *b, const ws_warp *
 static inline const uint64_t *opnd_row(const ws_exec *x, const ws_block *b, const ws_warp *w,
                                        const ws_opnd *o, uint64_t scratch[WS_WARP_SIZE])
 {
-    if (o->kind == WS_OK_REG && !o->neg) return w->regs[o->row];
+    if (o->kind == WS_OK_REG && !o->neg && !o->narrow) return ws_row64(w, o->row);
     if (o->kind == WS_OK_IMM && o->sym < 0) {
         for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = o->imm;
         return scratch;
@@ -213,24 +219,52 @@ static uint64_t reg_mask(const ws_program *p, int32_t reg)
 /* ---- register-only classes --------------------------------------------- */
 
 static const uint64_t zero_row[WS_WARP_SIZE];
+static const uint32_t zero_row32[WS_WARP_SIZE];
+
+/* A source of a narrow instruction (WS_IF_NARROW) as 4-byte lanes: a
+ * narrow row itself, anything else cut to its low 32 bits in scratch. */
+static inline const uint32_t *opnd_row32(const ws_exec *x, const ws_block *b, const ws_warp *w,
+                                         const ws_opnd *o, uint32_t scratch[WS_WARP_SIZE])
+{
+    if (o->kind == WS_OK_REG && o->narrow && !o->neg) return ws_row32(w, o->row);
+    if (o->kind == WS_OK_IMM && o->sym < 0) {
+        for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = (uint32_t)o->imm;
+        return scratch;
+    }
+    uint64_t wide[WS_WARP_SIZE];
+    const uint64_t *r = ws_opnd_row(x, b, w, o, wide);
+    for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = (uint32_t)r[i];
+    return scratch;
+}
 
 static void exec_alu(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
 {
-    uint64_t scratch[4][WS_WARP_SIZE];
-    if (in->fast) {
+    const ws_opnd *d = &in->ops[0];
+    if (in->flags & WS_IF_NARROW) {
+        uint32_t scratch[3][WS_WARP_SIZE];
+        const uint32_t *s[3] = {zero_row32, zero_row32, zero_row32};
+        for (int i = 1; i < in->nops && i <= 3; i++)
+            s[i - 1] = opnd_row32(x, b, w, &in->ops[i], scratch[i - 1]);
+        ws_alu_fast_fns32[in->fast](mask, ws_row32(w, d->row), s[0], s[1], s[2]);
+        return;
+    }
+    uint64_t scratch[4][WS_WARP_SIZE], view[2][WS_WARP_SIZE];
+    if (in->fast) {     /* operands of both widths: the 8-byte form on widened rows */
         const uint64_t *s[3] = {zero_row, zero_row, zero_row};
         for (int i = 1; i < in->nops && i <= 3; i++)
             s[i - 1] = opnd_row(x, b, w, &in->ops[i], scratch[i - 1]);
-        ws_alu_fast_fns[in->fast](mask, w->regs[in->ops[0].row], s[0], s[1], s[2]);
+        uint64_t *dst = ws_row_view(w, d->row, d->narrow, view[0]);
+        ws_alu_fast_fns[in->fast](mask, dst, s[0], s[1], s[2]);
+        ws_row_put(w, d->row, d->narrow, dst);
         return;
     }
     const uint64_t *src[4] = {NULL, NULL, NULL, NULL};
     uint64_t *dst[2] = {NULL, NULL};
     for (int i = 1; i < in->nops && i <= 4; i++)
         src[i - 1] = opnd_row(x, b, w, &in->ops[i], scratch[i - 1]);
-    if (in->ops[0].kind == WS_OK_REG) {
-        dst[0] = w->regs[in->ops[0].row];
-        if (in->ops[0].reg2 >= 0) dst[1] = w->regs[in->ops[0].row2];
+    if (d->kind == WS_OK_REG) {
+        dst[0] = ws_row_view(w, d->row, d->narrow, view[0]);
+        if (d->reg2 >= 0) dst[1] = ws_row_view(w, d->row2, d->narrow2, view[1]);
     }
     ws_alu_run((ws_alu_family)in->alu, &in->m, mask, dst, src, (in->flags & WS_IF_CARRY) ? w->cc : NULL);
     /* cvt to a signed type narrower than its register sign-extends to the
@@ -243,14 +277,29 @@ static void exec_alu(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uin
             if (v >> (bits - 1) & 1) dst[0][lane] = (v | ~((UINT64_C(1) << bits) - 1)) & rm;
         }
     }
+    if (dst[0]) ws_row_put(w, d->row, d->narrow, dst[0]);
+    if (dst[1]) ws_row_put(w, d->row2, d->narrow2, dst[1]);
 }
 
 static void exec_mov(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32_t mask)
 {
-    if (in->ops[0].kind != WS_OK_REG) return;
-    uint64_t *d = w->regs[in->ops[0].row], scratch[WS_WARP_SIZE];
-    const uint64_t *r = opnd_row(x, b, w, &in->ops[1], scratch);
+    const ws_opnd *o = &in->ops[0], *so = &in->ops[1];
+    if (o->kind != WS_OK_REG) return;
     uint64_t m = in->wmask;
+    if (o->narrow) {
+        uint32_t *d = ws_row32(w, o->row), m32 = (uint32_t)m;
+        if (so->kind == WS_OK_REG && so->narrow && !so->neg) {
+            const uint32_t *r = ws_row32(w, so->row);
+            FOR_LANES_DO(mask, lane, d[lane] = r[lane] & m32);
+        } else {
+            uint64_t scratch[WS_WARP_SIZE];
+            const uint64_t *r = opnd_row(x, b, w, so, scratch);
+            FOR_LANES_DO(mask, lane, d[lane] = (uint32_t)r[lane] & m32);
+        }
+        return;
+    }
+    uint64_t *d = ws_row64(w, o->row), scratch[WS_WARP_SIZE];
+    const uint64_t *r = opnd_row(x, b, w, so, scratch);
     if (mask == UINT32_MAX) {
         /* through a local row: a loop the compiler vectorizes */
         uint64_t v[WS_WARP_SIZE];
@@ -273,12 +322,12 @@ static void exec_pack(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, ui
             uint64_t r = 0;
             for (int k = 0; k < v->nelems; k++)
                 r |= (ws_opnd_lane(x, b, w, &el[k], lane) & em) << (k * bits);
-            if (s->kind == WS_OK_REG) w->regs[s->row][lane] = r & reg_mask(x->p, s->reg);
+            if (s->kind == WS_OK_REG) ws_reg_set(w, s, lane, r & reg_mask(x->p, s->reg));
         } else {
             uint64_t r = ws_opnd_lane(x, b, w, s, lane);
             for (int k = 0; k < v->nelems; k++)
                 if (el[k].kind == WS_OK_REG)
-                    w->regs[el[k].row][lane] = (r >> (k * bits)) & em;
+                    ws_reg_set(w, &el[k], lane, (r >> (k * bits)) & em);
         }
     }
 }
@@ -397,17 +446,16 @@ static inline bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
     return watchdog_check(x, b, w, pc);
 }
 
-/* The lanes whose predicate row value is not zero. */
-static inline uint32_t pred_mask(const uint64_t g[WS_WARP_SIZE])
+/* The lanes whose predicate (a narrow row) is not zero. */
+static inline uint32_t pred_mask(const uint32_t g[WS_WARP_SIZE])
 {
 #ifdef __SSE2__
-    /* two lanes at a time: both 32-bit halves zero, as a movemask bit */
+    /* four lanes at a time, as movemask bits */
     uint32_t zero = 0;
-    for (int i = 0; i < WS_WARP_SIZE; i += 2) {
+    for (int i = 0; i < WS_WARP_SIZE; i += 4) {
         __m128i e = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(const void *)(g + i)),
                                     _mm_setzero_si128());
-        e = _mm_and_si128(e, _mm_shuffle_epi32(e, _MM_SHUFFLE(2, 3, 0, 1)));
-        zero |= (uint32_t)_mm_movemask_pd(_mm_castsi128_pd(e)) << i;
+        zero |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(e)) << i;
     }
     return ~zero;
 #else
@@ -455,7 +503,7 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, uint64_t clock,
 
     uint32_t mask = active;
     if (in->guard >= 0) {
-        uint32_t gm = pred_mask(w->regs[in->guard_row]);
+        uint32_t gm = pred_mask(ws_row32(w, in->guard_row));
         mask = active & (in->guard_neg ? ~gm : gm);
     }
     if (info) {
@@ -488,7 +536,7 @@ ws_step_result ws_warp_step(ws_exec *x, ws_block *b, ws_warp *w, uint64_t clock,
     case WS_I_MBARRIER: ok = ws_exec_mbarrier(x, b, w, in, pc, mask, info); break;
     case WS_I_ACTIVEMASK:
         if (in->ops[0].kind == WS_OK_REG)
-            FOR_LANES(mask, lane) w->regs[in->ops[0].row][lane] = mask;
+            FOR_LANES(mask, lane) ws_reg_set(w, &in->ops[0], lane, mask);
         break;
     default: {
         ws_step_result r = ws_exec_ctrl(x, b, w, in, pc, active, mask);

@@ -9,7 +9,7 @@
 static uint64_t mbar_addr(const ws_exec *x, const ws_warp *w, const ws_opnd *a, int lane)
 {
     uint64_t v = a->imm;
-    if (a->reg >= 0) v += w->regs[a->row][lane];
+    if (a->reg >= 0) v += ws_reg_get(w, a, lane);
     if (a->sym >= 0) v += x->k->shared_off[a->sym];
     return v;
 }
@@ -62,7 +62,7 @@ static bool mbar_arrive(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, 
         ws_fault(x, b, w, lane, pc, "mbarrier.arrive.noComplete completed the phase");
         return false;
     }
-    if (in->ops[0].kind == WS_OK_REG) w->regs[in->ops[0].row][lane] = state;
+    if (in->ops[0].kind == WS_OK_REG) ws_reg_set(w, &in->ops[0], lane, state);
     return true;
 }
 
@@ -93,7 +93,7 @@ static bool mbar_lane(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
          * one of its allowed behaviours, and programs loop on it */
         uint64_t state = ws_opnd_lane(x, b, w, &in->ops[2], lane);
         if (in->ops[0].kind == WS_OK_REG)
-            w->regs[in->ops[0].row][lane] = ws_mbar_phase_done(word, state, in->m.flags & PTX_F_PARITY);
+            ws_reg_set(w, &in->ops[0], lane, ws_mbar_phase_done(word, state, in->m.flags & PTX_F_PARITY));
         return true;
     }
     case PTX_SUB_CP_MBARRIER_ARRIVE: {
@@ -118,8 +118,8 @@ bool ws_exec_mbarrier(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
 {
     if (in->m.subop == PTX_SUB_MBAR_PENDING_COUNT) {
         if (in->ops[0].kind == WS_OK_REG)
-            FOR_LANES(mask, lane) w->regs[in->ops[0].row][lane] =
-                ws_mbar_pending(ws_opnd_lane(x, b, w, &in->ops[1], lane));
+            FOR_LANES(mask, lane)
+                ws_reg_set(w, &in->ops[0], lane, ws_mbar_pending(ws_opnd_lane(x, b, w, &in->ops[1], lane)));
         return true;
     }
     const ws_opnd *a = &in->ops[in->m.op == PTX_OP_CP || in->m.subop == PTX_SUB_MBAR_INIT ||
@@ -146,7 +146,7 @@ bool ws_exec_mbarrier(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, in
         if (!arrive || in->ops[0].kind != WS_OK_REG) continue;
         FOR_LANES(mask & ((UINT32_C(1) << lane) - 1), e)
             if (first[lane] == lane && addrs[e] == addrs[lane]) first[lane] = e;
-        if (first[lane] != lane) w->regs[in->ops[0].row][lane] = w->regs[in->ops[0].row][first[lane]];
+        if (first[lane] != lane) ws_reg_set(w, &in->ops[0], lane, ws_reg_get(w, &in->ops[0], first[lane]));
     }
     return true;
 }

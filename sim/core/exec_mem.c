@@ -111,7 +111,7 @@ bool ws_mem_access(ws_exec *x, ws_block *b, ws_warp *w, int lane, int32_t pc, ui
 static uint64_t lane_addr(const ws_exec *x, const ws_warp *w, const ws_opnd *a, int lane)
 {
     uint64_t v = a->imm;
-    if (a->reg >= 0) v += w->regs[a->row][lane];
+    if (a->reg >= 0) v += ws_reg_get(w, a, lane);
     if (a->sym >= 0) v += x->k->shared_off[a->sym];
     return v;
 }
@@ -586,7 +586,12 @@ static void warp_addrs(const ws_exec *x, const ws_warp *w, const ws_opnd *a, uin
         FOR_LANES_DO(mask, lane, out[lane] = base);
         return;
     }
-    const uint64_t *r = w->regs[a->row];
+    if (a->narrow) {    /* a 32-bit address (shared memory's, mostly) */
+        const uint32_t *r = ws_row32(w, a->row);
+        FOR_LANES_DO(mask, lane, out[lane] = r[lane] + base);
+        return;
+    }
+    const uint64_t *r = ws_row64(w, a->row);
     FOR_LANES_DO(mask, lane, out[lane] = r[lane] + base);
 }
 
@@ -899,18 +904,28 @@ static inline uint64_t add_lane(uint8_t *p, uint64_t b, uint32_t size)
     return old;
 }
 
-/* Element at offset off of each lane's bytes into row, sign-extended
- * (sext: from es bytes) and cut to the register's width (keep).  A loop
- * per width, so that each copies a constant number of bytes. */
-static void load_row(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs, uint32_t mask,
-                     uint32_t off, uint32_t es, bool sext, uint64_t keep)
+/* Element at offset off of each lane's bytes into a row, sign-extended
+ * (sext: from es bytes) and cut to the register's width (keep): row64, a
+ * row of 8-byte lanes, or where it is NULL row32, one of 4-byte lanes
+ * (keep then fits 32 bits).  load_row64 and load_row32 below make a copy
+ * for each kind of row, with put_lane's test gone.  A loop per width, so
+ * that each copies a constant number of bytes. */
+static inline void put_lane(uint64_t *row64, uint32_t *row32, int lane, uint64_t v)
+{
+    if (row64) row64[lane] = v;
+    else row32[lane] = (uint32_t)v;
+}
+
+static inline __attribute__((always_inline)) void
+load_row(uint64_t *row64, uint32_t *row32, const warp_bytes *wb, const uint64_t *addrs, uint32_t mask,
+         uint32_t off, uint32_t es, bool sext, uint64_t keep)
 {
     uint64_t sign = es < 8 ? UINT64_C(1) << (8 * es - 1) : 0, ext = es < 8 ? ~UINT64_C(0) << (8 * es) : 0;
     if (wb->uniform && wb->per_lane == 0) {     /* one value for every lane */
         int first = __builtin_ctz(mask);
         uint64_t raw = load_le(lane_bytes(wb, addrs, first) + off, es);
         uint64_t v = (sext && (raw & sign) ? raw | ext : raw) & keep;
-        FOR_LANES_DO(mask, lane, row[lane] = v);
+        FOR_LANES_DO(mask, lane, put_lane(row64, row32, lane, v));
         return;
     }
     if (wb->halves && !sext && (es == 4 || es == 8)) {      /* each half's lanes at a stride */
@@ -919,18 +934,20 @@ static void load_row(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs,
             size_t stride = (size_t)wb->step;
             if (stride == 0) {     /* the half reads one word */
                 uint64_t v = load_le(p, es) & keep;
-                for (int lane = 0; lane < 16; lane++) row[h + lane] = v;
+                for (int lane = 0; lane < 16; lane++) put_lane(row64, row32, h + lane, v);
             } else if (stride == 4 && es == 4 && little_endian()) {
                 /* 16 consecutive words (a row of a tile, a run of a
                  * vector): one copy, then a widening loop the compiler
                  * vectorizes */
                 uint32_t words[16];
                 memcpy(words, p, sizeof words);
-                for (int lane = 0; lane < 16; lane++) row[h + lane] = words[lane] & keep;
+                for (int lane = 0; lane < 16; lane++) put_lane(row64, row32, h + lane, words[lane] & keep);
             } else if (es == 4)
-                for (int lane = 0; lane < 16; lane++) row[h + lane] = load_le(p + lane * stride, 4) & keep;
+                for (int lane = 0; lane < 16; lane++)
+                    put_lane(row64, row32, h + lane, load_le(p + lane * stride, 4) & keep);
             else
-                for (int lane = 0; lane < 16; lane++) row[h + lane] = load_le(p + lane * stride, 8) & keep;
+                for (int lane = 0; lane < 16; lane++)
+                    put_lane(row64, row32, h + lane, load_le(p + lane * stride, 8) & keep);
         }
         return;
     }
@@ -940,15 +957,15 @@ static void load_row(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs,
         uint64_t origin = wb->origin - off;
         if (es == 4)
             for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-                row[lane] = load_le(wb->host + (size_t)(addrs[lane] - origin), 4) & keep;
+                put_lane(row64, row32, lane, load_le(wb->host + (size_t)(addrs[lane] - origin), 4) & keep);
         else
             for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-                row[lane] = load_le(wb->host + (size_t)(addrs[lane] - origin), 8) & keep;
+                put_lane(row64, row32, lane, load_le(wb->host + (size_t)(addrs[lane] - origin), 8) & keep);
         return;
     }
 #define LOAD_LANES(n) FOR_LANES(mask, lane) { \
         uint64_t raw = load_le(lane_bytes(wb, addrs, lane) + off, n); \
-        row[lane] = (sext && (raw & sign) ? raw | ext : raw) & keep; }
+        put_lane(row64, row32, lane, (sext && (raw & sign) ? raw | ext : raw) & keep); }
     switch (es) {
     case 1: LOAD_LANES(1); break;
     case 2: LOAD_LANES(2); break;
@@ -956,6 +973,18 @@ static void load_row(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs,
     default: LOAD_LANES(8); break;
     }
 #undef LOAD_LANES
+}
+
+static void load_row64(uint64_t *row, const warp_bytes *wb, const uint64_t *addrs, uint32_t mask,
+                       uint32_t off, uint32_t es, bool sext, uint64_t keep)
+{
+    load_row(row, NULL, wb, addrs, mask, off, es, sext, keep);
+}
+
+static void load_row32(uint32_t *row, const warp_bytes *wb, const uint64_t *addrs, uint32_t mask,
+                       uint32_t off, uint32_t es, bool sext, uint64_t keep)
+{
+    load_row(NULL, row, wb, addrs, mask, off, es, sext, keep);
 }
 
 static void store_row(const uint64_t *row, const warp_bytes *wb, const uint64_t *addrs, uint32_t mask,
@@ -1037,7 +1066,7 @@ static bool own_reads(ws_exec *x, ws_warp *w, const ws_insn *in, const ws_opnd *
         if (!any) continue;
         for (uint32_t k = 0; k < nv; k++)
             if (el[k].kind == WS_OK_REG)
-                w->regs[el[k].row][lane] = extend(load_le(buf + k * es, es), t, es, x->p->reg_width[el[k].reg]);
+                ws_reg_set(w, &el[k], lane, extend(load_le(buf + k * es, es), t, es, x->p->reg_width[el[k].reg]));
     }
     return true;
 }
@@ -1084,8 +1113,10 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
         /* a kernel parameter (every kernel's first instructions): one value
          * for every lane, and no counters (param accesses have none) */
         uint64_t addr = (uint64_t)a->imm, raw = load_le(x->l->params + addr, es);
-        uint64_t v = extend(raw, t, es, x->p->reg_width[el->reg]), *row = w->regs[el->row];
-        FOR_LANES_DO(mask, lane, { addrs[lane] = addr; row[lane] = v; });
+        uint64_t v = extend(raw, t, es, x->p->reg_width[el->reg]);
+        FOR_LANES_DO(mask, lane, addrs[lane] = addr);
+        if (el->narrow) FOR_LANES_DO(mask, lane, ws_row32(w, el->row)[lane] = (uint32_t)v);
+        else FOR_LANES_DO(mask, lane, ws_row64(w, el->row)[lane] = v);
         return true;
     }
     warp_addrs(x, w, a, mask, addrs);
@@ -1101,7 +1132,8 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
             if (el[k].kind != WS_OK_REG) continue;
             uint32_t rw = x->p->reg_width[el[k].reg];
             uint64_t keep = rw >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * rw)) - 1;
-            load_row(w->regs[el[k].row], &wb, addrs, mask, k * es, es, sext, keep);
+            if (el[k].narrow) load_row32(ws_row32(w, el[k].row), &wb, addrs, mask, k * es, es, sext, keep);
+            else load_row64(ws_row64(w, el[k].row), &wb, addrs, mask, k * es, es, sext, keep);
         }
         checked_lanes(x, b, w, pc, &wb, addrs, mask, total, false);
     } else {
@@ -1116,8 +1148,8 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
                 return false;
             for (uint32_t k = 0; k < nv; k++)
                 if (el[k].kind == WS_OK_REG)
-                    w->regs[el[k].row][lane] = extend(load_le(src + k * es, es), t, es,
-                                                      x->p->reg_width[el[k].reg]);
+                    ws_reg_set(w, &el[k], lane, extend(load_le(src + k * es, es), t, es,
+                                                       x->p->reg_width[el[k].reg]));
         }
         if (lanes) checked_lanes(x, b, w, pc, NULL, addrs, mask, total, false);
     }
@@ -1215,11 +1247,11 @@ static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
     if (whole && wb.shared && writes_watched(x)) ws_init_shared_write(&b->init, addrs, wb.origin, mask, size);
     if (whole && int_add(&in->m, size)) {      /* a block's private histogram in shared memory */
         uint64_t any = 0, wm = add_changes(size);
-        uint64_t *old_row = d && d->kind == WS_OK_REG ? w->regs[d->row] : NULL;
+        bool old_row = d && d->kind == WS_OK_REG;
         FOR_LANES(mask, lane) {
             uint64_t old = add_lane(lane_bytes(&wb, addrs, lane), bv[lane], size);
             any |= bv[lane] & wm;
-            if (old_row) old_row[lane] = old;
+            if (old_row) ws_reg_set(w, d, lane, old);
         }
         if (any && !captured) ws_progress(x, w);
         if (any && captured && x->steps > x->progress_at) x->progress_at = x->steps;
@@ -1239,7 +1271,7 @@ static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
         if (nv != old && captured && x->steps > x->progress_at) x->progress_at = x->steps;
         if (!whole && !mem_access(x, b, w, lane, pc, in->space, addr, buf, size, true, WHAT_ATOMIC))
             return false;
-        if (d && d->kind == WS_OK_REG) w->regs[d->row][lane] = old;
+        if (d && d->kind == WS_OK_REG) ws_reg_set(w, d, lane, old);
     }
     return true;
 }
@@ -1278,8 +1310,13 @@ bool ws_exec_cvta(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint32
     if (d->kind != WS_OK_REG) return true;
     uint64_t scratch[WS_WARP_SIZE], shift = to ? 0 - window : window;
     const uint64_t *v = ws_opnd_row(x, b, w, s, scratch);
-    uint64_t *out = w->regs[d->row];
-    FOR_LANES_DO(mask, lane, out[lane] = (v[lane] + shift) & m);
+    if (d->narrow) {
+        uint32_t *out = ws_row32(w, d->row);
+        FOR_LANES_DO(mask, lane, out[lane] = (uint32_t)((v[lane] + shift) & m));
+    } else {
+        uint64_t *out = ws_row64(w, d->row);
+        FOR_LANES_DO(mask, lane, out[lane] = (v[lane] + shift) & m);
+    }
     return true;
 }
 
@@ -1359,15 +1396,26 @@ static bool defer_wmma_store(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn 
     return true;
 }
 
-static int frag_rows(const ws_exec *x, ws_warp *w, const ws_opnd *v, uint64_t **rows)
+/* A fragment's rows as 64-bit lanes (ws_row_view, narrow ones in tmp). */
+static int frag_rows(const ws_exec *x, ws_warp *w, const ws_opnd *v, uint64_t **rows,
+                     uint64_t tmp[][WS_WARP_SIZE])
 {
-    if (v->kind != WS_OK_VEC) return 0;
+    if (v->kind != WS_OK_VEC || v->nelems > 8) return 0;
     for (int k = 0; k < v->nelems; k++) {
         const ws_opnd *e = &x->p->vec[v->elem0 + k];
         if (e->kind != WS_OK_REG) return 0;
-        rows[k] = w->regs[e->row];
+        rows[k] = ws_row_view(w, e->row, e->narrow, tmp[k]);
     }
     return v->nelems;
+}
+
+/* A fragment written through frag_rows's rows into its registers. */
+static void frag_put(const ws_exec *x, ws_warp *w, const ws_opnd *v, uint64_t *const *rows)
+{
+    for (int k = 0; k < v->nelems; k++) {
+        const ws_opnd *e = &x->p->vec[v->elem0 + k];
+        ws_row_put(w, e->row, e->narrow, rows[k]);
+    }
 }
 
 _Static_assert(WS_WMMA_MAX_ACCESSES <= WS_STEP_MAX_ACCESSES, "ws_step_info holds a wmma's accesses");
@@ -1402,21 +1450,23 @@ bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
         return false;
     }
     int lane = __builtin_ctz(mask);
-    uint64_t *r0[8], *r1[8], *r2[8], *r3[8];
+    uint64_t *r0[8], *r1[8], *r2[8], *r3[8], t0[8][WS_WARP_SIZE], t1[8][WS_WARP_SIZE],
+             t2[8][WS_WARP_SIZE], t3[8][WS_WARP_SIZE];
     bool ok;
     if (in->m.subop == PTX_SUB_WMMA_MMA) {
-        if (!frag_rows(x, w, &in->ops[0], r0) || !frag_rows(x, w, &in->ops[1], r1) ||
-            !frag_rows(x, w, &in->ops[2], r2) || !frag_rows(x, w, &in->ops[3], r3)) {
+        if (!frag_rows(x, w, &in->ops[0], r0, t0) || !frag_rows(x, w, &in->ops[1], r1, t1) ||
+            !frag_rows(x, w, &in->ops[2], r2, t2) || !frag_rows(x, w, &in->ops[3], r3, t3)) {
             ws_fault(x, b, w, -1, pc, "malformed wmma.mma operands");
             return false;
         }
         ws_wmma_mma(&in->m, r0, r1, r2, r3);
+        frag_put(x, w, &in->ops[0], r0);
         return true;
     }
     bool store = in->m.subop == PTX_SUB_WMMA_STORE_D;
     const ws_opnd *a = &in->ops[store ? 0 : 1], *v = &in->ops[store ? 1 : 0];
     uint32_t stride = in->nops > 2 ? (uint32_t)ws_opnd_lane(x, b, w, &in->ops[2], lane) : 16;
-    if (!frag_rows(x, w, v, r0)) {
+    if (!frag_rows(x, w, v, r0, t0)) {
         ws_fault(x, b, w, -1, pc, "malformed wmma fragment operand");
         return false;
     }
@@ -1433,6 +1483,7 @@ bool ws_exec_wmma(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_
     if (store && !x->applying) ws_progress(x, w);
     ok = store ? ws_wmma_store(&in->m, base, stride, wmma_wr, &c, r0, why, sizeof why)
                : ws_wmma_load(&in->m, base, stride, wmma_rd_run, wmma_rd, &c, r0, why, sizeof why);
+    if (!store) frag_put(x, w, v, r0);
     wmma_fault(x, b, w, pc, ok, why);
     if (ok && !x->applying) wmma_account(x, in, pc, mask, base, stride, store, info);
     return ok;
@@ -1519,13 +1570,12 @@ static void atom_hosted(ws_exec *x, const ws_deferred_list *l, const ws_deferred
     const uint64_t *bv = host + WS_WARP_SIZE, *cv = host + 2 * WS_WARP_SIZE;
     uint32_t size = ptx_type_size(d->in->m.types[0]);
     const ws_opnd *dst = atom_dest(d->in);
-    uint64_t *old_row = dst ? d->w->regs[dst->row] : NULL;
     if (int_add(&d->in->m, size)) {
         uint64_t any = 0, wm = add_changes(size);
         FOR_LANES(d->mask, lane) {
             uint64_t old = add_lane((uint8_t *)(uintptr_t)host[lane], bv[lane], size);
             any |= bv[lane] & wm;
-            if (old_row) old_row[lane] = old;
+            if (dst) ws_reg_set(d->w, dst, lane, old);
         }
         if (any && x->steps > x->progress_at) x->progress_at = x->steps;
         return;
@@ -1536,7 +1586,7 @@ static void atom_hosted(ws_exec *x, const ws_deferred_list *l, const ws_deferred
         uint64_t nv = ws_atom_apply(&d->in->m, old, bv[lane], cv[lane]);
         store_le(p, nv, size);
         if (nv != old && x->steps > x->progress_at) x->progress_at = x->steps;
-        if (old_row) old_row[lane] = old;
+        if (dst) ws_reg_set(d->w, dst, lane, old);
     }
 }
 

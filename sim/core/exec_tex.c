@@ -52,7 +52,7 @@ bool ws_exec_tex(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t
         }
         size = ws_tex_texel_bytes(t);
         for (int k = 0; k < 4; k++)
-            if (dst[k].kind == WS_OK_REG) w->regs[dst[k].row][lane] = out[k];
+            if (dst[k].kind == WS_OK_REG) ws_reg_set(w, &dst[k], lane, out[k]);
     }
     if (info) {
         info->mem = true;
@@ -69,7 +69,7 @@ bool ws_exec_txq(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t
 {
     const ws_opnd *d = &in->ops[0], *a = &in->ops[1];
     FOR_LANES(mask, lane) {
-        const ws_texture *t = texture_of(x, b, w, lane, pc, w->regs[a->row][lane]);
+        const ws_texture *t = texture_of(x, b, w, lane, pc, ws_reg_get(w, a, lane));
         if (!t) return false;
         uint32_t v = 0;
         switch (in->m.subop) {
@@ -80,7 +80,7 @@ bool ws_exec_txq(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t
         case PTX_SUB_TXQ_FILTER_MODE: v = t->filter_linear; break;
         default: break;
         }
-        w->regs[d->row][lane] = v;
+        ws_reg_set(w, d, lane, v);
     }
     return true;
 }

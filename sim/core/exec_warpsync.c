@@ -109,8 +109,8 @@ static void run_parts(const ws_exec *x, const ws_block *b, ws_warp *w, const ws_
         const ws_opnd *o = &parts[k].in->ops[0];
         if (op.nsrc == 0 || o->kind != WS_OK_REG) continue;
         FOR_LANES(parts[k].lanes, lane) {
-            w->regs[o->row][lane] = d[lane];
-            if (o->reg2 >= 0) w->regs[o->row2][lane] = p[lane];
+            ws_reg_set(w, o, lane, d[lane]);
+            if (o->reg2 >= 0) ws_row_set(w, o->row2, o->narrow2, lane, p[lane]);
         }
     }
 }
@@ -135,8 +135,12 @@ static bool run_single_shfl(const ws_exec *x, const ws_block *b, ws_warp *w, con
     }
     const uint64_t *src[3];
     for (int i = 0; i < 3; i++) src[i] = ws_opnd_row(x, b, w, &in->ops[1 + i], scratch[i]);
-    ws_shfl_exec((ptx_subop)in->m.subop, lanes, src[0], src[1], src[2], w->regs[o->row],
-                 o->reg2 >= 0 ? w->regs[o->row2] : NULL);
+    uint64_t view[2][WS_WARP_SIZE];
+    uint64_t *d = ws_row_view(w, o->row, o->narrow, view[0]);
+    uint64_t *p = o->reg2 >= 0 ? ws_row_view(w, o->row2, o->narrow2, view[1]) : NULL;
+    ws_shfl_exec((ptx_subop)in->m.subop, lanes, src[0], src[1], src[2], d, p);
+    ws_row_put(w, o->row, o->narrow, d);
+    if (p) ws_row_put(w, o->row2, o->narrow2, p);
     return true;
 }
 

@@ -62,7 +62,7 @@ typedef struct ws_warp {
     uint8_t state;          /* ws_warp_state */
     ws_group g;             /* the running group */
     ws_group *others; int32_t nothers, othercap;    /* the warp's other groups (rare) */
-    uint64_t (*regs)[WS_WARP_SIZE];
+    uint32_t (*regs)[WS_WARP_SIZE];     /* its rows, by row (warp.h: ws_row32, ws_row64) */
     uint64_t cc[WS_WARP_SIZE];      /* carry flags */
     uint64_t insts;
     uint64_t progress_at;   /* insts at its last sign of progress (the watchdog) */
@@ -74,7 +74,7 @@ typedef struct ws_block {
     uint32_t smid;          /* %smid of its threads */
     uint32_t warpid0;       /* %warpid of its warp 0 (warp w: warpid0 + w) */
     ws_warp *warps;
-    uint64_t (*regs)[WS_WARP_SIZE];     /* nwarps * ws_kernel_rows rows: the warps' values */
+    uint32_t (*regs)[WS_WARP_SIZE];     /* nwarps * ws_kernel_rows units: the warps' values */
     uint8_t *shared; uint32_t shared_size;
     uint8_t *local;         /* nthreads * program local_size */
     uint8_t *tparam;        /* nthreads * program tparam_size */

@@ -40,9 +40,10 @@ typedef struct ws_opnd {
     bool neg;           /* !%p */
     uint8_t sreg, comp;
     uint8_t nelems;
+    bool narrow, narrow2;   /* reg, reg2 of 32 bits or fewer: a row of 4-byte lanes */
     int32_t reg, reg2;  /* program register indices, -1 when none */
     int32_t row, row2;  /* where the executor finds them in a warp's register
-                           storage (reg_rows.c), -1 when none */
+                           storage, in 128-byte units (reg_rows.c), -1 when none */
     int32_t sym;        /* shared symbol index, -1 when none */
     int32_t elem0;
     uint64_t imm;       /* immediate value or constant address part */
@@ -105,7 +106,9 @@ enum {
     WS_IF_LOAD       = 1u << 2,
     WS_IF_WARP_SYNC  = 1u << 3,
     WS_IF_ENDS_BLOCK = 1u << 4,
-    WS_IF_CARRY      = 1u << 5      /* reads or writes the carry flag (addc, add.cc, ...) */
+    WS_IF_CARRY      = 1u << 5,     /* reads or writes the carry flag (addc, add.cc, ...) */
+    WS_IF_NARROW     = 1u << 6      /* an ALU instruction with a handler (fast) whose destination and
+                                     * register sources are all narrow: ws_alu_fast_fns32 runs it */
 };
 
 /* The optional fourth operand of a cp.async copy. */
@@ -137,7 +140,7 @@ typedef struct ws_insn {
     uint8_t nops;
     bool guard_neg;
     int32_t guard;      /* predicate register, -1 when none */
-    int32_t guard_row;  /* its row of register storage, -1 when none */
+    int32_t guard_row;  /* its row of register storage (narrow), -1 when none */
     int32_t target;     /* bra: target pc; call: callee's first pc */
     int32_t rpc;        /* bra / guarded ret: reconvergence pc */
     int32_t func;       /* index of the function it belongs to */

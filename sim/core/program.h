@@ -17,8 +17,9 @@ typedef struct ws_func {
     char *shown;            /* its name as messages show it: demangled where ptx_demangle can, else name */
     int32_t start, end;
     int32_t reg_base, nregs;    /* its registers: [reg_base, reg_base + nregs) */
-    /* Its registers' rows of storage: [row_base, row_base + nrows), fewer
-     * than its registers where their values' lifetimes allow (reg_rows.c). */
+    /* Its registers' rows of storage: units [row_base, row_base + nrows)
+     * of 128 bytes (a 64-bit register's row takes two), fewer than its
+     * registers where their values' lifetimes allow (reg_rows.c). */
     int32_t row_base, nrows;
     uint32_t tparam_off;    /* its params and rets in the thread param frame: [tparam_off, tparam_end) */
     uint32_t local_off;     /* its .local variables in the thread's local memory: [local_off, local_end) */
@@ -60,7 +61,7 @@ struct ws_kernel {
      * of it needs state for those only, whatever else the module holds. */
     int32_t reg_lo, reg_hi;
     /* The rows of storage the registers of that window map to lie in
-     * [row_lo, row_hi): a warp's values take that many rows, while the
+     * units [row_lo, row_hi): a warp's values take that many, while the
      * timing model keeps its per-register state by register (reg_rows.c). */
     int32_t row_lo, row_hi;
     /* Its windows of the module's per-thread local memory and .func
@@ -69,9 +70,10 @@ struct ws_kernel {
      * [tparam_lo, tparam_lo + tparam_size) their parameter frames, so a
      * block of it stores those bytes per thread and no more. */
     uint32_t local_lo, local_size, tparam_lo, tparam_size;
-    /* The rows of its storage window (row - row_lo) holding a register some
-     * path of its code may read before writing it, which a block's start
-     * zeroes (reg_init.c); NULL: every row. */
+    /* The units of its storage window (row - row_lo; both of a 64-bit
+     * row) holding a register some path of its code may read before
+     * writing it, which a block's start zeroes (reg_init.c); NULL: every
+     * unit. */
     int32_t *zero_rows;
     int32_t nzero_rows;
     /* Whether its code or a function it can call has a barrier that names
@@ -97,8 +99,9 @@ static inline int32_t ws_kernel_reg_rows(const ws_kernel *k)
     return k->reg_hi - k->reg_lo;
 }
 
-/* Rows of register values a warp of k stores; a warp's regs point row_lo
- * rows before its storage, so that the executor indexes them by row. */
+/* Units of register values (128 bytes each) a warp of k stores; a warp's
+ * regs point row_lo units before its storage, so that the executor
+ * indexes them by row. */
 static inline int32_t ws_kernel_rows(const ws_kernel *k)
 {
     return k->row_hi - k->row_lo;

@@ -103,15 +103,17 @@ static bool find_rows(const ws_program *p, ws_kernel *k)
             count++;
         }
     }
-    /* the rows of storage that hold them (registers may share one) */
+    /* the units of storage that hold them (registers may share a row, and
+     * a 64-bit register's row is two units) */
     int32_t nrows = ws_kernel_rows(k);
     bool *listed = calloc((size_t)nrows + 1, sizeof *listed);
-    k->zero_rows = malloc(sizeof *k->zero_rows * (size_t)(count ? count : 1));
+    k->zero_rows = malloc(sizeof *k->zero_rows * (size_t)(2 * count + 1));
     for (int32_t r = 0; listed && k->zero_rows && r < nregs; r++) {
         int32_t row = ws_regset_has(zero, r) ? p->row_of[k->reg_lo + r] - k->row_lo : -1;
         if (row < 0 || listed[row]) continue;
         listed[row] = true;
         k->zero_rows[k->nzero_rows++] = row;
+        if (p->reg_width[k->reg_lo + r] > 4) k->zero_rows[k->nzero_rows++] = row + 1;
     }
     bool ok = listed && k->zero_rows;
     free(listed);

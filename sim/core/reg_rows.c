@@ -2,9 +2,17 @@
  *
  * PTX registers are virtual: nvcc gives each value its own, so a kernel
  * names 30 to 300 of them while few hold a live value at once.  A warp
- * stores a row of 32 lanes (256 bytes) per row of storage, and a timed
- * launch keeps every resident warp's rows, so a row per register makes the
- * warps' values tens of megabytes that the host's caches cannot hold.
+ * stores a row of 32 lanes per row of storage, and a timed launch keeps
+ * every resident warp's rows, so a row per register makes the warps'
+ * values tens of megabytes that the host's caches cannot hold.
+ *
+ * A row's lanes are as wide as its registers need: 4 bytes (128 bytes a
+ * row) for registers of 32 bits or fewer, predicates included, their
+ * values zero-extended; 8 bytes (256) for 64-bit ones.  Storage is counted
+ * in units of 128 bytes: a narrow row takes one, a wide row two, and an
+ * operand's row is the index of its first unit (most of a kernel's values
+ * are 32-bit: the rows of 8-byte lanes they had before made a timed
+ * launch's warps nearly twice what they hold).
  *
  * Registers that are never live at the same point of the code share a row:
  * liveness is computed per thread over the function's control-flow graph,
@@ -159,8 +167,14 @@ static int32_t colour(const pack *k, const bool *named, int32_t *row, uint8_t *r
     return nrows;
 }
 
-/* The function's registers onto rows from row_base; returns the rows it
- * takes, or -1 when out of memory. */
+/* 128-byte units of a row of registers of width bytes. */
+static int32_t units_of(uint8_t width)
+{
+    return width > 4 ? 2 : 1;
+}
+
+/* The function's registers onto rows from unit row_base; returns the units
+ * it takes, or -1 when out of memory. */
 static int32_t pack_function(const ws_program *p, const ws_func *f, int32_t row_base, int32_t *row_of)
 {
     int32_t n = f->nregs, len = f->end - f->start + 1;
@@ -185,8 +199,11 @@ static int32_t pack_function(const ws_program *p, const ws_func *f, int32_t row_
         }
     }
     if (identity) {
-        for (int32_t r = 0; r < n; r++) rel[r] = row_base + r;
-        nrows = n;
+        nrows = 0;
+        for (int32_t r = 0; r < n; r++) {
+            rel[r] = row_base + nrows;
+            nrows += units_of(p->reg_width[f->reg_base + r]);
+        }
         goto done;
     }
     k.live_in = malloc(sizeof *k.live_in * k.nw * (size_t)len);
@@ -203,18 +220,36 @@ static int32_t pack_function(const ws_program *p, const ws_func *f, int32_t row_
     }
     liveness(&k, out);
     interference(&k, out);
-    nrows = colour(&k, named, row, row_width, taken);
-    for (int32_t r = 0; r < n; r++) rel[r] = row[r] >= 0 ? row_base + row[r] : -1;
+    int32_t ncolours = colour(&k, named, row, row_width, taken);
+    /* each colour's first unit (taken is free again) */
+    nrows = 0;
+    for (int32_t c = 0; c < ncolours; c++) {
+        taken[c] = nrows;
+        nrows += units_of(row_width[c]);
+    }
+    for (int32_t r = 0; r < n; r++) rel[r] = row[r] >= 0 ? row_base + taken[row[r]] : -1;
 done:
     free(k.deps); free(k.live_in); free(k.adj); free(out);
     free(named); free(row); free(taken); free(row_width);
     return nrows;
 }
 
-static void set_rows(const int32_t *row_of, ws_opnd *o)
+static void set_rows(const ws_program *p, ws_opnd *o)
 {
-    o->row = o->reg >= 0 ? row_of[o->reg] : -1;
-    o->row2 = o->reg2 >= 0 ? row_of[o->reg2] : -1;
+    o->row = o->reg >= 0 ? p->row_of[o->reg] : -1;
+    o->row2 = o->reg2 >= 0 ? p->row_of[o->reg2] : -1;
+    o->narrow = o->reg >= 0 && p->reg_width[o->reg] <= 4;
+    o->narrow2 = o->reg2 >= 0 && p->reg_width[o->reg2] <= 4;
+}
+
+/* An ALU instruction with a handler whose destination and register sources
+ * all have narrow rows runs the handler's 4-byte form. */
+static bool all_narrow(const ws_insn *in)
+{
+    if (in->cls != WS_I_ALU || !in->fast || !in->ops[0].narrow) return false;
+    for (int i = 1; i < in->nops && i <= 3; i++)
+        if (in->ops[i].kind == WS_OK_REG && !in->ops[i].narrow) return false;
+    return true;
 }
 
 bool ws_program_pack_rows(ws_program *p)
@@ -236,8 +271,9 @@ bool ws_program_pack_rows(ws_program *p)
     for (int32_t pc = 0; pc < p->ncode; pc++) {
         ws_insn *in = &p->code[pc];
         in->guard_row = in->guard >= 0 ? p->row_of[in->guard] : -1;
-        for (int i = 0; i < WS_MAX_OPERANDS; i++) set_rows(p->row_of, &in->ops[i]);
+        for (int i = 0; i < WS_MAX_OPERANDS; i++) set_rows(p, &in->ops[i]);
+        if (all_narrow(in)) in->flags |= WS_IF_NARROW;
     }
-    for (int32_t e = 0; e < p->nvec; e++) set_rows(p->row_of, &p->vec[e]);
+    for (int32_t e = 0; e < p->nvec; e++) set_rows(p, &p->vec[e]);
     return true;
 }

@@ -24,6 +24,61 @@
         } \
     } while (0)
 
+/* A warp's registers (reg_rows.c): a narrow row is 32 lanes of 4 bytes,
+ * its values zero-extended; a wide (64-bit) row 32 lanes of 8 bytes, two
+ * of the storage's 128-byte units.  Within a launch each unit is always
+ * read and written as one of the two. */
+static inline uint32_t *ws_row32(const ws_warp *w, int32_t row)
+{
+    return w->regs[row];
+}
+
+static inline uint64_t *ws_row64(const ws_warp *w, int32_t row)
+{
+    return (uint64_t *)(void *)w->regs[row];
+}
+
+static inline uint64_t ws_row_get(const ws_warp *w, int32_t row, bool narrow, int lane)
+{
+    return narrow ? ws_row32(w, row)[lane] : ws_row64(w, row)[lane];
+}
+
+/* A narrow row keeps v's low 32 bits. */
+static inline void ws_row_set(const ws_warp *w, int32_t row, bool narrow, int lane, uint64_t v)
+{
+    if (narrow) ws_row32(w, row)[lane] = (uint32_t)v;
+    else ws_row64(w, row)[lane] = v;
+}
+
+/* Operand o's register (reg, not reg2) in lane. */
+static inline uint64_t ws_reg_get(const ws_warp *w, const ws_opnd *o, int lane)
+{
+    return ws_row_get(w, o->row, o->narrow, lane);
+}
+
+static inline void ws_reg_set(const ws_warp *w, const ws_opnd *o, int lane, uint64_t v)
+{
+    ws_row_set(w, o->row, o->narrow, lane, v);
+}
+
+/* A row as 64-bit lanes, for code that works on those: a wide row itself,
+ * a narrow one widened into tmp.  What is written to it reaches a narrow
+ * row by ws_row_put. */
+static inline uint64_t *ws_row_view(const ws_warp *w, int32_t row, bool narrow, uint64_t tmp[WS_WARP_SIZE])
+{
+    if (!narrow) return ws_row64(w, row);
+    const uint32_t *r = ws_row32(w, row);
+    for (int i = 0; i < WS_WARP_SIZE; i++) tmp[i] = r[i];
+    return tmp;
+}
+
+static inline void ws_row_put(const ws_warp *w, int32_t row, bool narrow, const uint64_t tmp[WS_WARP_SIZE])
+{
+    if (!narrow) return;
+    uint32_t *r = ws_row32(w, row);
+    for (int i = 0; i < WS_WARP_SIZE; i++) r[i] = (uint32_t)tmp[i];
+}
+
 static inline void ws_progress(ws_exec *x, ws_warp *w)
 {
     if (x->steps > x->progress_at) x->progress_at = x->steps;

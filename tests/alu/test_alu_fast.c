@@ -44,6 +44,36 @@ static bool same_result(const ptx_mods *m, uint64_t g, uint64_t f, const uint64_
     return f64_nan(src[0][i]) + f64_nan(src[1][i]) + (m->op == PTX_OP_FMA || m->op == PTX_OP_MAD ? f64_nan(src[2][i]) : 0) >= 2;
 }
 
+/* The handler's 4-byte form (ws_alu_fast_fns32, for operands of 32 bits
+ * or fewer) against the general path on the same sources zero-extended:
+ * the low 32 bits of its result in the active lanes, the old values in
+ * the others.  Returns how many mismatching lanes. */
+static int compare_narrow(const ptx_mods *m, uint8_t h, uint64_t *seed, uint32_t mask)
+{
+    uint64_t src[3][WS_WARP_SIZE], d1[WS_WARP_SIZE];
+    uint32_t n[3][WS_WARP_SIZE], d2[WS_WARP_SIZE];
+    int bad = 0;
+    for (int r = 0; r < 3; r++)
+        for (int i = 0; i < WS_WARP_SIZE; i++) src[r][i] = n[r][i] = (uint32_t)special(seed);
+    for (int i = 0; i < WS_WARP_SIZE; i++) d1[i] = d2[i] = (uint32_t)next(seed);
+    uint64_t *const dst[2] = {d1, NULL};
+    const uint64_t *const s4[4] = {src[0], src[1], src[2], NULL};
+    ws_alu_exec(m, mask, dst, s4, NULL);
+    ws_alu_fast_fns32[h](mask, d2, n[0], n[1], n[2]);
+    for (int i = 0; i < WS_WARP_SIZE; i++)
+        if ((uint32_t)d1[i] != d2[i] && bad++ < 3)
+            print_message("%s (4-byte lanes): lane %d of mask %08x: a %08x b %08x c %08x: general %08x, fast %08x\n",
+                          ptx_opcode_name(m->op), i, mask, n[0][i], n[1][i], n[2][i], (uint32_t)d1[i], d2[i]);
+    return bad;
+}
+
+/* Whether m's operands all fit rows of 4-byte lanes (the forms that run
+ * the 4-byte handlers). */
+static bool narrow_form(const ptx_mods *m)
+{
+    return ptx_type_size(m->types[0]) <= 4 && ptx_type_size(m->types[1]) <= 4 && !(m->flags & PTX_F_WIDE);
+}
+
 /* Runs m both ways on random rows; returns how many mismatching lanes. */
 static int compare_paths(const ptx_mods *m, uint8_t h, uint64_t *seed)
 {
@@ -64,6 +94,7 @@ static int compare_paths(const ptx_mods *m, uint8_t h, uint64_t *seed)
                               ptx_opcode_name(m->op), i, mask, (unsigned long long)src[0][i],
                               (unsigned long long)src[1][i], (unsigned long long)src[2][i],
                               (unsigned long long)d1[i], (unsigned long long)d2[i]);
+        if (narrow_form(m)) bad += compare_narrow(m, h, seed, mask);
     }
     return bad;
 }
@@ -150,6 +181,22 @@ static void test_uniform_divisors(void **s)
                         print_message("%s.%s: a %016llx / b %016llx: general %016llx, fast %016llx\n",
                                       ptx_opcode_name(m.op), t ? "s32" : "u32", (unsigned long long)a[i],
                                       (unsigned long long)b[i], (unsigned long long)d1[i], (unsigned long long)d2[i]);
+                /* the 4-byte form, on the same rows cut to 32 bits */
+                uint32_t a32[WS_WARP_SIZE], b32[WS_WARP_SIZE], z32[WS_WARP_SIZE] = {0}, d3[WS_WARP_SIZE];
+                uint64_t az[WS_WARP_SIZE], bz[WS_WARP_SIZE];
+                for (int i = 0; i < WS_WARP_SIZE; i++) {
+                    az[i] = a32[i] = (uint32_t)a[i];
+                    bz[i] = b32[i] = (uint32_t)b[i];
+                    d3[i] = (uint32_t)d1[i];
+                }
+                const uint64_t *const sz[4] = {az, bz, zero, NULL};
+                ws_alu_exec(&m, mask, dst, sz, NULL);
+                ws_alu_fast_fns32[h](mask, d3, a32, b32, z32);
+                for (int i = 0; i < WS_WARP_SIZE; i++)
+                    if ((uint32_t)d1[i] != d3[i] && bad++ < 3)
+                        print_message("%s.%s (4-byte lanes): a %08x / b %08x: general %08x, fast %08x\n",
+                                      ptx_opcode_name(m.op), t ? "s32" : "u32", a32[i], b32[i],
+                                      (uint32_t)d1[i], d3[i]);
             }
         }
     assert_true(uniform > 10000);

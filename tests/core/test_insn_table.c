@@ -158,8 +158,8 @@ static void test_decoded_facts(void **state)
     const ws_insn *end = &t.p->code[f->end];
     static const struct { uint8_t pipe, alu, flags; } want[14] = {
         {WS_PIPE_LSU, WS_FAM_NONE, WS_IF_DST | WS_IF_LOAD},             /* ld.param */
-        {WS_PIPE_INT, WS_FAM_INT, WS_IF_DST},                           /* add.s32 */
-        {WS_PIPE_FP32, WS_FAM_FLOAT, WS_IF_DST},                        /* add.f32 */
+        {WS_PIPE_INT, WS_FAM_INT, WS_IF_DST | WS_IF_NARROW},            /* add.s32: 32-bit registers */
+        {WS_PIPE_FP32, WS_FAM_FLOAT, WS_IF_DST | WS_IF_NARROW},         /* add.f32 */
         {WS_PIPE_FP64, WS_FAM_FLOAT, WS_IF_DST},                        /* add.f64 */
         {WS_PIPE_FP32, WS_FAM_HALF, WS_IF_DST},                         /* add.f16 */
         {WS_PIPE_SFU, WS_FAM_SFU, WS_IF_DST},                           /* sin */

@@ -120,20 +120,60 @@ static void test_values(void **state)
     const char *kernels[] = {"chain", "diverge", "guarded", "loop"};
     for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) run_and_check(&t, kernels[i]);
     /* the chain's 51 registers: one .b32 value live at a time (two where an
-     * instruction reads one and writes the next), and three .b64 */
+     * instruction reads one and writes the next), a row of one 128-byte
+     * unit each, and three .b64, of two units each */
     const ws_kernel *k = ws_program_kernel(t.p, "chain");
     assert_int_equal(ws_kernel_reg_rows(k), CHAIN + 2 + 4);
-    assert_true(ws_kernel_rows(k) <= 5);
+    assert_true(ws_kernel_rows(k) <= 2 + 3 * 2);
     t_free(&t);
 }
 
+/* A row's units of storage: one for registers of 32 bits or fewer, two
+ * for 64-bit ones (reg_rows.c). */
+static int32_t units(const ws_program *p, int32_t reg)
+{
+    return p->reg_width[reg] > 4 ? 2 : 1;
+}
+
+/* Rows lie apart: no unit belongs to two rows (a 64-bit row's second
+ * unit is no other row's), and each operand knows its row's width. */
+static void check_layout(const ws_program *p, const char *path)
+{
+    int32_t nunits = 0;
+    for (int32_t r = 0; r < p->nregs; r++)
+        if (p->row_of[r] >= 0 && p->row_of[r] + units(p, r) > nunits) nunits = p->row_of[r] + units(p, r);
+    int32_t *owner = malloc(sizeof *owner * (size_t)(nunits + 1));
+    assert_non_null(owner);
+    for (int32_t u = 0; u < nunits; u++) owner[u] = -1;
+    for (int32_t r = 0; r < p->nregs; r++)
+        for (int32_t u = p->row_of[r]; u >= 0 && u < p->row_of[r] + units(p, r); u++) {
+            if (owner[u] >= 0 && owner[u] != p->row_of[r])
+                fail_msg("%s: register %d's row at unit %d overlaps the row at unit %d", path, r, p->row_of[r], owner[u]);
+            owner[u] = p->row_of[r];
+        }
+    free(owner);
+    for (int32_t pc = 0; pc < p->ncode; pc++) {
+        const ws_insn *in = &p->code[pc];
+        bool all_narrow = true;
+        for (int i = 0; i < in->nops; i++) {
+            const ws_opnd *o = &in->ops[i];
+            if (o->reg >= 0 && o->narrow != (p->reg_width[o->reg] <= 4))
+                fail_msg("%s pc %d: operand %d's narrow flag against its width %u", path, pc, i, p->reg_width[o->reg]);
+            if (o->kind == WS_OK_REG && i <= 3 && !o->narrow) all_narrow = false;
+        }
+        if ((in->flags & WS_IF_NARROW) && !(in->fast && all_narrow))
+            fail_msg("%s pc %d: 4-byte handler with an operand of 8-byte lanes", path, pc);
+    }
+}
+
 /* The properties the executor relies on, over every kernel of one loaded
- * program: a row holds registers of one width, an instruction's
- * destinations have rows of their own among its operands, and a global
- * atomic's destination (written at a window's end) shares its row with no
- * register at all. */
+ * program: a row holds registers of one width, rows do not overlap, an
+ * instruction's destinations have rows of their own among its operands,
+ * and a global atomic's destination (written at a window's end) shares
+ * its row with no register at all. */
 static void check_program(const ws_program *p, const char *path)
 {
+    check_layout(p, path);
     for (int32_t a = 0; a < p->nregs; a++)
         for (int32_t b = a + 1; b < p->nregs; b++)
             if (p->row_of[a] >= 0 && p->row_of[a] == p->row_of[b] && p->reg_width[a] != p->reg_width[b])
