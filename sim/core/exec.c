@@ -161,16 +161,12 @@ const uint64_t *ws_opnd_row(const ws_exec *x, const ws_block *b, const ws_warp *
                             const ws_opnd *o, uint64_t scratch[WS_WARP_SIZE])
 {
     switch (o->kind) {
-    case WS_OK_REG:
-        if (o->narrow) {
-            const uint32_t *r = ws_row32(w, o->row);
-            if (!o->neg) for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = r[i];
-            else for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = !r[i];
-            return scratch;
-        }
-        if (!o->neg) return ws_row64(w, o->row);
-        for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = !ws_row64(w, o->row)[i];
+    case WS_OK_REG: {
+        const uint64_t *r = ws_row_view(w, o->row, o->narrow, scratch);
+        if (!o->neg) return r;
+        for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = !r[i];
         return scratch;
+    }
     case WS_OK_IMM: {
         uint64_t v = o->imm + (o->sym >= 0 ? x->k->shared_off[o->sym] : 0);
         for (int i = 0; i < WS_WARP_SIZE; i++) scratch[i] = v;

@@ -1247,11 +1247,11 @@ static bool atom_lanes(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
     if (whole && wb.shared && writes_watched(x)) ws_init_shared_write(&b->init, addrs, wb.origin, mask, size);
     if (whole && int_add(&in->m, size)) {      /* a block's private histogram in shared memory */
         uint64_t any = 0, wm = add_changes(size);
-        bool old_row = d && d->kind == WS_OK_REG;
+        bool keep_old = d && d->kind == WS_OK_REG;
         FOR_LANES(mask, lane) {
             uint64_t old = add_lane(lane_bytes(&wb, addrs, lane), bv[lane], size);
             any |= bv[lane] & wm;
-            if (old_row) ws_reg_set(w, d, lane, old);
+            if (keep_old) ws_reg_set(w, d, lane, old);
         }
         if (any && !captured) ws_progress(x, w);
         if (any && captured && x->steps > x->progress_at) x->progress_at = x->steps;
