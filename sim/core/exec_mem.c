@@ -790,6 +790,13 @@ static bool defer_room(ws_exec *x, ws_deferred_list *l)
     return true;
 }
 
+/* An atomic's second operand, c of atom.cas (compare b, swap in c), or
+ * NULL: the others take one. */
+static const ws_opnd *atom_cas_operand(const ws_insn *in)
+{
+    return in->m.op != PTX_OP_RED && in->nops > 3 ? &in->ops[3] : NULL;
+}
+
 /* Puts an access off to the end of the cycle (or of the window, where the
  * list captures: then a store takes its addrs and values along). */
 static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc, uint32_t mask,
@@ -801,21 +808,23 @@ static bool defer_push(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, i
     bool hosted = false, hosted_store = false;
     uint64_t lo = 0, end = 0;   /* a hosted store's bytes */
     if (l->capture && in->cls == WS_I_ATOM) {
-        /* its addresses and operands, a row each; its old values go to its
-         * destination when it is done (the warp waits for them till then,
-         * and the register has a row of its own: reg_rows.c) */
+        /* its addresses and operands, a row each (a third row only for
+         * cas, the one atomic with two operands: a row is 256 bytes the
+         * host's caches take in for every warp's atomic); its old values
+         * go to its destination when it is done (the warp waits for them
+         * till then, and the register has a row of its own: reg_rows.c) */
         bool red = in->m.op == PTX_OP_RED;
-        const ws_opnd *bo = &in->ops[red ? 1 : 2], *co = !red && in->nops > 3 ? &in->ops[3] : NULL;
+        const ws_opnd *bo = &in->ops[red ? 1 : 2], *co = atom_cas_operand(in);
+        uint32_t nrows = co ? 3 : 2;
         if (!store_valid(x, b, w, in, pc, mask, addrs, ptx_type_size(in->m.types[0]), WHAT_ATOMIC) ||
-            !rows_room(x, l, 3))
+            !rows_room(x, l, nrows))
             return false;
         rows = l->nrows;
         uint64_t *dst = l->rows + (size_t)rows * WS_WARP_SIZE;
         memcpy(dst, addrs, sizeof *dst * WS_WARP_SIZE);
         capture_row(x, b, w, bo, dst + WS_WARP_SIZE);
         if (co) capture_row(x, b, w, co, dst + 2 * WS_WARP_SIZE);
-        else memset(dst + 2 * WS_WARP_SIZE, 0, sizeof *dst * WS_WARP_SIZE);
-        l->nrows += 3;
+        l->nrows += nrows;
         uint32_t size = ptx_type_size(in->m.types[0]);
         if (ws_devmem_watched(x->p->mem)) tell_ahead(x, in, mask, addrs, size, true);
         hosted = host_lanes(x, in, mask, addrs, size, false, dst, &lo, &end);
@@ -1567,7 +1576,7 @@ static const ws_opnd *atom_dest(const ws_insn *in)
 static void atom_hosted(ws_exec *x, const ws_deferred_list *l, const ws_deferred *d)
 {
     const uint64_t *host = l->rows + (size_t)d->rows * WS_WARP_SIZE;
-    const uint64_t *bv = host + WS_WARP_SIZE, *cv = host + 2 * WS_WARP_SIZE;
+    const uint64_t *bv = host + WS_WARP_SIZE, *cv = atom_cas_operand(d->in) ? host + 2 * WS_WARP_SIZE : NULL;
     uint32_t size = ptx_type_size(d->in->m.types[0]);
     const ws_opnd *dst = atom_dest(d->in);
     if (int_add(&d->in->m, size)) {
@@ -1583,7 +1592,7 @@ static void atom_hosted(ws_exec *x, const ws_deferred_list *l, const ws_deferred
     FOR_LANES(d->mask, lane) {
         uint8_t *p = (uint8_t *)(uintptr_t)host[lane];
         uint64_t old = load_le(p, size);
-        uint64_t nv = ws_atom_apply(&d->in->m, old, bv[lane], cv[lane]);
+        uint64_t nv = ws_atom_apply(&d->in->m, old, bv[lane], cv ? cv[lane] : 0);
         store_le(p, nv, size);
         if (nv != old && x->steps > x->progress_at) x->progress_at = x->steps;
         if (dst) ws_reg_set(d->w, dst, lane, old);
@@ -1627,9 +1636,9 @@ bool ws_exec_apply_deferred(ws_exec *x, const ws_deferred_list *l, const ws_defe
         } else {        /* captured: no register read now, the old values written */
             const uint64_t *addrs = l->rows + (size_t)d->rows * WS_WARP_SIZE;
             bool red = d->in->m.op == PTX_OP_RED;
-            bool cas = !red && d->in->nops > 3;
             ok = atom_lanes(x, d->b, d->w, d->in, d->pc, d->mask, addrs, d->in->ops[red ? 0 : 1].reg < 0,
-                            addrs + WS_WARP_SIZE, cas ? addrs + 2 * WS_WARP_SIZE : NULL, atom_dest(d->in), true);
+                            addrs + WS_WARP_SIZE, atom_cas_operand(d->in) ? addrs + 2 * WS_WARP_SIZE : NULL,
+                            atom_dest(d->in), true);
         }
         break;
     case WS_I_WMMA:

@@ -5,8 +5,10 @@
  * counter's old values stored, a compare-and-swap that picks one winner per
  * key, and a stream compaction (an atomic count gives each kept element
  * its slot; PMPP's BFS frontier) give what a CPU gives and, on one wave, the
- * very cycles and counters of a run cycle by cycle, on 1 and 3 threads.
- * And a register that takes the destination's row where the destination
+ * very cycles and counters of a run cycle by cycle, on 1 and 3 threads
+ * (the compare-and-swap under initcheck too, whose atomics run at the
+ * window's end from the rows they took along, not from host bytes found
+ * when they issued).  And a register that takes the destination's row where the destination
  * is dead would be overwritten at the window's end: the destination has a
  * row of its own. */
 #include "timing_util.h"
@@ -94,6 +96,7 @@ typedef struct outcome {
     uint32_t window;        /* the cycles per window warpsim chose */
     uint32_t napart;        /* the stores' allocations it found apart */
     bool may_fault;         /* set by the caller: a fault is the test's to check */
+    uint32_t checks;        /* set by the caller: the launch's checks (WS_CHECK_*) */
 } outcome;
 
 static uint32_t input(uint32_t i)
@@ -121,11 +124,13 @@ static void launch(tctx *t, const char *name, uint32_t window, int32_t threads, 
     const ws_kernel *k = ws_program_kernel(t->p, name);
     assert_non_null(k);
     ws_launch l = {.grid = D3(BLOCKS, 1, 1), .block = D3(128, 1, 1), .params = t->params,
-                   .params_size = t->nparams};
+                   .params_size = t->nparams, .checks = o->checks};
     ws_timing_options opt = tt_threaded(threads, window);
     bool may_fault = o->may_fault;
+    uint32_t checks = o->checks;
     memset(o, 0, sizeof *o);
     o->may_fault = may_fault;
+    o->checks = checks;
     ws_apart ap;
     bool own;
     ws_window_reason why;
@@ -218,13 +223,14 @@ static void run_claim(uint32_t window, int32_t threads, outcome *o, uint32_t *ow
     t_free(&t);
 }
 
-static void test_compare_and_swap(void **state)
+/* claim under the given checks (WS_CHECK_*): in windows and on threads
+ * as cycle by cycle, and right */
+static void compare_and_swap(uint32_t checks)
 {
-    (void)state;
     uint32_t k1[64], kw[64], k3[64];
     uint32_t *w1 = malloc(sizeof *w1 * N), *ww = malloc(sizeof *ww * N), *w3 = malloc(sizeof *w3 * N);
     assert_true(w1 && ww && w3);
-    outcome a = {0}, w = {0}, t3 = {0};
+    outcome a = {.checks = checks}, w = {.checks = checks}, t3 = {.checks = checks};
     run_claim(1, 1, &a, k1, w1);
     run_claim(0, 1, &w, kw, ww);
     assert_true(w.window > 1);
@@ -248,6 +254,21 @@ static void test_compare_and_swap(void **state)
     same_counters(&w, &a);
     same_counters(&t3, &a);
     free(w1); free(ww); free(w3);
+}
+
+static void test_compare_and_swap(void **state)
+{
+    (void)state;
+    compare_and_swap(0);
+}
+
+/* Under initcheck, which watches every write (its global atomics' lanes
+ * are not given their host bytes when they issue), a window's atomics run
+ * at its end from the rows they took along: cas's second operand too. */
+static void test_compare_and_swap_initcheck(void **state)
+{
+    (void)state;
+    compare_and_swap(WS_CHECK_INIT);
 }
 
 /* compact over n = 4 N elements into an out of out_words: the count and
@@ -364,6 +385,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_old_values_stored),
         cmocka_unit_test(test_compare_and_swap),
+        cmocka_unit_test(test_compare_and_swap_initcheck),
         cmocka_unit_test(test_compaction),
         cmocka_unit_test(test_compaction_out_of_bounds),
         cmocka_unit_test(test_destination_row_its_own),
