@@ -60,11 +60,11 @@ int main(void)
 EOF
 cc -O2 -fno-tree-vectorize -o "$tmp/loop" "$tmp/loop.c"
 
-# on core c when taskset is there (cores past the last wrap around)
+# $2... on core $1 when taskset is there (cores past the last wrap around)
 pin() {
-    c=$(($1 % ncores))
+    core=$(($1 % ncores))
     shift
-    if command -v taskset >/dev/null; then taskset -c "$c" "$@"; else "$@"; fi
+    if command -v taskset >/dev/null; then taskset -c "$core" "$@"; else "$@"; fi
 }
 
 # One copy of work $1 on core $2: its seconds into file $3.

@@ -8,9 +8,9 @@
  * very cycles and counters of a run cycle by cycle, on 1 and 3 threads
  * (the compare-and-swap under initcheck too, whose atomics run at the
  * window's end from the rows they took along, not from host bytes found
- * when they issued).  And a register that takes the destination's row where the destination
- * is dead would be overwritten at the window's end: the destination has a
- * row of its own. */
+ * when they issued).  And a register that takes the destination's row
+ * where the destination is dead would be overwritten at the window's end:
+ * the destination has a row of its own. */
 #include "timing_util.h"
 
 #include "sim/core/timing_window.h"
