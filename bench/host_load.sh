@@ -87,6 +87,12 @@ stats() {
         printf "%.3f %.3f %.3f %d\n", v[1], m, v[NR], NR }'
 }
 
+# untimed first: a freshly started machine's first runs can take several
+# times as long (bench/HISTORY.md, run CU)
+one loop 0 "$tmp/warmup"
+one sim 0 "$tmp/warmup"
+rm -f "$tmp/warmup"
+
 for r in $(seq 1 "$repeat"); do
     for work in loop sim; do
         one "$work" 0 "$tmp/alone.$work.$r"

@@ -15,6 +15,7 @@
 # REPEAT=R runs each program R times at each N (default 1), the runs of
 # the Ns taking turns, and reports each N's median wall time (its runs in
 # brackets): a shared machine's load comes and goes within seconds.
+# WARMUP=W (default 1) runs the first program W times first, untimed.
 # TIMES_DIR=DIR keeps each run's --host-times lines (each launch's time,
 # and where its windows went: docs/THREADS.md, "Host times") as
 # DIR/LAB@ARGS.N.R.jsonl (LAB the program, ARGS its arguments joined by
@@ -46,6 +47,20 @@ vector_add:4194304
 transpose:2048 2048"}
 
 repeat=${REPEAT:-1}
+
+# A freshly started machine's first runs can take several times as long,
+# in system time, for reasons of its own (bench/HISTORY.md, run CU):
+# WARMUP=W runs the first lab W times (default 1), untimed, on the last
+# thread count before anything is measured.
+warmup=${WARMUP:-1}
+first=$(echo "$labs" | head -n 1)
+w=0
+while [ "$w" -lt "$warmup" ]; do
+    # shellcheck disable=SC2086
+    "$ws" exec --gpu h200 --threads "${threads##* }" --summary none -- "$progs/${first%%:*}" ${first#*:} \
+        >/dev/null 2>&1 || true
+    w=$((w + 1))
+done
 
 # One run of lab at n threads, the r-th: its wall time into $tmp/wall.$n.$r,
 # its peak memory (KiB) into $tmp/kb.$n.$r, its output and JSON beside.
