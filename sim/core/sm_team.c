@@ -861,8 +861,11 @@ static bool settle_blocks(ws_sm_team *t)
     t->aside.ntaken = 0;
     for (int32_t j = 0; j < t->ndue; j++) {
         ws_sm *sm = &t->sms[t->due[j]];
-        for (uint32_t k = 0; k < sm->nfreed; k++) ws_sm_block_done(s, sm, sm->freed_at[k]);
+        /* the blocks started before those that ended: a slot may have
+         * ended two blocks in the window (its first and the one set aside
+         * for it), more than the SM held when the window began */
         for (uint32_t k = 0; k < sm->nstarted; k++) ws_dispatcher_started(&s->disp, sm->id);
+        for (uint32_t k = 0; k < sm->nfreed; k++) ws_sm_block_done(s, sm, sm->freed_at[k]);
         s->x.blocks_started += sm->nstarted;
         sm->nfreed = sm->nstarted = 0;
         sm->aside = NULL;

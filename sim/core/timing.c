@@ -273,6 +273,13 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
             ws_progress_line_poll(l->progress, &(ws_progress_state){.blocks_done = s.x.blocks_done,
                                   .blocks_total = s.x.grid_blocks, .cycles = now, .warp_insts = team.steps});
     }
+    /* a launch ends when its every block has run: one that stops short
+     * is the engine's error, never a result */
+    if (ok && s.x.blocks_done != nblocks) {
+        ws_error_set(err, WS_ERR_KERNEL_FAULT, "internal error: the launch of %s ended with %llu of its %llu blocks run",
+                     p->funcs[k->func].shown, (unsigned long long)s.x.blocks_done, (unsigned long long)nblocks);
+        ok = false;
+    }
     /* the L2's dirty sectors counted as written back; then a kept L2
      * cleared for the next launch, on the threads while they are there */
     if (ok) ws_l2_flush(l2);

@@ -6,6 +6,7 @@
  *     set aside for its SM): the CPU's results, every block once, the same
  *     cycles and counters on 1, 2, 3 and 8 threads, and cycles within 2 %
  *     of the cycle-by-cycle run's, for windows of several lengths;
+ *   - blocks shorter than a window, many waves of them: every one runs;
  *   - a store out of bounds reports the fault it reports cycle by cycle
  *     (in a grid of several waves, the same on any threads);
  *   - kernels whose SMs may read what one of them wrote in a window run
@@ -198,6 +199,12 @@ static const char *const src = PTX_HEAD
     " and.b32 %r6, %r1, 1;\n setp.ne.u32 %p1, %r6, 0;\n"
     " add.u64 %rd5, %rd2, %rd3;\n @!%p1 st.global.u32 [%rd5], %r4;\n"
     " ret;\n"
+    "}\n"
+    /* a block that ends at once */
+    ".visible .entry quick()\n"
+    "{\n"
+    " .reg .b32 %r<2>;\n"
+    " mov.u32 %r1, %tid.x;\n ret;\n"
     "}\n";
 
 enum { MAXN = 1 << 20 };
@@ -356,6 +363,34 @@ static void test_waves_on_any_threads(void **state)
     }
     free(one.out);
     free(w1.out);
+}
+
+/* Blocks that end within a few cycles, in many waves: in a window a slot
+ * ends its first block and then the block set aside for it, so the SM
+ * ends more blocks in the window than it held at its start; the
+ * dispatcher must hear of the starts before the ends, or it counts the SM
+ * full of blocks it no longer holds (6,912 of 20,000 such blocks ran on
+ * the a100 config, and the launch ended as if done). */
+static void test_blocks_shorter_than_a_window(void **state)
+{
+    (void)state;
+    enum { BLOCKS = 20000 };
+    outcome w1, w, w3;
+    tctx t;
+    ws_gpu_config g;
+    load_h200(&t, &g);
+    launch_128(&t, &g, "quick", BLOCKS, 1, 1, NULL, NULL, &w1);
+    launch_128(&t, &g, "quick", BLOCKS, 0, 1, NULL, NULL, &w);
+    launch_128(&t, &g, "quick", BLOCKS, 0, 3, NULL, NULL, &w3);
+    t_free(&t);
+    if (!w.ok) fail_msg("%s", w.err.msg);
+    assert_true(w1.ok && w3.ok);
+    assert_int_equal(w1.st.blocks, BLOCKS);
+    assert_int_equal(w.st.blocks, BLOCKS);
+    assert_int_equal(w.st.warp_insts, w1.st.warp_insts);
+    tt_same_counters(&w3.st, &w3.ts, &w.st, &w.ts);
+    /* windows ran, the later waves' blocks set aside */
+    assert_true(w.ts.loop_iterations < w1.ts.loop_iterations);
 }
 
 static void test_store_fault_as_cycle_by_cycle(void **state)
@@ -867,6 +902,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_wave_times_as_cycle_by_cycle),
         cmocka_unit_test(test_waves_on_any_threads),
+        cmocka_unit_test(test_blocks_shorter_than_a_window),
         cmocka_unit_test(test_store_fault_as_cycle_by_cycle),
         cmocka_unit_test(test_which_kernels),
         cmocka_unit_test(test_read_back_in_windows),
