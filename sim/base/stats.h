@@ -143,6 +143,7 @@ typedef struct ws_window_times {
     uint64_t alone_windows;     /* windows run on the calling thread alone */
     uint64_t alone_ns;          /* their time, SMs and end */
     uint32_t window_cycles;     /* the cycles a window the launch ran with; 1: cycle by cycle */
+    uint64_t shortened;         /* times the windows were halved, for blocks that end within one */
     ws_window_reason cycle_by_cycle;    /* then why (timing_window.h) */
 } ws_window_times;
 

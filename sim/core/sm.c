@@ -398,7 +398,10 @@ static bool start_aside(ws_tsim *s, ws_sm *sm, uint64_t now)
     const ws_aside *a = sm->aside;
     if (!a) return true;
     uint32_t first = a->run_start[sm->aside_run], n = a->run_start[sm->aside_run + 1] - first;
-    if (sm->nstarted >= n) return true;
+    if (sm->nstarted >= n) {
+        sm->slot_waited = true;
+        return true;
+    }
     uint32_t rank = aside_rank(a, a->keys[first + sm->nstarted]);
     if (rank >= a->ntaken) return true;     /* its keys ascend: none after it has a block either */
     sm->reserved[sm->nstarted++] = rank;

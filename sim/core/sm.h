@@ -282,6 +282,11 @@ typedef struct ws_sm {
     uint32_t nstarted;
     uint64_t *freed_at;
     uint32_t nfreed;
+    /* In the window a slot freed after the SM's blocks set aside were all
+     * taken: it waits for the window's end, where cycle by cycle the
+     * dispatcher would fill it at once (blocks shorter than a window;
+     * sm_team.c shortens the windows) */
+    bool slot_waited;
     /* Block slots placed (ws_sm_place_block) whose warps are not set up
      * yet: in a window of cycles the calling thread places blocks and the
      * thread that runs the SM next sets them up (ws_sm_begin_placed). */

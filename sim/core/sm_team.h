@@ -86,7 +86,8 @@ typedef struct ws_sm_team {
      * per SM its next cycle after the last window; the next window,
      * prepared at the end of the last one, its due SMs in the one of
      * due_lists that the window running does not use. */
-    uint32_t window_cycles;
+    uint32_t window_cycles;     /* halved where blocks end within one (settle_blocks) */
+    uint32_t window_longest;    /* what they grow back to (ws_sm_team_use_windows) */
     uint64_t max_cycles;
     uint64_t *next_of;
     int32_t *due_lists[2];

@@ -25,10 +25,10 @@ void ws_host_time_write(FILE *out, const ws_host_time *t)
         fprintf(out,
                 ",\"windows\":{\"on_threads\":%" PRIu64 ",\"sms_s\":%.6f,\"busiest_sm_s\":%.6f"
                 ",\"sm_windows_s\":%.6f,\"ends_s\":%.6f,\"settle_s\":%.6f,\"end_wait_s\":%.6f"
-                ",\"alone\":%" PRIu64 ",\"alone_s\":%.6f,\"window_cycles\":%" PRIu32,
+                ",\"alone\":%" PRIu64 ",\"alone_s\":%.6f,\"window_cycles\":%" PRIu32 ",\"shortened\":%" PRIu64,
                 w->windows, (double)w->sms_ns / 1e9, (double)w->busiest_ns / 1e9, (double)w->sm_windows_ns / 1e9,
                 (double)w->ends_ns / 1e9, (double)w->settle_ns / 1e9, (double)w->end_wait_ns / 1e9, w->alone_windows,
-                (double)w->alone_ns / 1e9, w->window_cycles);
+                (double)w->alone_ns / 1e9, w->window_cycles, w->shortened);
         if (w->window_cycles == 1) {
             char why[320];
             ws_window_reason_text(t->program, w->cycle_by_cycle, why, sizeof why);

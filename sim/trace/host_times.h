@@ -37,7 +37,7 @@ typedef struct ws_host_time {
  * before the closing brace:
  *   ,"windows":{"on_threads":N,"sms_s":A,"busiest_sm_s":B,"sm_windows_s":K,
  *    "ends_s":E,"settle_s":L,"end_wait_s":V,"alone":M,"alone_s":O,
- *    "window_cycles":W[,"cycle_by_cycle":Y]}
+ *    "window_cycles":W,"shortened":H[,"cycle_by_cycle":Y]}
  * N windows whose SMs ran on the threads, A their SMs' part, B of it each
  * window's longest SM window summed (no spreading of SMs over threads
  * goes under it), K every SM window of those windows summed (the work
@@ -48,7 +48,9 @@ typedef struct ws_host_time {
  * on the calling thread alone, O their time; all zero for a launch run
  * cycle by cycle.  W the cycles a window (1: cycle by cycle, and then Y
  * says why: the option that asked for it, or what in the kernel's code
- * and where, timing_window.h). */
+ * and where, timing_window.h), its longest; H how many times the windows
+ * were halved because a slot of an SM ended two blocks in one (sm_team.c:
+ * settle_blocks). */
 void ws_host_time_write(FILE *out, const ws_host_time *t);
 
 #endif
