@@ -1294,6 +1294,11 @@ static void prepare_window(ws_sm_team *t)
     uint64_t end = start;
     if (start != WS_NEVER) {
         end = start + t->window_cycles;
+        /* the short windows a launch starts with end where its first
+         * window of the longest would: from there on the windows begin
+         * where they would have, had they all been of the longest */
+        if (!t->first_end) t->first_end = start + t->window_longest;
+        if (start < t->first_end && end > t->first_end) end = t->first_end;
         if (t->max_cycles && end > t->max_cycles + 1) end = t->max_cycles + 1;
         for (int32_t i = 0; i < nsm; i++)
             if (t->next_of[i] < end) due[ndue++] = i;
@@ -1310,6 +1315,7 @@ void ws_sm_team_use_windows(ws_sm_team *t, uint32_t window, uint64_t max_cycles)
 {
     t->window_longest = window;
     t->window_cycles = window < WS_SHORTEST_WINDOW ? window : WS_SHORTEST_WINDOW;
+    t->first_end = 0;
     t->max_cycles = max_cycles;
 }
 

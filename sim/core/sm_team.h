@@ -88,6 +88,7 @@ typedef struct ws_sm_team {
      * due_lists that the window running does not use. */
     uint32_t window_cycles;     /* halved where blocks end within one (settle_blocks) */
     uint32_t window_longest;    /* what they grow back to (ws_sm_team_use_windows) */
+    uint64_t first_end;         /* where the first window of the longest would end (0: not yet known) */
     uint64_t max_cycles;
     uint64_t *next_of;
     int32_t *due_lists[2];
