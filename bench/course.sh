@@ -35,6 +35,7 @@ merge_corank
 radix_sort
 bitonic_sort
 stencil3d
+heat_jacobi
 conv2d_tiled
 matmul_coarsened 512 512 512
 matmul_coarsened 1024 1024 1024

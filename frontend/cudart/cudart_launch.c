@@ -315,11 +315,12 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     if (ok) {
         if (c->totals && ws_kernel_totals_add(c->totals, name, &st, c->functional ? NULL : &ts) &&
             reuse.reused_from)
-            ws_kernel_totals_mark_reused(c->totals, name, &st);
+            ws_kernel_totals_mark_reused(c->totals, name, &st, reuse.other_inputs);
         ws_summary_info info = {.kernel = name, .grid = l.grid, .block = l.block, .dynamic_smem = l.dynamic_smem,
                                 .gpu = c->functional ? NULL : g->name, .timing = c->functional ? NULL : &ts,
                                 .sass = ws_program_sass_source(f->mod->prog),
                                 .launch_no = reuse.launch_no, .reused_from = reuse.reused_from,
+                                .reused_other_inputs = reuse.other_inputs,
                                 .reuse_missed = reuse.reused_from ? 0 : reuse.miss.launch_no,
                                 .reuse_missed_addr = reuse.miss.addr,
                                 .reuse_missed_freed = reuse.miss.freed};

@@ -90,6 +90,12 @@ typedef struct record {
     size_t nlines;
     ws_launch_stats st;
     ws_timing_stats ts;
+    /* Its threads may have passed values through device memory: a byte
+     * both read and written, read after it was written, or written twice
+     * (by one thread or two: not told apart).  A launch whose threads
+     * did not, and whose kernel no value read steers (value_steer.h), may
+     * lend its timing to a launch of its key that reads other values. */
+    bool exchanged;
     uint64_t bytes;         /* what it holds but its page copies, for the cache's limit */
 } record;
 
@@ -300,6 +306,7 @@ struct ws_reuse_recorder {
     bool huge;              /* to be made in huge pages */
     atomic_size_t nshared;  /* its pages claimed */
     atomic_bool shared_failed;  /* out of memory or past MAX_PAGES: nothing is filed */
+    atomic_bool exchanged;      /* a byte read after the launch made it, or written twice (on_access) */
 };
 
 /* What a claimer past MAX_PAGES publishes, for the threads waiting on its
@@ -376,25 +383,37 @@ static apage *shared_page(ws_reuse_recorder *r, uint64_t number)
 }
 
 /* bits or-ed into *w; a word whose bits are set already is only read (the
- * same bytes are mostly read again, or written whole). */
-static inline void word_set_shared(_Atomic uint64_t *w, uint64_t bits)
+ * same bytes are mostly read again, or written whole).  Whether any of
+ * them was set before (of two threads at once, the second finds the
+ * first's). */
+static inline bool word_set_shared(_Atomic uint64_t *w, uint64_t bits)
 {
-    if ((atomic_load_explicit(w, memory_order_relaxed) & bits) != bits)
-        atomic_fetch_or_explicit(w, bits, memory_order_relaxed);
+    uint64_t old = atomic_load_explicit(w, memory_order_relaxed);
+    if ((old & bits) != bits) old = atomic_fetch_or_explicit(w, bits, memory_order_relaxed);
+    return (old & bits) != 0;
 }
 
 /* Bits [lo, hi) of m but those set in except (NULL: none), or-ed in: the
- * first and last words in part, the words between whole. */
-static void bits_set_shared(_Atomic uint64_t *m, _Atomic uint64_t *except, uint32_t lo, uint32_t hi)
+ * first and last words in part, the words between whole.  Whether any bit
+ * of [lo, hi) was set already: in except where there is one, else in m. */
+static bool bits_set_shared(_Atomic uint64_t *m, _Atomic uint64_t *except, uint32_t lo, uint32_t hi)
 {
-    if (lo >= hi) return;
+    bool met = false;
+    if (lo >= hi) return false;
     for (uint32_t w = lo / 64, last = (hi - 1) / 64; w <= last; w++) {
         uint64_t bits = ~UINT64_C(0);
         if (w == lo / 64) bits &= ~UINT64_C(0) << (lo % 64);
         if (w == last) bits &= ~UINT64_C(0) >> (63 - (hi - 1) % 64);
-        if (except) bits &= ~atomic_load_explicit(&except[w], memory_order_relaxed);
-        if (bits) word_set_shared(&m[w], bits);
+        if (except) {
+            uint64_t made = atomic_load_explicit(&except[w], memory_order_relaxed);
+            met |= (bits & made) != 0;
+            bits &= ~made;
+            if (bits) word_set_shared(&m[w], bits);
+        } else if (bits) {
+            met |= word_set_shared(&m[w], bits);
+        }
     }
+    return met;
 }
 
 /* Whether this note of page pg (a read, or a write told ahead or, with
@@ -436,14 +455,22 @@ static void on_access(void *ctx, uint64_t addr, uint64_t size, bool write, bool 
             ws_devmem_peek(r->mem, addr >> RPAGE_SHIFT << RPAGE_SHIFT, copy, RPAGE);
             if (!atomic_compare_exchange_strong(&pg->pre, &none, copy)) free(copy);
         }
+        /* a read of a byte the launch made, a write told ahead of a byte
+         * told before, a write made of a byte made before: the launch's
+         * threads may have exchanged values (another's, or the thread's
+         * own: not told apart); a write told ahead is noted again when it
+         * is made, so a write made is compared with the writes made */
+        bool met;
         if (!write) {
             /* only the bytes the launch has not written yet: what it reads
              * of the others it wrote itself */
-            bits_set_shared(m + READ_BITS, m + MADE_BITS, off, off + n);
+            met = bits_set_shared(m + READ_BITS, m + MADE_BITS, off, off + n);
         } else {
-            bits_set_shared(m + WRITTEN_BITS, NULL, off, off + n);
-            if (!ahead) bits_set_shared(m + MADE_BITS, NULL, off, off + n);
+            met = bits_set_shared(m + WRITTEN_BITS, NULL, off, off + n) && ahead;
+            if (!ahead) met = bits_set_shared(m + MADE_BITS, NULL, off, off + n);
         }
+        if (met && !atomic_load_explicit(&r->exchanged, memory_order_relaxed))
+            atomic_store_explicit(&r->exchanged, true, memory_order_relaxed);
         addr += n;
         size -= n;
     }
@@ -507,6 +534,7 @@ ws_reuse_recorder *ws_reuse_record_begin(ws_reuse_cache *c, ws_devmem *mem)
     c->spare = NULL;
     atomic_init(&r->nshared, 0);
     atomic_init(&r->shared_failed, false);
+    atomic_init(&r->exchanged, false);
     ws_devmem_watch(mem, on_access, r);
     return r;
 }
@@ -555,6 +583,7 @@ typedef struct fill_share {
     size_t from, to, nr, nw;
     bool alone;             /* the copy's only share: it frees what it copied */
     bool failed;            /* out of memory */
+    bool read_written;      /* a page of the share has a byte both read (before a write made it) and written */
 } fill_share;
 
 /* The page at base in pages (n of them, by base), or NULL. */
@@ -616,6 +645,9 @@ static void *fill_share_pages(void *arg)
         uint64_t base = ((f->sorted[i] >> SLOT_BITS) - 1) << RPAGE_SHIFT;
         _Atomic uint64_t *m = atomic_load_explicit(&a->mask, memory_order_relaxed);
         uint8_t *pre = atomic_load_explicit(&a->pre, memory_order_relaxed);
+        for (uint32_t w = 0; w < MASK_WORDS && !f->read_written; w++)
+            f->read_written = (atomic_load_explicit(&m[READ_BITS + w], memory_order_relaxed) &
+                               atomic_load_explicit(&m[WRITTEN_BITS + w], memory_order_relaxed)) != 0;
         rpage *d = &f->rec->reads[f->from + f->nr];
         if (mask_bytes(d->mask, m + READ_BITS)) {
             d->base = base;
@@ -696,7 +728,10 @@ static bool fill_pages(ws_reuse_cache *c, record *rec, const record *like, ws_re
     if (use) ws_thread_pool_wait(use);
     ws_thread_pool_free(own);
     bool failed = false;
-    for (size_t k = 0; k < n; k++) failed |= share[k].failed;
+    for (size_t k = 0; k < n; k++) {
+        failed |= share[k].failed;
+        rec->exchanged |= share[k].read_written;
+    }
     free(sorted);
     if (failed) return false;   /* (the entries not reached have no copy: record_free skips them) */
     size_t nr = 0, nw = 0;
@@ -788,6 +823,7 @@ static record *record_make(ws_reuse_cache *cache, ws_reuse_recorder *r, const ws
     rec->st = *st;
     rec->ts = *ts;
     rec->nprinted = nprinted;
+    rec->exchanged = atomic_load(&r->exchanged);
     bool ok = (rec->key.params = malloc(rec->key.params_size ? rec->key.params_size : 1)) &&
               (rec->printed = malloc(nprinted ? nprinted : 1)) && keep_lines(rec, key);
     if (ok) {
@@ -915,6 +951,34 @@ uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *ke
         memmove(c->recs + i, c->recs + i + 1, (size_t)(c->n - 1 - i) * sizeof *c->recs);
         c->recs[c->n - 1] = hit;
         return hit->launch_no;
+    }
+    return 0;
+}
+
+/* Whether rec's threads may have passed values to one another, through
+ * device memory (rec->exchanged) or shared memory (a store or atomic
+ * there: generic stores are known only as they ran), or whether it printed
+ * or was checked or counted per instruction, which a functional run does
+ * not reproduce. */
+static bool lends_timing(const record *rec)
+{
+    const ws_launch_stats *st = &rec->st;
+    return !rec->exchanged && !st->shared_st.requests && !st->shared_atom.requests && !st->global_atom.requests &&
+           !rec->nprinted && !rec->key.lines && !rec->key.checks && !rec->key.grid_workspace;
+}
+
+uint64_t ws_reuse_find_timing(ws_reuse_cache *c, const ws_reuse_key *key, ws_launch_stats *st,
+                              ws_timing_stats *ts)
+{
+    rkey want = key_of(key);
+    for (int i = c->n - 1; i >= 0; i--) {
+        record *rec = c->recs[i];
+        if (!key_eq(&rec->key, &want) || !lends_timing(rec)) continue;
+        *st = rec->st;
+        *ts = rec->ts;
+        memmove(c->recs + i, c->recs + i + 1, (size_t)(c->n - 1 - i) * sizeof *c->recs);
+        c->recs[c->n - 1] = rec;
+        return rec->launch_no;
     }
     return 0;
 }

@@ -6,6 +6,7 @@
 #include "checks.h"
 #include "program.h"
 #include "sm_team.h"     /* ws_threads_or_cores */
+#include "value_steer.h"
 
 bool ws_run_check(const ws_kernel *k, const ws_launch *l, const ws_run_options *o, ws_error *err)
 {
@@ -77,6 +78,43 @@ static bool run_recorded(ws_program *p, const ws_kernel *k, const ws_launch *l, 
     return ok;
 }
 
+/* A launch whose key has a record but which reads other values: where
+ * they cannot change its timing (ws_reuse_find_timing, value_steer.h),
+ * its outputs come from a functional run and its timing from the record.
+ * The functional run must execute what the recorded launch did, counter
+ * for counter; else the analysis was wrong, and the launch fails with an
+ * internal error rather than report a timing that is not its own.  False
+ * with *err filled; *taken false when no record could lend its timing. */
+static bool run_other_inputs(ws_program *p, const ws_kernel *k, const ws_launch *l, ws_run_reuse *r,
+                             const ws_reuse_key *key, ws_launch_stats *st, ws_timing_stats *ts, ws_error *err,
+                             bool *taken)
+{
+    int32_t pc;
+    ws_launch_stats want;
+    *taken = false;
+    if (ws_kernel_steered_by_values(p, k, &pc)) return true;
+    uint64_t from = ws_reuse_find_timing(r->cache, key, &want, ts);
+    if (!from) return true;
+    *taken = true;
+    bool ran = ws_launch_kernel(p, k, l, st, err);
+    if (!ran || memcmp(st, &want, sizeof want) != 0) memset(ts, 0, sizeof *ts);     /* no timing of its own */
+    if (!ran) return false;
+    if (memcmp(st, &want, sizeof want) != 0) {
+        ws_error_set(err, WS_ERR_KERNEL_FAULT,
+                     "internal error: kernel %s, run functionally with other inputs than launch %llu to reuse its "
+                     "timing, counted other instructions or accesses (%llu warp instructions and %llu global "
+                     "sectors read, against %llu and %llu); --simulate-all simulates it",
+                     p->funcs[k->func].shown, (unsigned long long)from, (unsigned long long)st->warp_insts,
+                     (unsigned long long)st->global_ld.sectors, (unsigned long long)want.warp_insts,
+                     (unsigned long long)want.global_ld.sectors);
+        return false;
+    }
+    r->reused_from = from;
+    r->other_inputs = true;
+    r->miss = (ws_reuse_miss){0};
+    return true;
+}
+
 bool ws_run_reusing(ws_program *p, const ws_kernel *k, const ws_launch *l, const ws_run_options *o,
                     ws_run_reuse *r, ws_launch_stats *st, ws_timing_stats *ts, ws_error *err)
 {
@@ -84,6 +122,7 @@ bool ws_run_reusing(ws_program *p, const ws_kernel *k, const ws_launch *l, const
         return ws_run(p, k, l, o, st, ts, err);
     run_begin(st, ts, err);
     r->reused_from = 0;
+    r->other_inputs = false;
     if (!ws_run_check(k, l, o, err)) return false;
     ws_reuse_key key = {.p = p, .k = k, .gpu = o->gpu, .l = l, .timing = &o->timing};
     bool oom;
@@ -101,6 +140,12 @@ bool ws_run_reusing(ws_program *p, const ws_kernel *k, const ws_launch *l, const
         ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory writing the outputs of kernel %s",
                      p->funcs[k->func].shown);
         return false;
+    }
+    bool taken;
+    if (r->miss.launch_no && !r->miss.freed) {
+        bool ok = run_other_inputs(p, k, l, r, &key, st, ts, err, &taken);
+        if (taken) return ok;
+        run_begin(st, ts, err);     /* what the look left there */
     }
     return run_recorded(p, k, l, o, r, &key, st, ts, err);
 }

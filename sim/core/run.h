@@ -36,14 +36,19 @@ typedef struct ws_run_reuse {
     ws_reuse_cache *cache;      /* NULL: every launch simulated */
     uint64_t launch_no;         /* this launch's number (from 1), what a later reuse names */
     uint64_t reused_from;       /* out: 0 = simulated, else the launch whose results it took */
+    bool other_inputs;          /* out: it read other values than launch reused_from, which cannot change
+                                 * its timing: its outputs are its own, from a functional run */
     ws_reuse_miss miss;         /* out, when simulated: why the newest record of its key was not taken */
 } ws_run_reuse;
 
 /* ws_run, except that a timed launch identical to one recorded in
  * r->cache (same key, same bytes read) is not simulated: its outputs,
  * printf output and statistics are the recorded launch's, and
- * r->reused_from names it.  A simulated timed launch that may take part
- * is recorded.  r NULL: ws_run. */
+ * r->reused_from names it.  One that reads other values, where they cannot
+ * change its timing (ws_reuse_find_timing), runs functionally for its
+ * outputs and takes the statistics of the record (r->other_inputs).  A
+ * simulated timed launch that may take part is recorded.  r NULL:
+ * ws_run. */
 bool ws_run_reusing(ws_program *p, const ws_kernel *k, const ws_launch *l, const ws_run_options *o,
                     ws_run_reuse *r, ws_launch_stats *st, ws_timing_stats *ts, ws_error *err);
 

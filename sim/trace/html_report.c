@@ -15,6 +15,7 @@ typedef struct kernel_entry {
     char *name;
     uint64_t launches;
     uint64_t reused;                        /* of them, with an earlier launch's timing (docs/REUSE.md) */
+    uint64_t reused_other;                  /* of those, an earlier launch that read other values */
     uint64_t own_min, own_max, own_sum;     /* the kernel's own cycles (timed) */
     uint64_t longest;                       /* cycles of the launch kept below */
     bool timed;
@@ -156,6 +157,7 @@ bool ws_html_report_add(ws_html_report *r, const ws_html_launch *l)
     const ws_timing_stats *ts = l->info->timing;
     bool first = e->launches++ == 0;
     e->reused += l->info->reused_from != 0;
+    e->reused_other += l->info->reused_from && l->info->reused_other_inputs;
     if (ts) {
         uint64_t own = ts->cycles - ts->launch_cycles;
         if (first || own < e->own_min) e->own_min = own;
@@ -285,9 +287,13 @@ static void section_summary(FILE *out, const kernel_entry *e, size_t i)
 {
     fprintf(out, "<section class=\"summary\" id=\"k%zu-summary\"><h3>Summary</h3>\n<p>%" PRIu64
             " launch%s", i, e->launches, e->launches == 1 ? "" : "es");
-    if (e->reused)
+    if (e->reused && !e->reused_other)
         fprintf(out, " (%" PRIu64 " of them with the timing of an identical earlier launch, not simulated again)",
                 e->reused);
+    else if (e->reused)
+        fprintf(out, " (%" PRIu64 " of them with the timing of an earlier launch, not simulated again: %" PRIu64
+                " identical, %" PRIu64 " reading other values, run functionally)",
+                e->reused, e->reused - e->reused_other, e->reused_other);
     if (e->timed)
         fprintf(out, "; the kernel's own cycles per launch: min %" PRIu64 ", mean %" PRIu64 ", max %" PRIu64
                 " (launch overhead apart)", e->own_min, e->own_sum / e->launches, e->own_max);

@@ -12,6 +12,7 @@ typedef struct kernel_total {
     bool timed;
     uint64_t launches;
     uint64_t reused;        /* of them: timing reused from an earlier launch (docs/REUSE.md) */
+    uint64_t reused_other;  /* of those: an earlier launch that read other values */
     uint64_t reused_warp_insts;     /* those launches' warp instructions, not simulated again */
     uint64_t *own;          /* per launch: the kernel's own cycles (timed) or warp instructions */
     uint64_t cap;
@@ -83,11 +84,13 @@ bool ws_kernel_totals_add(ws_kernel_totals *t, const char *kernel, const ws_laun
     return true;
 }
 
-void ws_kernel_totals_mark_reused(ws_kernel_totals *t, const char *kernel, const ws_launch_stats *s)
+void ws_kernel_totals_mark_reused(ws_kernel_totals *t, const char *kernel, const ws_launch_stats *s,
+                                  bool other_inputs)
 {
     for (size_t i = 0; i < t->n; i++)
         if (!strcmp(t->k[i].name, kernel)) {
             t->k[i].reused++;
+            t->k[i].reused_other += other_inputs;
             t->k[i].reused_warp_insts += s->warp_insts;
         }
 }
@@ -114,9 +117,13 @@ void ws_kernel_totals_text(FILE *out, const ws_kernel_totals *t)
         kernel_total *k = &t->k[i];
         uint64_t med = median(k->own, k->launches);
         fprintf(out, "  %s: %" PRIu64 " launch%s", k->name, k->launches, k->launches == 1 ? "" : "es");
-        if (k->reused)
+        if (k->reused && !k->reused_other)
             fprintf(out, " (%" PRIu64 " of them with the timing of an identical earlier launch, not "
                     "simulated again)", k->reused);
+        else if (k->reused)
+            fprintf(out, " (%" PRIu64 " of them with the timing of an earlier launch, not simulated again: %" PRIu64
+                    " identical, %" PRIu64 " reading other values, run functionally)",
+                    k->reused, k->reused - k->reused_other, k->reused_other);
         fprintf(out, "; %s per launch min %" PRIu64 " / median %" PRIu64 " / max %" PRIu64 "; total ",
                 k->timed ? "the kernel's own cycles" : "warp instructions", k->own[0], med,
                 k->own[k->launches - 1]);
@@ -156,8 +163,9 @@ void ws_kernel_totals_json(FILE *out, const ws_kernel_totals *t)
                 ",\"%s_max\":%" PRIu64, k->launches, own, k->own[0], own, med, own, k->own[k->launches - 1]);
         if (k->timed)
             fprintf(out, ",\"cycles\":%" PRIu64 ",\"launch_cycles\":%" PRIu64 ",\"time_ns\":%.6g"
-                    ",\"launches_reused\":%" PRIu64 ",\"warp_instructions_simulated\":%" PRIu64, k->cycles,
-                    k->launch_cycles, k->time_ns, k->reused, k->warp_insts - k->reused_warp_insts);
+                    ",\"launches_reused\":%" PRIu64 ",\"launches_reused_other_inputs\":%" PRIu64
+                    ",\"warp_instructions_simulated\":%" PRIu64, k->cycles,
+                    k->launch_cycles, k->time_ns, k->reused, k->reused_other, k->warp_insts - k->reused_warp_insts);
         fprintf(out, ",\"warp_instructions\":%" PRIu64 ",\"thread_instructions\":%" PRIu64 "}\n",
                 k->warp_insts, k->thread_insts);
     }

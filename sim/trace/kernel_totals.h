@@ -19,9 +19,12 @@ bool ws_kernel_totals_add(ws_kernel_totals *t, const char *kernel, const ws_laun
                           const ws_timing_stats *ts);
 
 /* Notes that the last launch added for kernel (its statistics s) took its
- * timing from an identical earlier launch (docs/REUSE.md): the totals say
- * how many did, and how many of the warp instructions were simulated. */
-void ws_kernel_totals_mark_reused(ws_kernel_totals *t, const char *kernel, const ws_launch_stats *s);
+ * timing from an earlier launch (docs/REUSE.md): an identical one, or,
+ * other_inputs, one that read other values which cannot change its
+ * timing; the totals say how many did, and how many of the warp
+ * instructions were simulated. */
+void ws_kernel_totals_mark_reused(ws_kernel_totals *t, const char *kernel, const ws_launch_stats *s,
+                                  bool other_inputs);
 
 /* One line per kernel, in the order of their first launch, and one for
  * all of them when there are several; nothing when no kernel ran. */
@@ -30,7 +33,8 @@ void ws_kernel_totals_text(FILE *out, const ws_kernel_totals *t);
 /* The same as one JSON object per kernel and line, after the launches'
  * objects: {"totals":NAME,"launches":N,"kernel_cycles_min":...,
  * "kernel_cycles_median":...,"kernel_cycles_max":...,"cycles":...,...,
- * "launches_reused":N,"warp_instructions_simulated":N,...}
+ * "launches_reused":N,"launches_reused_other_inputs":N,
+ * "warp_instructions_simulated":N,...}
  * (warp_instructions_min/median/max in place of kernel_cycles_* when
  * functional). */
 void ws_kernel_totals_json(FILE *out, const ws_kernel_totals *t);

@@ -101,7 +101,8 @@ void ws_summary_short(FILE *out, const ws_summary_info *k, const ws_launch_stats
                 k->timing->cycles, kernel_cycles(k->timing), k->timing->launch_cycles,
                 k->timing->time_ns / 1000.0, k->gpu ? k->gpu : "?");
     if (k->timing && k->reused_from)
-        fprintf(out, " timing reused from launch %" PRIu64 ",", k->reused_from);
+        fprintf(out, " timing reused from launch %" PRIu64 "%s,", k->reused_from,
+                k->reused_other_inputs ? " (other inputs, run functionally)" : "");
     else if (k->timing && k->reuse_missed)
         fprintf(out, " not reused (launch %" PRIu64 " %s 0x%" PRIx64 "),", k->reuse_missed,
                 k->reuse_missed_freed ? "wrote memory freed since, at" : "read another value at",
@@ -152,7 +153,11 @@ void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats 
     fprintf(out, "kernel %s  grid (%u,%u,%u)  block (%u,%u,%u)  dynamic smem %u B\n",
             k->kernel, k->grid.x, k->grid.y, k->grid.z, k->block.x, k->block.y, k->block.z,
             k->dynamic_smem);
-    if (k->timing && k->reused_from)
+    if (k->timing && k->reused_from && k->reused_other_inputs)
+        fprintf(out, "  timing reused from launch %" PRIu64 ": the same launch reading other values, which steer "
+                "none of its branches, guards or addresses, not simulated again (outputs from a functional run, "
+                "counters and cycles that launch's; docs/REUSE.md)\n", k->reused_from);
+    else if (k->timing && k->reused_from)
         fprintf(out, "  timing reused from launch %" PRIu64 ": the same launch reading the same bytes, not "
                 "simulated again (outputs and counters are that launch's; docs/REUSE.md)\n", k->reused_from);
     else if (k->timing && k->reuse_missed) {
@@ -258,8 +263,12 @@ void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats 
             json_u64(out, key, t->stall[i]);
         }
         /* numbered launches (warpsim exec's) can reuse an earlier one's timing */
-        if (k->reused_from) json_u64(out, "timing_reused_from", k->reused_from);
-        else if (k->launch_no) fputs(",\"timing_reused_from\":null", out);
+        if (k->reused_from) {
+            json_u64(out, "timing_reused_from", k->reused_from);
+            fprintf(out, ",\"timing_reused_inputs\":\"%s\"", k->reused_other_inputs ? "other" : "same");
+        } else if (k->launch_no) {
+            fputs(",\"timing_reused_from\":null", out);
+        }
         if (!k->reused_from && k->reuse_missed) {
             json_u64(out, "reuse_missed", k->reuse_missed);
             json_u64(out, "reuse_missed_address", k->reuse_missed_addr);

@@ -20,6 +20,9 @@ typedef struct ws_summary_info {
      * the earlier launch whose results it took without being simulated
      * (docs/REUSE.md; 0 = simulated). */
     uint64_t launch_no, reused_from;
+    /* It read other values than launch reused_from, which cannot change
+     * its timing: its outputs came from a functional run. */
+    bool reused_other_inputs;
     /* Simulated though an earlier launch had the same kernel, grid, block
      * and arguments (0: none did): that launch's number, and the address
      * that made the difference: a byte it read that holds another value
@@ -54,8 +57,9 @@ void ws_summary_text(FILE *out, const ws_summary_info *k, const ws_launch_stats 
  *   const_requests, const_addresses
  * (counters as in ws_launch_stats); when numbered (warpsim exec), launch,
  * and when also timed, timing_reused_from (null, or the launch whose
- * timing it reuses) and, when simulated though an earlier launch had the
- * same key, reuse_missed (its number) and reuse_missed_address. */
+ * timing it reuses), with timing_reused_inputs ("same" or "other") when
+ * it does, and, when simulated though an earlier launch had the same
+ * key, reuse_missed (its number) and reuse_missed_address. */
 void ws_summary_json(FILE *out, const ws_summary_info *k, const ws_launch_stats *s);
 
 /* The summary after a launch as `warpsim run` and `warpsim exec` write it:

@@ -904,6 +904,71 @@ static void test_record_limits(void **state)
     teardown(&f);
 }
 
+/* A launch's accesses, each kind a recorded launch's threads may make,
+ * for the timing lent to other inputs (ws_reuse_find_timing). */
+typedef enum lend_case {
+    LEND_APART,             /* in read, out written: nothing passed */
+    LEND_IN_PLACE,          /* in read, then written */
+    LEND_TOLD_TWICE,        /* a byte of out told ahead as written by two stores */
+    LEND_MADE_TWICE,        /* a byte of out written twice, now */
+    LEND_TOLD_THEN_MADE,    /* one store told ahead, then made: nothing passed */
+    LEND_READ_MADE,         /* a byte of out written, then read */
+    LEND_SHARED_STORE,      /* apart, but its statistics have a store to shared memory */
+    LEND_PRINTED,           /* apart, but it printed */
+} lend_case;
+
+/* Records launch no with the accesses of c; nothing printed but for
+ * LEND_PRINTED. */
+static void record_case(fixture *f, uint64_t no, lend_case c)
+{
+    ws_reuse_recorder *r = ws_reuse_record_begin(f->cache, f->mem);
+    assert_non_null(r);
+    uint8_t b[N];
+    assert_true(ws_devmem_read(f->mem, f->in, b, N));
+    uint64_t to = c == LEND_IN_PLACE ? f->in : f->out;
+    if (c == LEND_TOLD_TWICE || c == LEND_TOLD_THEN_MADE) {
+        ws_devmem_tell_ahead(f->mem, to + 8, 4, true);
+        if (c == LEND_TOLD_TWICE) ws_devmem_tell_ahead(f->mem, to + 10, 4, true);
+    }
+    assert_true(ws_devmem_write(f->mem, to, b, N));
+    if (c == LEND_MADE_TWICE) assert_true(ws_devmem_write(f->mem, to + 500, b, 1));
+    if (c == LEND_READ_MADE) assert_true(ws_devmem_read(f->mem, to + 7, b, 1));
+    ws_launch_stats st = {.warp_insts = 42 + no};
+    if (c == LEND_SHARED_STORE) st.shared_st.requests = 1;
+    ws_timing_stats ts = {.cycles = 1234 + no};
+    ws_reuse_record_end(r, true, &f->key, no, &st, &ts, "hi\n", c == LEND_PRINTED ? 3 : 0, 1, NULL);
+}
+
+static void test_timing_lent(void **state)
+{
+    (void)state;
+    static const struct { lend_case c; bool lends; } cases[] = {
+        {LEND_APART, true}, {LEND_IN_PLACE, false}, {LEND_TOLD_TWICE, false}, {LEND_MADE_TWICE, false},
+        {LEND_TOLD_THEN_MADE, true}, {LEND_READ_MADE, false}, {LEND_SHARED_STORE, false}, {LEND_PRINTED, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fixture f;
+        setup(&f);
+        record_case(&f, 1, cases[i].c);
+        uint8_t other = 99;
+        assert_true(ws_devmem_write(f.mem, f.in + 3, &other, 1));     /* other inputs */
+        char printed[16];
+        assert_int_equal(find(&f, printed), 0);
+        ws_launch_stats st;
+        ws_timing_stats ts;
+        uint64_t from = ws_reuse_find_timing(f.cache, &f.key, &st, &ts);
+        if (from != (cases[i].lends ? 1u : 0u)) fail_msg("case %zu: lent by launch %llu", i, (unsigned long long)from);
+        if (from) {
+            assert_int_equal(st.warp_insts, 43);
+            assert_int_equal(ts.cycles, 1235);
+        }
+        /* another key: nothing to lend */
+        f.params[0] ^= 1;
+        assert_int_equal(ws_reuse_find_timing(f.cache, &f.key, &st, &ts), 0);
+        teardown(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -925,6 +990,7 @@ int main(void)
         cmocka_unit_test(test_copies_shared),
         cmocka_unit_test(test_many_records),
         cmocka_unit_test(test_record_limits),
+        cmocka_unit_test(test_timing_lent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

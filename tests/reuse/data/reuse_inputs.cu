@@ -1,14 +1,19 @@
 // Launches that repeated-launch reuse (docs/REUSE.md) must and must not
-// take from an earlier launch; tests/reuse/reuse_test.sh reads the
+// take from an earlier launch; tests/reuse/reuse_inputs.sh reads the
 // summaries.  Launch numbers as the runtime counts them:
 //   1 scale(x -> y)          simulated
 //   2 scale(x -> y)          same bytes read: reused from 1
-//   3 scale(x -> y)          one byte of x changed on the host: simulated
+//   3 scale(x -> y)          one byte of x changed on the host: its timing
+//                            reused from 1, other inputs (no value scale
+//                            reads steers a branch, guard or address, and
+//                            its threads share no bytes), the outputs its
+//                            own from a functional run
 //   4 bump(y in place)       simulated
 //   5 bump(y in place)       reads what 4 wrote, not what 4 read: simulated
 //   6 hello()                simulated, prints
 //   7 hello()                reused from 6, prints again
-//   8 scale(x -> y)          x as in 3: reused from 3
+//   8 scale(x -> y)          x as in 3: timing reused from 1, other inputs
+//                            (3, not simulated, was not recorded)
 //   9 gaps(y)                simulated: every other word of y written
 //  10 gaps(y)                reused from 9: the words between, changed on
 //                            the host since, keep the host's values
@@ -25,7 +30,9 @@
 //                            thousands of cycles later
 //  18 writeThenRead(w)       w as 17 left it: reused from 17 (w[0] was read
 //                            only after the launch wrote it)
-//  19 writeThenRead(w)       w[1] changed on the host: simulated
+//  19 writeThenRead(w)       w[1] changed on the host: simulated (17 read
+//                            a byte it wrote: its timing is not lent to
+//                            other inputs)
 //  20 writeThenRead(w)       w[0] zeroed on the host (cudaMemset), w[1] as
 //                            in 19: reused from 19 (w[0] is not compared)
 //  21 writeThenRead(w)       w[0] zeroed, w[1] as in 17: reused from 17
