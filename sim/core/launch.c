@@ -13,6 +13,7 @@
 
 #include "block_sync.h"
 #include "executor.h"
+#include "thread_pool.h"
 #include "trace_issue.h"
 
 /* Functional mode has no cycles: a step's cycle (%clock) is the count of
@@ -153,6 +154,130 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
                                 : run_blocks_in_turn(&x, k, nthreads, smem, &st);
     free(x.bank_memo);
     ws_checks_summary(&x);
+    if (stats) *stats = st;
+    return ok;
+}
+
+/* ---- blocks apart, on several threads ------------------------------------ */
+
+/* Blocks a thread takes at least: fewer are not worth waking it. */
+#define APART_BLOCKS_FOR_A_THREAD 8
+
+/* One thread's share of a launch run apart: the blocks [lo, hi), in
+ * linear order, with an executor, statistics and error of its own, its
+ * global stores put off into its own list (captured, as a window's are). */
+typedef struct apart_share {
+    ws_exec x;
+    ws_launch l;            /* the launch's, with the progress line on the first share only */
+    ws_launch_stats st;
+    ws_error err;
+    ws_deferred_list defer;
+    uint64_t lo, hi;
+    uint32_t nthreads, smem;
+    bool ok;
+} apart_share;
+
+static void *run_share(void *arg)
+{
+    apart_share *sh = arg;
+    ws_exec *x = &sh->x;
+    ws_block b;
+    sh->ok = ws_block_alloc(&b, x->k, sh->nthreads, sh->smem);
+    if (!sh->ok)
+        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s",
+                     x->p->funcs[x->k->func].shown);
+    for (uint64_t bi = sh->lo; sh->ok && bi < sh->hi; bi++) {
+        if (!ws_block_begin(x, &b, bi, (uint32_t)(bi % x->nsmid), 0)) {
+            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
+            sh->ok = false;
+            break;
+        }
+        sh->st.blocks++;
+        sh->st.warps += b.nwarps;
+        x->blocks_started = bi + 1;
+        x->blocks_done = bi;
+        sh->ok = run_block(x, &b);
+    }
+    ws_block_free(&b);
+    return NULL;
+}
+
+/* Whether k's code has a store through a generic address: one whose
+ * lanes may lie in the thread's local memory, which a thread reads back
+ * and a store put off would not yet have written. */
+static bool generic_stores(const ws_program *p, const ws_kernel *k)
+{
+    const ws_func *f = &p->funcs[k->func];
+    for (int32_t pc = f->start; pc < f->end; pc++)
+        if (p->code[pc].cls == WS_I_ST && p->code[pc].space == WS_SP_GENERIC) return true;
+    return false;
+}
+
+bool ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const ws_launch *l, ws_launch_stats *stats,
+                            ws_error *err, int32_t nthreads, struct ws_thread_pool *pool)
+{
+    err->msg[0] = '\0';
+    err->kind = WS_ERR_NONE;
+    if (!ws_launch_check(p, k, l, err)) return false;
+    uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
+    uint64_t n = nblocks / APART_BLOCKS_FOR_A_THREAD;
+    if (n > (uint64_t)nthreads) n = nthreads > 1 ? (uint64_t)nthreads : 1;
+    if (n <= 1 || l->grid_workspace || l->checks || l->trace || l->pc_counts || generic_stores(p, k))
+        return ws_launch_kernel(p, k, l, stats, err);
+    apart_share *sh = calloc(n, sizeof *sh);
+    if (!sh) {
+        ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s", p->funcs[k->func].shown);
+        return false;
+    }
+    uint32_t threads = l->block.x * l->block.y * l->block.z;
+    uint32_t smem = l->dynamic_smem ? k->dyn_off + l->dynamic_smem : k->static_smem;
+    for (uint64_t i = 0; i < n; i++) {
+        apart_share *h = &sh[i];
+        h->l = *l;
+        if (i) h->l.progress = NULL;
+        h->defer.capture = true;
+        h->x = (ws_exec){.p = p, .k = k, .l = &h->l, .stats = &h->st, .err = &h->err,
+                         .out = l->printf_out ? l->printf_out : stdout, .defer = &h->defer,
+                         .nsmid = l->sm_count ? l->sm_count : 1, .nwarpid = l->warps_per_sm ? l->warps_per_sm : 64,
+                         .grid_blocks = nblocks};
+        ws_watchdog_start(&h->x);
+        h->lo = nblocks * i / n;
+        h->hi = nblocks * (i + 1) / n;
+        h->nthreads = threads;
+        h->smem = smem;
+    }
+    ws_thread_pool *own = pool ? NULL : ws_thread_pool_create(), *use = pool ? pool : own;
+    int32_t away = use ? ws_thread_pool_run(use, (int32_t)(n - 1), run_share, &sh[1], sizeof sh[1]) : 0;
+    run_share(&sh[0]);
+    for (uint64_t i = (uint64_t)away + 1; i < n; i++) run_share(&sh[i]);
+    if (use) ws_thread_pool_wait(use);
+    ws_thread_pool_free(own);
+    /* the first fault in the order of the blocks; else the stores, made
+     * in the same order (the launch's threads write no byte twice: any
+     * order leaves the same bytes) */
+    bool ok = true;
+    ws_launch_stats st;
+    memset(&st, 0, sizeof st);
+    for (uint64_t i = 0; i < n && ok; i++) {
+        if (!sh[i].ok) {
+            *err = sh[i].err;
+            ok = false;
+        }
+        ws_launch_stats_add(&st, &sh[i].st);
+    }
+    if (ok && !ws_devmem_adopt_ahead(p->mem)) {
+        ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
+        ok = false;
+    }
+    ws_exec x = {.p = p, .k = k, .l = l, .stats = &st, .err = err, .out = stdout, .grid_blocks = nblocks};
+    for (uint64_t i = 0; i < n && ok; i++)
+        for (uint32_t j = 0; ok && j < sh[i].defer.n; j++) ok = ws_exec_apply_deferred(&x, &sh[i].defer, &sh[i].defer.a[j]);
+    for (uint64_t i = 0; i < n; i++) {
+        free(sh[i].x.bank_memo);
+        free(sh[i].defer.a);
+        free(sh[i].defer.rows);
+    }
+    free(sh);
     if (stats) *stats = st;
     return ok;
 }

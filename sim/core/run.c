@@ -80,14 +80,15 @@ static bool run_recorded(ws_program *p, const ws_kernel *k, const ws_launch *l, 
 
 /* A launch whose key has a record but which reads other values: where
  * they cannot change its timing (ws_reuse_find_timing, value_steer.h),
- * its outputs come from a functional run and its timing from the record.
+ * its outputs come from a functional run (its blocks apart, on the
+ * launch's threads) and its timing from the record.
  * The functional run must execute what the recorded launch did, counter
  * for counter; else the analysis was wrong, and the launch fails with an
  * internal error rather than report a timing that is not its own.  False
  * with *err filled; *taken false when no record could lend its timing. */
-static bool run_other_inputs(ws_program *p, const ws_kernel *k, const ws_launch *l, ws_run_reuse *r,
-                             const ws_reuse_key *key, ws_launch_stats *st, ws_timing_stats *ts, ws_error *err,
-                             bool *taken)
+static bool run_other_inputs(ws_program *p, const ws_kernel *k, const ws_launch *l, const ws_run_options *o,
+                             ws_run_reuse *r, const ws_reuse_key *key, ws_launch_stats *st, ws_timing_stats *ts,
+                             ws_error *err, bool *taken)
 {
     int32_t pc;
     ws_launch_stats want;
@@ -96,7 +97,9 @@ static bool run_other_inputs(ws_program *p, const ws_kernel *k, const ws_launch 
     uint64_t from = ws_reuse_find_timing(r->cache, key, &want, ts);
     if (!from) return true;
     *taken = true;
-    bool ran = ws_launch_kernel(p, k, l, st, err);
+    /* its blocks apart on the launch's threads: they pass nothing to one
+     * another */
+    bool ran = ws_launch_kernel_apart(p, k, l, st, err, ws_threads_or_cores(o->timing.threads), o->timing.pool);
     if (!ran || memcmp(st, &want, sizeof want) != 0) memset(ts, 0, sizeof *ts);     /* no timing of its own */
     if (!ran) return false;
     if (memcmp(st, &want, sizeof want) != 0) {
@@ -143,7 +146,7 @@ bool ws_run_reusing(ws_program *p, const ws_kernel *k, const ws_launch *l, const
     }
     bool taken;
     if (r->miss.launch_no && !r->miss.freed) {
-        bool ok = run_other_inputs(p, k, l, r, &key, st, ts, err, &taken);
+        bool ok = run_other_inputs(p, k, l, o, r, &key, st, ts, err, &taken);
         if (taken) return ok;
         run_begin(st, ts, err);     /* what the look left there */
     }

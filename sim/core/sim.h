@@ -125,6 +125,19 @@ enum { WS_CHECK_RACE = 1u << 0, WS_CHECK_SYNC = 1u << 1, WS_CHECK_INIT = 1u << 2
 bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
                       ws_launch_stats *stats, ws_error *err);
 
+/* ws_launch_kernel for a launch whose threads pass no values to one
+ * another, through memory or otherwise (its results do not depend on the
+ * order its blocks run in: launch_reuse.h, ws_reuse_find_timing): its
+ * blocks apart, each of up to nthreads threads a stretch of them in order
+ * (pool's where there is one), every global store put off to the end and
+ * made then.  The same outputs and statistics; a launch too small to
+ * share, or checked, traced, cooperative or counted per line, or whose
+ * code stores through a generic address (which may be the thread's own
+ * local memory, read back before the end), runs as ws_launch_kernel. */
+struct ws_thread_pool;
+bool ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const ws_launch *l, ws_launch_stats *stats,
+                            ws_error *err, int32_t nthreads, struct ws_thread_pool *pool);
+
 /* Parameter layout of a function's .param list: byte offset and size of
  * parameter i, and the total size of the packed parameter buffer.  The
  * rule itself; a loaded kernel carries the result (ws_kernel_params). */
