@@ -213,22 +213,21 @@ static bool generic_stores(const ws_program *p, const ws_kernel *k)
     return false;
 }
 
-bool ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const ws_launch *l, ws_launch_stats *stats,
-                            ws_error *err, int32_t nthreads, struct ws_thread_pool *pool)
+ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const ws_launch *l,
+                                       const ws_launch_stats *expect, ws_launch_stats *stats, ws_error *err,
+                                       int32_t nthreads, struct ws_thread_pool *pool)
 {
     err->msg[0] = '\0';
     err->kind = WS_ERR_NONE;
-    if (!ws_launch_check(p, k, l, err)) return false;
+    if (l->grid_workspace || l->checks || l->trace || l->pc_counts || l->printf_out || generic_stores(p, k))
+        return WS_APART_NOT_RUN;
+    if (!ws_launch_check(p, k, l, err)) return WS_APART_NOT_RUN;
     uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     uint64_t n = nblocks / APART_BLOCKS_FOR_A_THREAD;
-    if (n > (uint64_t)nthreads) n = nthreads > 1 ? (uint64_t)nthreads : 1;
-    if (n <= 1 || l->grid_workspace || l->checks || l->trace || l->pc_counts || generic_stores(p, k))
-        return ws_launch_kernel(p, k, l, stats, err);
+    if (n > (uint64_t)nthreads) n = (uint64_t)nthreads;
+    if (n < 1) n = 1;
     apart_share *sh = calloc(n, sizeof *sh);
-    if (!sh) {
-        ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s", p->funcs[k->func].shown);
-        return false;
-    }
+    if (!sh) return WS_APART_NOT_RUN;
     uint32_t threads = l->block.x * l->block.y * l->block.z;
     uint32_t smem = l->dynamic_smem ? k->dyn_off + l->dynamic_smem : k->static_smem;
     for (uint64_t i = 0; i < n; i++) {
@@ -236,42 +235,45 @@ bool ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const ws_launch *
         h->l = *l;
         if (i) h->l.progress = NULL;
         h->defer.capture = true;
-        h->x = (ws_exec){.p = p, .k = k, .l = &h->l, .stats = &h->st, .err = &h->err,
-                         .out = l->printf_out ? l->printf_out : stdout, .defer = &h->defer,
-                         .nsmid = l->sm_count ? l->sm_count : 1, .nwarpid = l->warps_per_sm ? l->warps_per_sm : 64,
-                         .grid_blocks = nblocks};
+        h->x = (ws_exec){.p = p, .k = k, .l = &h->l, .stats = &h->st, .err = &h->err, .out = stdout,
+                         .defer = &h->defer, .nsmid = l->sm_count ? l->sm_count : 1,
+                         .nwarpid = l->warps_per_sm ? l->warps_per_sm : 64, .grid_blocks = nblocks};
         ws_watchdog_start(&h->x);
         h->lo = nblocks * i / n;
         h->hi = nblocks * (i + 1) / n;
         h->nthreads = threads;
         h->smem = smem;
     }
-    ws_thread_pool *own = pool ? NULL : ws_thread_pool_create(), *use = pool ? pool : own;
-    int32_t away = use ? ws_thread_pool_run(use, (int32_t)(n - 1), run_share, &sh[1], sizeof sh[1]) : 0;
+    ws_thread_pool *own = n > 1 && !pool ? ws_thread_pool_create() : NULL, *use = pool ? pool : own;
+    int32_t away = use && n > 1 ? ws_thread_pool_run(use, (int32_t)(n - 1), run_share, &sh[1], sizeof sh[1]) : 0;
     run_share(&sh[0]);
     for (uint64_t i = (uint64_t)away + 1; i < n; i++) run_share(&sh[i]);
-    if (use) ws_thread_pool_wait(use);
+    if (use && n > 1) ws_thread_pool_wait(use);
     ws_thread_pool_free(own);
-    /* the first fault in the order of the blocks; else the stores, made
-     * in the same order (the launch's threads write no byte twice: any
-     * order leaves the same bytes) */
-    bool ok = true;
+    /* nothing written yet: a fault, or counters other than expected, leave
+     * memory as it was */
+    ws_apart_result result = WS_APART_DONE;
     ws_launch_stats st;
     memset(&st, 0, sizeof st);
-    for (uint64_t i = 0; i < n && ok; i++) {
-        if (!sh[i].ok) {
-            *err = sh[i].err;
-            ok = false;
+    for (uint64_t i = 0; i < n; i++) {
+        if (!sh[i].ok && result == WS_APART_DONE) {
+            *err = sh[i].err;   /* the first in the order of the blocks */
+            result = WS_APART_FAULT;
         }
         ws_launch_stats_add(&st, &sh[i].st);
     }
-    if (ok && !ws_devmem_adopt_ahead(p->mem)) {
+    if (result == WS_APART_DONE && expect && memcmp(&st, expect, sizeof st) != 0) result = WS_APART_OTHER;
+    /* the stores, in the order of the blocks (the launch's threads write
+     * no byte twice: any order leaves the same bytes) */
+    if (result == WS_APART_DONE && !ws_devmem_adopt_ahead(p->mem)) {
         ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
-        ok = false;
+        result = WS_APART_FAULT;
     }
     ws_exec x = {.p = p, .k = k, .l = l, .stats = &st, .err = err, .out = stdout, .grid_blocks = nblocks};
+    bool ok = result == WS_APART_DONE;
     for (uint64_t i = 0; i < n && ok; i++)
         for (uint32_t j = 0; ok && j < sh[i].defer.n; j++) ok = ws_exec_apply_deferred(&x, &sh[i].defer, &sh[i].defer.a[j]);
+    if (!ok && result == WS_APART_DONE) result = WS_APART_FAULT;
     for (uint64_t i = 0; i < n; i++) {
         free(sh[i].x.bank_memo);
         free(sh[i].defer.a);
@@ -279,5 +281,5 @@ bool ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const ws_launch *
     }
     free(sh);
     if (stats) *stats = st;
-    return ok;
+    return result;
 }

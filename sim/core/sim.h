@@ -129,14 +129,23 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
  * another, through memory or otherwise (its results do not depend on the
  * order its blocks run in: launch_reuse.h, ws_reuse_find_timing): its
  * blocks apart, each of up to nthreads threads a stretch of them in order
- * (pool's where there is one), every global store put off to the end and
- * made then.  The same outputs and statistics; a launch too small to
- * share, or checked, traced, cooperative or counted per line, or whose
- * code stores through a generic address (which may be the thread's own
- * local memory, read back before the end), runs as ws_launch_kernel. */
+ * (pool's where there is one), every global store put off and made at the
+ * end, once every block ran without a fault and, where expect is given,
+ * the statistics equal *expect.  The statistics go to *stats.
+ *   WS_APART_DONE     run, stores made
+ *   WS_APART_FAULT    a fault (*err) or out of memory: no store made but
+ *                     where the memory ran out while making them
+ *   WS_APART_OTHER    other statistics than expected: no store made
+ *   WS_APART_NOT_RUN  not for this way: checked, traced, cooperative,
+ *                     counted per line, printing to a file of its own, a
+ *                     store through a generic address (it may be the
+ *                     thread's own local memory, read back before the end)
+ *                     or out of memory before it began; nothing done */
+typedef enum ws_apart_result { WS_APART_DONE, WS_APART_FAULT, WS_APART_OTHER, WS_APART_NOT_RUN } ws_apart_result;
 struct ws_thread_pool;
-bool ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const ws_launch *l, ws_launch_stats *stats,
-                            ws_error *err, int32_t nthreads, struct ws_thread_pool *pool);
+ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const ws_launch *l,
+                                       const ws_launch_stats *expect, ws_launch_stats *stats, ws_error *err,
+                                       int32_t nthreads, struct ws_thread_pool *pool);
 
 /* Parameter layout of a function's .param list: byte offset and size of
  * parameter i, and the total size of the packed parameter buffer.  The

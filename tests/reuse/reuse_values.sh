@@ -26,9 +26,12 @@ ws exec --gpu h200 --threads 1 --json --summary-out "$t/all.json" --simulate-all
 [ "$(tail -n 1 "$t/all.out")" = PASS ] || fail "--simulate-all: the last line is not PASS"
 strip "$t/all.json" >"$t/all.stripped"
 for threads in 1 3; do
-    ws exec --gpu h200 --threads $threads --json --summary-out "$t/r.json" -- "$prog" >"$t/r.out" ||
+    ws exec --gpu h200 --threads $threads --json --summary-out "$t/r.json" -- "$prog" >"$t/r.out" 2>"$t/r.err" ||
         fail "$threads threads: exit status $?"
     cat "$t/r.out"
+    # a functional run that counted otherwise than its record would say so
+    # and be simulated instead: the analysis let a steering value through
+    grep 'simulated instead' "$t/r.err" && fail "$threads threads: a launch of other inputs was not what its record was"
     diff -u "$t/all.out" "$t/r.out" || fail "$threads threads: the program printed something else with reuse"
     strip "$t/r.json" | diff -u "$t/all.stripped" - ||
         fail "$threads threads: a summary differs from --simulate-all's"
