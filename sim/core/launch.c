@@ -168,7 +168,7 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
  * global stores put off into its own list (captured, as a window's are). */
 typedef struct apart_share {
     ws_exec x;
-    ws_launch l;            /* the launch's, with the progress line on the first share only */
+    ws_launch l;            /* the launch's, without its progress line */
     ws_launch_stats st;
     ws_error err;
     ws_deferred_list defer;
@@ -233,7 +233,7 @@ ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const 
     for (uint64_t i = 0; i < n; i++) {
         apart_share *h = &sh[i];
         h->l = *l;
-        if (i) h->l.progress = NULL;
+        h->l.progress = NULL;   /* no share knows the launch's blocks done */
         h->defer.capture = true;
         h->x = (ws_exec){.p = p, .k = k, .l = &h->l, .stats = &h->st, .err = &h->err, .out = stdout,
                          .defer = &h->defer, .nsmid = l->sm_count ? l->sm_count : 1,
