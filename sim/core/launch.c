@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "block_sync.h"
+#include "checks.h"
 #include "executor.h"
 #include "thread_pool.h"
 #include "trace_issue.h"
@@ -172,6 +173,7 @@ typedef struct apart_share {
     ws_launch_stats st;
     ws_error err;
     ws_deferred_list defer;
+    ws_check_log checks;    /* what the checks run quietly found */
     uint64_t lo, hi;
     uint32_t nthreads, smem;
     bool ok;
@@ -214,30 +216,41 @@ static bool generic_stores(const ws_program *p, const ws_kernel *k)
 }
 
 ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const ws_launch *l,
-                                       const ws_launch_stats *expect, ws_launch_stats *stats, ws_error *err,
-                                       int32_t nthreads, struct ws_thread_pool *pool)
+                                       const ws_launch_stats *expect, uint32_t quiet_checks,
+                                       ws_launch_stats *stats, ws_error *err, int32_t nthreads,
+                                       struct ws_thread_pool *pool)
 {
     err->msg[0] = '\0';
     err->kind = WS_ERR_NONE;
     if (l->grid_workspace || l->checks || l->trace || l->pc_counts || l->printf_out || generic_stores(p, k))
         return WS_APART_NOT_RUN;
     if (!ws_launch_check(p, k, l, err)) return WS_APART_NOT_RUN;
+    /* the quiet checks' findings are counted, their lines written nowhere */
+    FILE *quiet = quiet_checks ? fopen("/dev/null", "w") : NULL;
+    if (quiet_checks && !quiet) return WS_APART_NOT_RUN;
     uint64_t nblocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     uint64_t n = nblocks / APART_BLOCKS_FOR_A_THREAD;
     if (n > (uint64_t)nthreads) n = (uint64_t)nthreads;
     if (n < 1) n = 1;
     apart_share *sh = calloc(n, sizeof *sh);
-    if (!sh) return WS_APART_NOT_RUN;
+    if (!sh) {
+        if (quiet) fclose(quiet);
+        return WS_APART_NOT_RUN;
+    }
     uint32_t threads = l->block.x * l->block.y * l->block.z;
     uint32_t smem = l->dynamic_smem ? k->dyn_off + l->dynamic_smem : k->static_smem;
     for (uint64_t i = 0; i < n; i++) {
         apart_share *h = &sh[i];
         h->l = *l;
         h->l.progress = NULL;   /* no share knows the launch's blocks done */
+        h->l.checks = quiet_checks;
+        h->l.checks_shown = NULL;
+        h->l.report_out = quiet;
         h->defer.capture = true;
         h->x = (ws_exec){.p = p, .k = k, .l = &h->l, .stats = &h->st, .err = &h->err, .out = stdout,
                          .defer = &h->defer, .nsmid = l->sm_count ? l->sm_count : 1,
-                         .nwarpid = l->warps_per_sm ? l->warps_per_sm : 64, .grid_blocks = nblocks};
+                         .nwarpid = l->warps_per_sm ? l->warps_per_sm : 64, .grid_blocks = nblocks,
+                         .checks = quiet_checks ? &h->checks : NULL};
         ws_watchdog_start(&h->x);
         h->lo = nblocks * i / n;
         h->hi = nblocks * (i + 1) / n;
@@ -263,6 +276,9 @@ ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const 
         ws_launch_stats_add(&st, &sh[i].st);
     }
     if (result == WS_APART_DONE && expect && memcmp(&st, expect, sizeof st) != 0) result = WS_APART_OTHER;
+    for (uint64_t i = 0; i < n && result == WS_APART_DONE; i++)
+        if (sh[i].checks.total) result = WS_APART_FOUND;
+    if (quiet) fclose(quiet);
     /* the stores, in the order of the blocks (the launch's threads write
      * no byte twice: any order leaves the same bytes) */
     if (result == WS_APART_DONE && !ws_devmem_adopt_ahead(p->mem)) {

@@ -955,16 +955,16 @@ uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *ke
     return 0;
 }
 
-/* Whether rec's threads may have passed values to one another, through
- * device memory (rec->exchanged) or shared memory (a store or atomic
- * there: generic stores are known only as they ran), or whether it printed
- * or was checked or counted per instruction, which a functional run does
- * not reproduce. */
+/* Whether rec's threads may have passed values to one another through
+ * device memory (rec->exchanged) or by atomics, or whether it printed or
+ * was checked or counted per instruction, which a functional run does not
+ * reproduce.  (Values passed through shared memory are the caller's to
+ * look for: ws_run_reusing runs racecheck on them.) */
 static bool lends_timing(const record *rec)
 {
     const ws_launch_stats *st = &rec->st;
-    return !rec->exchanged && !st->shared_st.requests && !st->shared_atom.requests && !st->global_atom.requests &&
-           !rec->nprinted && !rec->key.lines && !rec->key.checks && !rec->key.grid_workspace;
+    return !rec->exchanged && !st->shared_atom.requests && !st->global_atom.requests && !rec->nprinted &&
+           !rec->key.lines && !rec->key.checks && !rec->key.grid_workspace;
 }
 
 uint64_t ws_reuse_find_timing(ws_reuse_cache *c, const ws_reuse_key *key, ws_launch_stats *st,

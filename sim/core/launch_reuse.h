@@ -96,12 +96,13 @@ uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *ke
 /* A launch that reads other values than every record of its key:
  * where its kernel's timing cannot depend on them (value_steer.h), the
  * newest record of the key whose threads passed no values to one another
- * (no byte of device memory both read and written, read after it was
- * written or written twice; no store or atomic to shared memory; no
- * atomic) and which printed nothing, was not checked and not counted per
- * instruction: its statistics into *st and *ts, and its launch number
- * returned (it becomes the newest record); else 0.  Its outputs are the
- * caller's to make (a functional run: ws_run_reusing). */
+ * through device memory (no byte both read and written, read after it was
+ * written or written twice) and used no atomic, and which printed
+ * nothing, was not checked and not counted per instruction: its
+ * statistics into *st and *ts, and its launch number returned (it becomes
+ * the newest record); else 0.  Its outputs are the caller's to make (a
+ * functional run: ws_run_reusing), and so is the look for values passed
+ * through shared memory. */
 uint64_t ws_reuse_find_timing(ws_reuse_cache *c, const ws_reuse_key *key, ws_launch_stats *st,
                               ws_timing_stats *ts);
 

@@ -85,8 +85,9 @@ static bool run_recorded(ws_program *p, const ws_kernel *k, const ws_launch *l, 
  * must count what the recorded launch counted, counter for counter, and
  * meet no fault, before any of its stores is made; else the analysis
  * missed something, which a note on stderr says, and the launch is
- * simulated (*taken false), memory as it was.  False with *err filled
- * when it ran out of memory making its stores. */
+ * simulated (*taken false), memory as it was.  So is one whose blocks'
+ * threads pass values through shared memory unordered by barriers.
+ * False with *err filled when it ran out of memory making its stores. */
 static bool run_other_inputs(ws_program *p, const ws_kernel *k, const ws_launch *l, const ws_run_options *o,
                              ws_run_reuse *r, const ws_reuse_key *key, ws_launch_stats *st, ws_timing_stats *ts,
                              ws_error *err, bool *taken)
@@ -98,8 +99,13 @@ static bool run_other_inputs(ws_program *p, const ws_kernel *k, const ws_launch 
     if (ws_kernel_steered_by_values(p, k, &pc)) return true;
     uint64_t from = ws_reuse_find_timing(r->cache, key, &want, &lent);
     if (!from) return true;
-    ws_apart_result a = ws_launch_kernel_apart(p, k, l, &want, st, err, ws_threads_or_cores(o->timing.threads),
-                                               o->timing.pool);
+    /* threads of a block that share values through shared memory do so in
+     * an order of their own where no barrier orders them: such a block's
+     * values may depend on the timing, and racecheck and synccheck,
+     * run quietly, find it (WS_APART_FOUND: simulated) */
+    uint32_t quiet = want.shared_st.requests ? WS_CHECK_RACE | WS_CHECK_SYNC : 0;
+    ws_apart_result a = ws_launch_kernel_apart(p, k, l, &want, quiet, st, err,
+                                               ws_threads_or_cores(o->timing.threads), o->timing.pool);
     if (a == WS_APART_OTHER || (a == WS_APART_FAULT && err->kind != WS_ERR_NO_MEMORY))
         fprintf(stderr,
                 "warpsim: note: kernel %s read other values than launch %llu, which should not change its timing, "

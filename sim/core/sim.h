@@ -130,22 +130,28 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
  * order its blocks run in: launch_reuse.h, ws_reuse_find_timing): its
  * blocks apart, each of up to nthreads threads a stretch of them in order
  * (pool's where there is one), every global store put off and made at the
- * end, once every block ran without a fault and, where expect is given,
- * the statistics equal *expect.  The statistics go to *stats.
+ * end, once every block ran without a fault, where expect is given the
+ * statistics equal *expect, and the checks of quiet_checks (WS_CHECK_*,
+ * run with their findings counted and shown nowhere) found nothing.  The
+ * statistics go to *stats.
  *   WS_APART_DONE     run, stores made
  *   WS_APART_FAULT    a fault (*err) or out of memory: no store made but
  *                     where the memory ran out while making them
  *   WS_APART_OTHER    other statistics than expected: no store made
+ *   WS_APART_FOUND    the quiet checks found something: no store made
  *   WS_APART_NOT_RUN  not for this way: checked, traced, cooperative,
  *                     counted per line, printing to a file of its own, a
  *                     store through a generic address (it may be the
  *                     thread's own local memory, read back before the end)
  *                     or out of memory before it began; nothing done */
-typedef enum ws_apart_result { WS_APART_DONE, WS_APART_FAULT, WS_APART_OTHER, WS_APART_NOT_RUN } ws_apart_result;
+typedef enum ws_apart_result {
+    WS_APART_DONE, WS_APART_FAULT, WS_APART_OTHER, WS_APART_FOUND, WS_APART_NOT_RUN
+} ws_apart_result;
 struct ws_thread_pool;
 ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const ws_launch *l,
-                                       const ws_launch_stats *expect, ws_launch_stats *stats, ws_error *err,
-                                       int32_t nthreads, struct ws_thread_pool *pool);
+                                       const ws_launch_stats *expect, uint32_t quiet_checks,
+                                       ws_launch_stats *stats, ws_error *err, int32_t nthreads,
+                                       struct ws_thread_pool *pool);
 
 /* Parameter layout of a function's .param list: byte offset and size of
  * parameter i, and the total size of the packed parameter buffer.  The

@@ -14,12 +14,12 @@
  *
  * Besides, the values must not depend on the order in which threads ran,
  * which the timing decides, nor on the SM or slot a warp ran in: no
- * atomics, no stores to shared memory (the threads of a block exchange
- * values there), no clock, timer, SM or warp number read, no device printf
- * (its lines come in the order the threads ran), no calls (the analysis
- * stays within one function), no matrix or asynchronous-copy instructions
- * and no textures.  The threads' exchanges through global memory are
- * checked on the recorded launch (launch_reuse.h). */
+ * atomics, no clock, timer, SM or warp number read, no device printf (its
+ * lines come in the order the threads ran), no calls (the analysis stays
+ * within one function), no matrix or asynchronous-copy instructions and no
+ * textures.  The threads' exchanges through global memory are checked on
+ * the recorded launch (launch_reuse.h), and through shared memory on the
+ * functional run that takes its timing (racecheck: run.c). */
 #include "value_steer.h"
 
 #include <stdlib.h>
@@ -119,8 +119,6 @@ static const char *steers(const steer *s, const ws_insn *in)
     case WS_I_CP_ASYNC: case WS_I_MBARRIER: return "an asynchronous copy";
     default: break;
     }
-    if (in->cls == WS_I_ST && in->space == WS_SP_SHARED)
-        return "a store to shared memory (the threads of a block may exchange values there)";
     for (int i = 0; i < in->nops; i++) {
         const ws_opnd *o = &in->ops[i];
         const ws_opnd *el = o->kind == WS_OK_VEC ? &s->p->vec[o->elem0] : o;

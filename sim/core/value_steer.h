@@ -8,7 +8,8 @@
  * (over every path: a register is marked once any instruction may write it
  * from a marked one) and names the first place where a marked value steers
  * anything, or another reason the kernel's values could depend on the
- * timing or on where its blocks ran (docs/REUSE.md, "Other inputs"). */
+ * timing or on where its blocks ran (docs/REUSE.md, "Other inputs"),
+ * but for values passed through memory, which only a run can tell. */
 #ifndef WARPSIM_VALUE_STEER_H
 #define WARPSIM_VALUE_STEER_H
 

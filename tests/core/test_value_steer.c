@@ -2,9 +2,10 @@
  * (sim/core/value_steer.c): a value from memory that reaches a guard, a
  * branch, an address or a member mask does, through any chain of
  * instructions, around loops and through the carry flag; one that only
- * flows into arithmetic, selects and stored values does not.  Atomics,
- * shared-memory stores and clock reads make a kernel's values depend on
- * the timing or placement, and are refused whatever flows where. */
+ * flows into arithmetic, selects and stored values does not, nor do
+ * values passed through shared memory (the run that reuses a timing
+ * checks those: run.c).  Atomics and clock reads make a kernel's values
+ * depend on the timing or placement, and are refused whatever flows where. */
 #include "core_util.h"
 
 #include "sim/core/value_steer.h"
@@ -64,12 +65,20 @@ static const char *const src = HEAD
     PROLOGUE("masked")
     " ld.global.u32 %r5, [%rd5];\n shfl.sync.idx.b32 %r6, %r4, 0, 31, %r5;\n"
     " st.global.u32 [%rd6], %r6;\n ret;\n}\n"
-    /* whatever flows where: an atomic, a shared store, a clock read */
+    /* whatever flows where: an atomic (global or shared), a clock read */
     PROLOGUE("atomic")
     " atom.global.add.u32 %r5, [%rd6], 1;\n ret;\n}\n"
-    ".visible .entry sharing(.param .u64 pin)\n{\n .reg .b32 %r<4>;\n .shared .align 4 .b8 buf[128];\n"
+    ".visible .entry sharedAtomic(.param .u64 pin)\n{\n .reg .b32 %r<5>;\n .shared .align 4 .b8 buf[128];\n"
     " mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 2;\n mov.u32 %r3, buf;\n add.s32 %r3, %r3, %r2;\n"
-    " st.shared.u32 [%r3], %r1;\n ret;\n}\n"
+    " atom.shared.add.u32 %r4, [%r3], 1;\n ret;\n}\n"
+    /* a loaded value through shared memory into a store: data */
+    ".visible .entry sharing(.param .u64 pin)\n{\n .reg .b32 %r<6>;\n .reg .b64 %rd<4>;\n"
+    " .shared .align 4 .b8 buf[128];\n"
+    " ld.param.u64 %rd1, [pin];\n cvta.to.global.u64 %rd1, %rd1;\n"
+    " mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 2;\n mov.u32 %r3, buf;\n add.s32 %r3, %r3, %r2;\n"
+    " mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n ld.global.u32 %r4, [%rd3];\n"
+    " st.shared.u32 [%r3], %r4;\n bar.sync 0;\n ld.shared.u32 %r5, [%r3];\n st.global.u32 [%rd3], %r5;\n"
+    " ret;\n}\n"
     PROLOGUE("timed")
     " mov.u32 %r5, %clock;\n st.global.u32 [%rd6], %r5;\n ret;\n}\n";
 
@@ -106,6 +115,7 @@ static void test_data_only(void **state)
     expect(&t, "scale", NULL);
     expect(&t, "select", NULL);
     expect(&t, "shuffled", NULL);
+    expect(&t, "sharing", NULL);
     t_free(&t);
 }
 
@@ -129,7 +139,7 @@ static void test_order_or_place(void **state)
     tctx t;
     if (!t_load(&t, src, "value_steer.ptx")) fail_msg("load: %s", t.err.msg);
     expect(&t, "atomic", "an atomic");
-    expect(&t, "sharing", "shared memory");
+    expect(&t, "sharedAtomic", "an atomic");
     expect(&t, "timed", "special register");
     t_free(&t);
 }

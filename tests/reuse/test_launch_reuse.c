@@ -913,7 +913,8 @@ typedef enum lend_case {
     LEND_MADE_TWICE,        /* a byte of out written twice, now */
     LEND_TOLD_THEN_MADE,    /* one store told ahead, then made: nothing passed */
     LEND_READ_MADE,         /* a byte of out written, then read */
-    LEND_SHARED_STORE,      /* apart, but its statistics have a store to shared memory */
+    LEND_SHARED_STORE,      /* apart, its statistics with a store to shared memory (the caller checks those) */
+    LEND_SHARED_ATOMIC,     /* apart, but its statistics have an atomic in shared memory */
     LEND_PRINTED,           /* apart, but it printed */
 } lend_case;
 
@@ -935,6 +936,7 @@ static void record_case(fixture *f, uint64_t no, lend_case c)
     if (c == LEND_READ_MADE) assert_true(ws_devmem_read(f->mem, to + 7, b, 1));
     ws_launch_stats st = {.warp_insts = 42 + no};
     if (c == LEND_SHARED_STORE) st.shared_st.requests = 1;
+    if (c == LEND_SHARED_ATOMIC) st.shared_atom.requests = 1;
     ws_timing_stats ts = {.cycles = 1234 + no};
     ws_reuse_record_end(r, true, &f->key, no, &st, &ts, "hi\n", c == LEND_PRINTED ? 3 : 0, 1, NULL);
 }
@@ -944,7 +946,8 @@ static void test_timing_lent(void **state)
     (void)state;
     static const struct { lend_case c; bool lends; } cases[] = {
         {LEND_APART, true}, {LEND_IN_PLACE, false}, {LEND_TOLD_TWICE, false}, {LEND_MADE_TWICE, false},
-        {LEND_TOLD_THEN_MADE, true}, {LEND_READ_MADE, false}, {LEND_SHARED_STORE, false}, {LEND_PRINTED, false},
+        {LEND_TOLD_THEN_MADE, true}, {LEND_READ_MADE, false}, {LEND_SHARED_STORE, true}, {LEND_SHARED_ATOMIC, false},
+        {LEND_PRINTED, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fixture f;

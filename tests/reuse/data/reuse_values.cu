@@ -10,7 +10,11 @@
 //   9, 10  gather(idx, x -> out)            simulated: addresses from idx
 //  11, 12  lastWins(in -> out)              simulated: every thread writes out[0]
 //  13, 14  swapPairs(in -> tmp -> out)      simulated: reads what others wrote
-//  15, 16  tiledSmooth(a -> b)              simulated: shares values in shared memory
+//  15, 16  tiledSmooth(a -> b)              16 with the timing of 15, other inputs: the
+//                                           threads share values in shared memory, but
+//                                           ordered by a barrier (racecheck finds nothing)
+//  17, 18  racyShift(in -> out)             simulated: a warp reads words another warp
+//                                           of its block writes, with no barrier between
 // Every result is checked on the CPU; PASS last.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -63,6 +67,14 @@ __global__ void tiledSmooth(const float *in, float *out, int n)
     if (threadIdx.x == blockDim.x - 1) tile[BLOCK + 1] = i < n - 1 ? in[i + 1] : in[i];
     __syncthreads();
     out[i] = 0.25f * tile[t - 1] + 0.5f * tile[t] + 0.25f * tile[t + 1];
+}
+
+__global__ void racyShift(const float *in, float *out, int n)
+{
+    __shared__ float tile[BLOCK];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    tile[threadIdx.x] = in[i];
+    out[i] = tile[(threadIdx.x + 32) % BLOCK];      /* no __syncthreads(): whatever is there */
 }
 
 static void smooth_cpu(const float *in, float *out, int n)
@@ -161,6 +173,19 @@ int main()
         for (int i = 0; i < N; i++)     /* the ends take their own value for the missing neighbour */
             want[i] = 0.25f * x[i > 0 ? i - 1 : i] + 0.5f * x[i] + 0.25f * x[i < N - 1 ? i + 1 : i];
         ok &= same("tiledSmooth", d, want, N);
+    }
+
+    // 17-18: what a race leaves, printed (tests/reuse/reuse_values.sh
+    // compares it with --simulate-all's)
+    for (int r = 0; r < 2; r++) {
+        for (int i = 0; i < N; i++) x[i] = (float)(i % 7 + r);
+        cudaMemcpy(c, x, sizeof x, cudaMemcpyHostToDevice);
+        racyShift<<<blocks, BLOCK>>>(c, d, N);
+        static float got[N];
+        cudaMemcpy(got, d, sizeof got, cudaMemcpyDeviceToHost);
+        double sum = 0;
+        for (int i = 0; i < N; i++) sum += got[i];
+        printf("racyShift: sum %.1f\n", sum);
     }
 
     cudaFree(a);
