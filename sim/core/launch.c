@@ -174,6 +174,10 @@ typedef struct apart_share {
     ws_error err;
     ws_deferred_list defer;
     ws_check_log checks;    /* what the checks run quietly found */
+    /* Its blocks' storage, one after another: the stores put off name its
+     * block and warps (a warp's index), so it lives till they are made. */
+    ws_block b;
+    bool made;              /* b's storage allocated */
     uint64_t lo, hi;
     uint32_t nthreads, smem;
     bool ok;
@@ -183,24 +187,22 @@ static void *run_share(void *arg)
 {
     apart_share *sh = arg;
     ws_exec *x = &sh->x;
-    ws_block b;
-    sh->ok = ws_block_alloc(&b, x->k, sh->nthreads, sh->smem);
+    sh->ok = sh->made = ws_block_alloc(&sh->b, x->k, sh->nthreads, sh->smem);
     if (!sh->ok)
         ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s",
                      x->p->funcs[x->k->func].shown);
     for (uint64_t bi = sh->lo; sh->ok && bi < sh->hi; bi++) {
-        if (!ws_block_begin(x, &b, bi, (uint32_t)(bi % x->nsmid), 0)) {
+        if (!ws_block_begin(x, &sh->b, bi, (uint32_t)(bi % x->nsmid), 0)) {
             ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
             sh->ok = false;
             break;
         }
         sh->st.blocks++;
-        sh->st.warps += b.nwarps;
+        sh->st.warps += sh->b.nwarps;
         x->blocks_started = bi + 1;
         x->blocks_done = bi;
-        sh->ok = run_block(x, &b);
+        sh->ok = run_block(x, &sh->b);
     }
-    ws_block_free(&b);
     return NULL;
 }
 
@@ -291,6 +293,7 @@ ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const 
         for (uint32_t j = 0; ok && j < sh[i].defer.n; j++) ok = ws_exec_apply_deferred(&x, &sh[i].defer, &sh[i].defer.a[j]);
     if (!ok && result == WS_APART_DONE) result = WS_APART_FAULT;
     for (uint64_t i = 0; i < n; i++) {
+        if (sh[i].made) ws_block_free(&sh[i].b);
         free(sh[i].x.bank_memo);
         free(sh[i].defer.a);
         free(sh[i].defer.rows);

@@ -15,6 +15,8 @@
 //                                           ordered by a barrier (racecheck finds nothing)
 //  17, 18  racyShift(in -> out)             simulated: a warp reads words another warp
 //                                           of its block writes, with no barrier between
+//  19, 20  scale4(in -> out)                20 with the timing of 19, other inputs: its
+//                                           stores four words a lane (made at the end)
 // Every result is checked on the CPU; PASS last.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -75,6 +77,15 @@ __global__ void racyShift(const float *in, float *out, int n)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     tile[threadIdx.x] = in[i];
     out[i] = tile[(threadIdx.x + 32) % BLOCK];      /* no __syncthreads(): whatever is there */
+}
+
+__global__ void scale4(const float4 *in, float4 *out, int n4)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n4) {
+        float4 v = in[i];
+        out[i] = make_float4(2.0f * v.x, 2.0f * v.y + 1.0f, 2.0f * v.z + 2.0f, 2.0f * v.w + 3.0f);
+    }
 }
 
 static void smooth_cpu(const float *in, float *out, int n)
@@ -186,6 +197,15 @@ int main()
         double sum = 0;
         for (int i = 0; i < N; i++) sum += got[i];
         printf("racyShift: sum %.1f\n", sum);
+    }
+
+    // 19-20: four words a lane
+    for (int r = 0; r < 2; r++) {
+        for (int i = 0; i < N; i++) x[i] = (float)(i % 11 - 5 * r);
+        cudaMemcpy(c, x, sizeof x, cudaMemcpyHostToDevice);
+        scale4<<<N / 4 / BLOCK, BLOCK>>>((const float4 *)c, (float4 *)d, N / 4);
+        for (int i = 0; i < N; i++) want[i] = 2.0f * x[i] + (float)(i % 4);
+        ok &= same("scale4", d, want, N);
     }
 
     cudaFree(a);
