@@ -957,14 +957,24 @@ uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *ke
 
 /* Whether rec's threads may have passed values to one another through
  * device memory (rec->exchanged) or by atomics, or whether it printed or
- * was checked or counted per instruction, which a functional run does not
- * reproduce.  (Values passed through shared memory are the caller's to
- * look for: ws_run_reusing runs racecheck on them.) */
+ * was checked, which a functional run does not reproduce.  (Values passed
+ * through shared memory are the caller's to look for: ws_run_reusing runs
+ * racecheck on them.) */
 static bool lends_timing(const record *rec)
 {
     const ws_launch_stats *st = &rec->st;
     return !rec->exchanged && !st->shared_atom.requests && !st->global_atom.requests && !rec->nprinted &&
-           !rec->key.lines && !rec->key.checks && !rec->key.grid_workspace;
+           !rec->key.checks && !rec->key.grid_workspace;
+}
+
+void ws_reuse_lend_lines(const ws_reuse_cache *c, uint64_t launch_no, ws_pc_counts *to)
+{
+    for (int i = c->n - 1; to && i >= 0; i--) {
+        const record *rec = c->recs[i];
+        if (rec->launch_no != launch_no) continue;
+        for (size_t j = 0; j < rec->nlines; j++) ws_pc_counts_add(&to[rec->line_pcs[j]], &rec->lines[j], 1, false);
+        return;
+    }
 }
 
 uint64_t ws_reuse_find_timing(ws_reuse_cache *c, const ws_reuse_key *key, ws_launch_stats *st,

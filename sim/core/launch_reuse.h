@@ -98,13 +98,16 @@ uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *ke
  * newest record of the key whose threads passed no values to one another
  * through device memory (no byte both read and written, read after it was
  * written or written twice) and used no atomic, and which printed
- * nothing, was not checked and not counted per instruction: its
- * statistics into *st and *ts, and its launch number returned (it becomes
- * the newest record); else 0.  Its outputs are the caller's to make (a
- * functional run: ws_run_reusing), and so is the look for values passed
- * through shared memory. */
+ * nothing and was not checked: its statistics into *st and *ts, and its
+ * launch number returned (it becomes the newest record); else 0.  Its
+ * outputs are the caller's to make (a functional run: ws_run_reusing),
+ * and so is the look for values passed through shared memory. */
 uint64_t ws_reuse_find_timing(ws_reuse_cache *c, const ws_reuse_key *key, ws_launch_stats *st,
                               ws_timing_stats *ts);
+/* Adds the per-instruction counters the recorded launch launch_no added
+ * (a launch counted per instruction, as the key of one that takes its
+ * timing is) to to; nothing when to is NULL or no record has the number. */
+void ws_reuse_lend_lines(const ws_reuse_cache *c, uint64_t launch_no, ws_pc_counts *to);
 
 /* The 4 KiB page copies c's records hold, a copy that records share
  * counted once. */

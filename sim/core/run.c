@@ -107,7 +107,11 @@ static bool run_other_inputs(ws_program *p, const ws_kernel *k, const ws_launch 
     /* a barrier that names its thread count orders only some warps, which
      * racecheck's intervals between barriers do not tell */
     if (quiet && k->counted_barriers) return true;
-    ws_apart_result a = ws_launch_kernel_apart(p, k, l, &want, quiet, st, err,
+    /* counted per instruction: the record's counters (the same
+     * instructions, lanes, addresses and cycles), not the run's */
+    ws_launch run = *l;
+    run.pc_counts = NULL;
+    ws_apart_result a = ws_launch_kernel_apart(p, k, &run, &want, quiet, st, err,
                                                ws_threads_or_cores(o->timing.threads), o->timing.pool);
     if (a == WS_APART_OTHER || (a == WS_APART_FAULT && err->kind != WS_ERR_NO_MEMORY))
         fprintf(stderr,
@@ -122,6 +126,7 @@ static bool run_other_inputs(ws_program *p, const ws_kernel *k, const ws_launch 
     *taken = true;
     if (a != WS_APART_DONE) return false;
     *ts = lent;
+    ws_reuse_lend_lines(r->cache, from, l->pc_counts);
     r->reused_from = from;
     r->other_inputs = true;
     r->miss = (ws_reuse_miss){0};

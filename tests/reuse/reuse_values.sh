@@ -53,4 +53,15 @@ done
 ws exec --gpu h200 --summary short -- "$prog" 2>"$t/totals.err" >/dev/null || fail "totals run: exit status $?"
 grep -q "^  smooth: 6 launches (4 of them with the timing of an earlier launch, not simulated again: 0 identical, 4 reading other values, run functionally)" \
     "$t/totals.err" || fail "no totals line for smooth"
+# counted per line, the reused launches add their records' counters: the
+# per-line report is --simulate-all's, line by line
+ws exec --gpu h200 --summary none --lines-out "$t/l.json" -- "$prog" >/dev/null 2>&1 || fail "lines run: exit status $?"
+ws exec --gpu h200 --summary none --lines-out "$t/la.json" --simulate-all -- "$prog" >/dev/null 2>&1 ||
+    fail "lines run, --simulate-all: exit status $?"
+[ -s "$t/la.json" ] || fail "no per-line report"
+diff -u "$t/la.json" "$t/l.json" >/dev/null || fail "the per-line report differs from --simulate-all's"
+# and so does the HTML report's summary of the kernel
+ws exec --gpu h200 --summary none --report "$t/r.html" -- "$prog" >/dev/null 2>&1 || fail "report run: exit status $?"
+grep -q "6 launches (4 of them with the timing of an earlier launch, not simulated again: 0 identical, 4 reading other values, run functionally)" \
+    "$t/r.html" || fail "no report line for smooth"
 echo "reuse_values: ok"
