@@ -65,27 +65,46 @@ static bool run_block(ws_exec *x, ws_block *b)
     }
 }
 
-/* The grid's blocks one after another, in the same storage. */
-static bool run_blocks_in_turn(ws_exec *x, const ws_kernel *k, uint32_t nthreads, uint32_t smem,
-                               ws_launch_stats *st)
+/* A block's threads and shared memory bytes for launch l of k. */
+static void block_shape(const ws_kernel *k, const ws_launch *l, uint32_t *nthreads, uint32_t *smem)
 {
-    ws_block b;
-    bool ok = ws_block_alloc(&b, k, nthreads, smem);
-    if (!ok)
-        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s",
-                     x->p->funcs[k->func].shown);
-    for (uint64_t bi = 0; ok && bi < x->grid_blocks; bi++) {
-        if (!ws_block_begin(x, &b, bi, (uint32_t)(bi % x->nsmid), 0)) {
+    *nthreads = l->block.x * l->block.y * l->block.z;
+    *smem = l->dynamic_smem ? k->dyn_off + l->dynamic_smem : k->static_smem;
+}
+
+/* Storage for one block of x's launch; false (x->err set) when out of
+ * memory, b then holding nothing (ws_block_free may still be called). */
+static bool block_storage(ws_exec *x, ws_block *b)
+{
+    uint32_t nthreads, smem;
+    block_shape(x->k, x->l, &nthreads, &smem);
+    if (ws_block_alloc(b, x->k, nthreads, smem)) return true;
+    ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s", x->p->funcs[x->k->func].shown);
+    return false;
+}
+
+/* Blocks [lo, hi) of the grid one after another, in the storage b. */
+static bool run_blocks_in(ws_exec *x, ws_block *b, uint64_t lo, uint64_t hi, ws_launch_stats *st)
+{
+    for (uint64_t bi = lo; bi < hi; bi++) {
+        if (!ws_block_begin(x, b, bi, (uint32_t)(bi % x->nsmid), 0)) {
             ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
-            ok = false;
-            break;
+            return false;
         }
         st->blocks++;
-        st->warps += b.nwarps;
+        st->warps += b->nwarps;
         x->blocks_started = bi + 1;     /* one block at a time */
         x->blocks_done = bi;
-        ok = run_block(x, &b);
+        if (!run_block(x, b)) return false;
     }
+    return true;
+}
+
+/* The grid's blocks one after another, in the same storage. */
+static bool run_blocks_in_turn(ws_exec *x, ws_launch_stats *st)
+{
+    ws_block b;
+    bool ok = block_storage(x, &b) && run_blocks_in(x, &b, 0, x->grid_blocks, st);
     ws_block_free(&b);
     return ok;
 }
@@ -133,6 +152,15 @@ static bool run_blocks_together(ws_exec *x, const ws_kernel *k, uint32_t nthread
     return ok;
 }
 
+/* The executor of launch l of k, its statistics into *st and faults into
+ * *err: the grid's size, and the fixed values of %nsmid and %nwarpid. */
+static ws_exec exec_for(ws_program *p, const ws_kernel *k, const ws_launch *l, ws_launch_stats *st, ws_error *err)
+{
+    return (ws_exec){.p = p, .k = k, .l = l, .stats = st, .err = err, .out = l->printf_out ? l->printf_out : stdout,
+                     .nsmid = l->sm_count ? l->sm_count : 1, .nwarpid = l->warps_per_sm ? l->warps_per_sm : 64,
+                     .grid_blocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z};
+}
+
 bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
                       ws_launch_stats *stats, ws_error *err)
 {
@@ -140,19 +168,15 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     memset(&st, 0, sizeof st);
     err->msg[0] = '\0';
     err->kind = WS_ERR_NONE;
-    ws_exec x = {.p = p, .k = k, .l = l, .stats = &st, .err = err,
-                 .out = l->printf_out ? l->printf_out : stdout,
-                 .nsmid = l->sm_count ? l->sm_count : 1, .nwarpid = l->warps_per_sm ? l->warps_per_sm : 64};
+    ws_exec x = exec_for(p, k, l, &st, err);
     if (!ws_launch_check(p, k, l, err)) return false;
     ws_watchdog_start(&x);
     ws_check_log checks;
     memset(&checks, 0, sizeof checks);
     if (l->checks) x.checks = &checks;
-    x.grid_blocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
-    uint32_t nthreads = l->block.x * l->block.y * l->block.z;
-    uint32_t smem = l->dynamic_smem ? k->dyn_off + l->dynamic_smem : k->static_smem;
-    bool ok = l->grid_workspace ? run_blocks_together(&x, k, nthreads, smem, &st)
-                                : run_blocks_in_turn(&x, k, nthreads, smem, &st);
+    uint32_t nthreads, smem;
+    block_shape(k, l, &nthreads, &smem);
+    bool ok = l->grid_workspace ? run_blocks_together(&x, k, nthreads, smem, &st) : run_blocks_in_turn(&x, &st);
     free(x.bank_memo);
     ws_checks_summary(&x);
     if (stats) *stats = st;
@@ -177,32 +201,14 @@ typedef struct apart_share {
     /* Its blocks' storage, one after another: the stores put off name its
      * block and warps (a warp's index), so it lives till they are made. */
     ws_block b;
-    bool made;              /* b's storage allocated */
     uint64_t lo, hi;
-    uint32_t nthreads, smem;
     bool ok;
 } apart_share;
 
 static void *run_share(void *arg)
 {
     apart_share *sh = arg;
-    ws_exec *x = &sh->x;
-    sh->ok = sh->made = ws_block_alloc(&sh->b, x->k, sh->nthreads, sh->smem);
-    if (!sh->ok)
-        ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory for launching kernel %s",
-                     x->p->funcs[x->k->func].shown);
-    for (uint64_t bi = sh->lo; sh->ok && bi < sh->hi; bi++) {
-        if (!ws_block_begin(x, &sh->b, bi, (uint32_t)(bi % x->nsmid), 0)) {
-            ws_error_set(x->err, WS_ERR_NO_MEMORY, "out of memory");
-            sh->ok = false;
-            break;
-        }
-        sh->st.blocks++;
-        sh->st.warps += sh->b.nwarps;
-        x->blocks_started = bi + 1;
-        x->blocks_done = bi;
-        sh->ok = run_block(x, &sh->b);
-    }
+    sh->ok = block_storage(&sh->x, &sh->b) && run_blocks_in(&sh->x, &sh->b, sh->lo, sh->hi, &sh->st);
     return NULL;
 }
 
@@ -239,8 +245,6 @@ ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const 
         if (quiet) fclose(quiet);
         return WS_APART_NOT_RUN;
     }
-    uint32_t threads = l->block.x * l->block.y * l->block.z;
-    uint32_t smem = l->dynamic_smem ? k->dyn_off + l->dynamic_smem : k->static_smem;
     for (uint64_t i = 0; i < n; i++) {
         apart_share *h = &sh[i];
         h->l = *l;
@@ -249,15 +253,12 @@ ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const 
         h->l.checks_shown = NULL;
         h->l.report_out = quiet;
         h->defer.capture = true;
-        h->x = (ws_exec){.p = p, .k = k, .l = &h->l, .stats = &h->st, .err = &h->err, .out = stdout,
-                         .defer = &h->defer, .nsmid = l->sm_count ? l->sm_count : 1,
-                         .nwarpid = l->warps_per_sm ? l->warps_per_sm : 64, .grid_blocks = nblocks,
-                         .checks = quiet_checks ? &h->checks : NULL};
+        h->x = exec_for(p, k, &h->l, &h->st, &h->err);
+        h->x.defer = &h->defer;
+        if (quiet_checks) h->x.checks = &h->checks;
         ws_watchdog_start(&h->x);
         h->lo = nblocks * i / n;
         h->hi = nblocks * (i + 1) / n;
-        h->nthreads = threads;
-        h->smem = smem;
     }
     ws_thread_pool *own = n > 1 && !pool ? ws_thread_pool_create() : NULL, *use = pool ? pool : own;
     int32_t away = use && n > 1 ? ws_thread_pool_run(use, (int32_t)(n - 1), run_share, &sh[1], sizeof sh[1]) : 0;
@@ -287,13 +288,13 @@ ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const 
         ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         result = WS_APART_FAULT;
     }
-    ws_exec x = {.p = p, .k = k, .l = l, .stats = &st, .err = err, .out = stdout, .grid_blocks = nblocks};
+    ws_exec x = exec_for(p, k, l, &st, err);
     bool ok = result == WS_APART_DONE;
     for (uint64_t i = 0; i < n && ok; i++)
         for (uint32_t j = 0; ok && j < sh[i].defer.n; j++) ok = ws_exec_apply_deferred(&x, &sh[i].defer, &sh[i].defer.a[j]);
     if (!ok && result == WS_APART_DONE) result = WS_APART_FAULT;
     for (uint64_t i = 0; i < n; i++) {
-        if (sh[i].made) ws_block_free(&sh[i].b);
+        ws_block_free(&sh[i].b);       /* zeroed where its storage was never made */
         free(sh[i].x.bank_memo);
         free(sh[i].defer.a);
         free(sh[i].defer.rows);
