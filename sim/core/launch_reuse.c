@@ -913,6 +913,24 @@ static bool replay_writes(const record *rec, ws_devmem *mem)
     return true;
 }
 
+/* The per-instruction counters rec's launch added, added to to (NULL:
+ * not counted). */
+static void add_lines(const record *rec, ws_pc_counts *to)
+{
+    for (size_t j = 0; to && j < rec->nlines; j++) ws_pc_counts_add(&to[rec->line_pcs[j]], &rec->lines[j], 1, false);
+}
+
+/* Record i, reused, made the newest: the least recently used go first
+ * when the cache is full, and the next record shares the copies of this
+ * one, whose outputs the next launch most likely reads.  Returns it. */
+static record *make_newest(ws_reuse_cache *c, int i)
+{
+    record *hit = c->recs[i];
+    memmove(c->recs + i, c->recs + i + 1, (size_t)(c->n - 1 - i) * sizeof *c->recs);
+    c->recs[c->n - 1] = hit;
+    return hit;
+}
+
 uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *key, FILE *out,
                        ws_launch_stats *st, ws_timing_stats *ts, bool *oom, ws_reuse_miss *miss)
 {
@@ -940,17 +958,10 @@ uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *ke
             return 0;
         }
         if (rec->nprinted) fwrite(rec->printed, 1, rec->nprinted, out);
-        for (size_t j = 0; key->l->pc_counts && j < rec->nlines; j++)
-            ws_pc_counts_add(&key->l->pc_counts[rec->line_pcs[j]], &rec->lines[j], 1, false);
+        add_lines(rec, key->l->pc_counts);
         *st = rec->st;
         *ts = rec->ts;
-        /* now the newest: the least recently used go first when the
-         * cache is full, and the next record shares the copies of this
-         * one, whose outputs the next launch most likely reads */
-        record *hit = c->recs[i];
-        memmove(c->recs + i, c->recs + i + 1, (size_t)(c->n - 1 - i) * sizeof *c->recs);
-        c->recs[c->n - 1] = hit;
-        return hit->launch_no;
+        return make_newest(c, i)->launch_no;
     }
     return 0;
 }
@@ -969,12 +980,11 @@ static bool lends_timing(const record *rec)
 
 void ws_reuse_lend_lines(const ws_reuse_cache *c, uint64_t launch_no, ws_pc_counts *to)
 {
-    for (int i = c->n - 1; to && i >= 0; i--) {
-        const record *rec = c->recs[i];
-        if (rec->launch_no != launch_no) continue;
-        for (size_t j = 0; j < rec->nlines; j++) ws_pc_counts_add(&to[rec->line_pcs[j]], &rec->lines[j], 1, false);
-        return;
-    }
+    for (int i = c->n - 1; i >= 0; i--)
+        if (c->recs[i]->launch_no == launch_no) {
+            add_lines(c->recs[i], to);
+            return;
+        }
 }
 
 uint64_t ws_reuse_find_timing(ws_reuse_cache *c, const ws_reuse_key *key, ws_launch_stats *st,
@@ -986,9 +996,7 @@ uint64_t ws_reuse_find_timing(ws_reuse_cache *c, const ws_reuse_key *key, ws_lau
         if (!key_eq(&rec->key, &want) || !lends_timing(rec)) continue;
         *st = rec->st;
         *ts = rec->ts;
-        memmove(c->recs + i, c->recs + i + 1, (size_t)(c->n - 1 - i) * sizeof *c->recs);
-        c->recs[c->n - 1] = rec;
-        return rec->launch_no;
+        return make_newest(c, i)->launch_no;
     }
     return 0;
 }
