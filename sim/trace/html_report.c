@@ -3,6 +3,7 @@
 #include "html_report.h"
 #include "html_report_lines.h"
 #include "html_util.h"
+#include "kernel_totals.h"
 #include "../core/program.h"
 #include "../sched/occupancy_report.h"
 
@@ -287,13 +288,7 @@ static void section_summary(FILE *out, const kernel_entry *e, size_t i)
 {
     fprintf(out, "<section class=\"summary\" id=\"k%zu-summary\"><h3>Summary</h3>\n<p>%" PRIu64
             " launch%s", i, e->launches, e->launches == 1 ? "" : "es");
-    if (e->reused && !e->reused_other)
-        fprintf(out, " (%" PRIu64 " of them with the timing of an identical earlier launch, not simulated again)",
-                e->reused);
-    else if (e->reused)
-        fprintf(out, " (%" PRIu64 " of them with the timing of an earlier launch, not simulated again: %" PRIu64
-                " identical, %" PRIu64 " reading other values, run functionally)",
-                e->reused, e->reused - e->reused_other, e->reused_other);
+    ws_kernel_totals_reused_text(out, e->reused, e->reused_other);
     if (e->timed)
         fprintf(out, "; the kernel's own cycles per launch: min %" PRIu64 ", mean %" PRIu64 ", max %" PRIu64
                 " (launch overhead apart)", e->own_min, e->own_sum / e->launches, e->own_max);

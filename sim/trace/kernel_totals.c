@@ -109,6 +109,16 @@ static uint64_t median(uint64_t *v, uint64_t n)
     return v[(n - 1) / 2];
 }
 
+void ws_kernel_totals_reused_text(FILE *out, uint64_t reused, uint64_t other)
+{
+    if (reused && !other)
+        fprintf(out, " (%" PRIu64 " of them with the timing of an identical earlier launch, not simulated again)",
+                reused);
+    else if (reused)
+        fprintf(out, " (%" PRIu64 " of them with the timing of an earlier launch, not simulated again: %" PRIu64
+                " identical, %" PRIu64 " reading other values, run functionally)", reused, reused - other, other);
+}
+
 void ws_kernel_totals_text(FILE *out, const ws_kernel_totals *t)
 {
     if (!t || !t->n) return;
@@ -117,13 +127,7 @@ void ws_kernel_totals_text(FILE *out, const ws_kernel_totals *t)
         kernel_total *k = &t->k[i];
         uint64_t med = median(k->own, k->launches);
         fprintf(out, "  %s: %" PRIu64 " launch%s", k->name, k->launches, k->launches == 1 ? "" : "es");
-        if (k->reused && !k->reused_other)
-            fprintf(out, " (%" PRIu64 " of them with the timing of an identical earlier launch, not "
-                    "simulated again)", k->reused);
-        else if (k->reused)
-            fprintf(out, " (%" PRIu64 " of them with the timing of an earlier launch, not simulated again: %" PRIu64
-                    " identical, %" PRIu64 " reading other values, run functionally)",
-                    k->reused, k->reused - k->reused_other, k->reused_other);
+        ws_kernel_totals_reused_text(out, k->reused, k->reused_other);
         fprintf(out, "; %s per launch min %" PRIu64 " / median %" PRIu64 " / max %" PRIu64 "; total ",
                 k->timed ? "the kernel's own cycles" : "warp instructions", k->own[0], med,
                 k->own[k->launches - 1]);

@@ -26,6 +26,12 @@ bool ws_kernel_totals_add(ws_kernel_totals *t, const char *kernel, const ws_laun
 void ws_kernel_totals_mark_reused(ws_kernel_totals *t, const char *kernel, const ws_launch_stats *s,
                                   bool other_inputs);
 
+/* What a kernel's totals say of its launches that took an earlier one's
+ * timing, reused of them, other of those with other inputs: " (K of them
+ * with the timing of ...)", nothing when none did; the HTML report's
+ * summary says the same. */
+void ws_kernel_totals_reused_text(FILE *out, uint64_t reused, uint64_t other);
+
 /* One line per kernel, in the order of their first launch, and one for
  * all of them when there are several; nothing when no kernel ran. */
 void ws_kernel_totals_text(FILE *out, const ws_kernel_totals *t);
