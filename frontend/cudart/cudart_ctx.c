@@ -23,6 +23,7 @@
 #include "sim/core/progress_line.h"
 #include "sim/base/host_malloc.h"
 #include "sim/mem/l2_dram.h"
+#include "sim/core/sm_shelf.h"
 #include "frontend/ptx/ptxas_info.h"
 #include "frontend/sass/sass_listing.h"
 #include "sim/core/sass_groups.h"
@@ -67,6 +68,7 @@ static cr_context *context_create(void)
      * made at the first launch; without memory for it each launch makes
      * its own) */
     if (!c->functional) c->l2_kept = calloc(1, sizeof *c->l2_kept);
+    if (!c->functional) c->sm_kept = calloc(1, sizeof *c->sm_kept);
     /* and one set of threads for them (thread_pool.h) */
     if (!c->functional) c->pool = ws_thread_pool_create();
     /* a launch's progress on a terminal only: pipes and files see nothing */
@@ -183,6 +185,8 @@ static void context_destroy(cr_context *c)
     free(c->checks_shown);
     if (c->l2_kept) ws_l2_free(c->l2_kept);
     free(c->l2_kept);
+    ws_sm_shelf_free(c->sm_kept);
+    free(c->sm_kept);
     ws_thread_pool_free(c->pool);
     ws_progress_line_free(c->progress);
     ws_kernel_totals_free(c->totals);

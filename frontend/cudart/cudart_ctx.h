@@ -148,6 +148,7 @@ typedef struct cr_context {
     struct ws_reuse_cache *reuse;   /* timed launches for reuse (docs/REUSE.md); NULL = --simulate-all */
     struct ws_check_shown *checks_shown;    /* the checks' findings shown so far (checks.h); NULL: none asked */
     struct ws_l2_dram *l2_kept;     /* the timed launches' L2, kept from one to the next (ws_l2_init_again) */
+    struct ws_sm_shelf *sm_kept;    /* and their SMs' L1s and load/store queues (sm_shelf.h) */
     struct ws_thread_pool *pool;    /* the timed launches' threads, kept likewise (NULL: each starts its own) */
     uint64_t launches;          /* launches made so far: the summary's launch numbers */
     uint64_t coop_workspace;    /* cooperative launches' workspace in device memory; 0: none made */

@@ -278,6 +278,7 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, si
     ro.timing.threads_every_cycle = c->threads_every_cycle;
     ro.timing.window_cycles = c->window;
     ro.timing.l2_kept = c->l2_kept;
+    ro.timing.sm_kept = c->sm_kept;
     ro.timing.pool = c->pool;
     ws_error err;
     /* refused before anything is traced or copied: the call fails alone, as on a GPU */

@@ -9,6 +9,7 @@
 #include "own_writes.h"
 #include "../base/prefetch.h"
 #include "sass_groups.h"
+#include "sm_shelf.h"
 #include "../mem/coalescer.h"
 #include "../mem/shared_banks.h"
 #include "trace_issue.h"
@@ -56,11 +57,12 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
 bool ws_sm_run_storage(ws_tsim *s, ws_sm *sm)
 {
     if (sm->run_storage) return true;
+    if (ws_sm_shelf_take(s->sm_kept, sm, s->g)) return true;     /* sets run_storage */
     if (!ws_l1_init(&sm->l1, s->g)) {
         ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory for the L1 cache of SM %d", sm->id);
         return false;
     }
-    sm->run_storage = true;     /* from here ws_sm_free frees the L1 */
+    sm->run_storage = true;     /* from here ws_sm_free frees the L1 (or ws_sm_shelf_put_back keeps it) */
     if (!ws_lsu_queue_init(&sm->lsu_q, sm->nsp)) {
         ws_error_set(s->x.err, WS_ERR_NO_MEMORY, "out of memory for the load/store queue of SM %d", sm->id);
         return false;

@@ -39,6 +39,7 @@ typedef struct ws_tsim {
     ws_sched_policy policy;
     uint32_t two_level_active;
     ws_l2_dram *l2;                     /* the launch's L2 and DRAM */
+    struct ws_sm_shelf *sm_kept;        /* what the SMs keep between launches (sm_shelf.h), NULL: nothing */
     ws_dispatcher disp;
     uint32_t nthreads, nwarps;          /* per block */
     uint32_t smem;                      /* bytes of shared memory per block */
@@ -212,6 +213,9 @@ typedef struct ws_lsu_queue {
 
 /* A queue for nsp sub-partitions; false on out of memory. */
 bool ws_lsu_queue_init(ws_lsu_queue *q, uint32_t nsp);
+/* The same on the storage q has (a, req, dep and their alloc sizes, kept
+ * from an earlier queue): empty, for nsp sub-partitions. */
+void ws_lsu_queue_init_on(ws_lsu_queue *q, uint32_t nsp);
 void ws_lsu_queue_free(ws_lsu_queue *q);
 
 /* The queue's storage grown to have room for one more instruction's

@@ -92,17 +92,22 @@ static ws_l1_policy l1_policy(const ws_insn *in)
 
 bool ws_lsu_queue_init(ws_lsu_queue *q, uint32_t nsp)
 {
-    q->cap = nsp * WS_LSU_ENTRIES_PER_SUBPART;
-    q->reqcap = nsp * WS_LSU_INSN_REQUESTS;
     q->alloc = WS_LSU_INSN_ENTRIES;     /* room for one instruction (ws_lsu_storage_room) */
     q->depalloc = q->reqalloc = WS_LSU_INSN_REQUESTS;
-    q->n = q->nreq = q->ndep = q->n0 = q->nreq0 = q->ndep0 = q->natomic = 0;
-    q->full = q->oom = false;
-    atomic_init(&q->lock, false);
     q->a = malloc(sizeof *q->a * q->alloc);
     q->req = malloc(sizeof *q->req * q->reqalloc);
     q->dep = malloc(sizeof *q->dep * q->depalloc);
+    ws_lsu_queue_init_on(q, nsp);
     return q->a && q->req && q->dep;
+}
+
+void ws_lsu_queue_init_on(ws_lsu_queue *q, uint32_t nsp)
+{
+    q->cap = nsp * WS_LSU_ENTRIES_PER_SUBPART;
+    q->reqcap = nsp * WS_LSU_INSN_REQUESTS;
+    q->n = q->nreq = q->ndep = q->n0 = q->nreq0 = q->ndep0 = q->natomic = 0;
+    q->full = q->oom = false;
+    atomic_init(&q->lock, false);
 }
 
 /* The storage for need elements: twice as many as before, until enough. */

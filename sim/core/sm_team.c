@@ -62,9 +62,8 @@ typedef struct ws_team_share {
  * calling thread settles its blocks; (all of them) a window's L2 requests
  * while the calling thread does its writes; (the second) the writes and
  * (the others) the L2 requests while the calling thread settles its
- * blocks; or (all of them, with the calling thread) clear their part of a
- * kept L2 at the launch's end. */
-enum { JOB_SMS, JOB_WRITES, JOB_MERGES, JOB_L2, JOB_L2_BESIDE, JOB_CLEAR_L2 };
+ * blocks. */
+enum { JOB_SMS, JOB_WRITES, JOB_MERGES, JOB_L2, JOB_L2_BESIDE };
 
 static bool merge_window(ws_sm_team *t, const ws_sm_worker *failed, bool writes, ws_sm_entry *heap, uint32_t *k);
 static uint32_t *requests_cursor(const ws_sm_team *t);
@@ -438,7 +437,6 @@ static void *worker_main(void *arg)
             if (t->writes_apart) take_writes(t);
         }
         else if (t->job == JOB_L2_BESIDE && w->index > 1) ws_l2_split_run(t->split_beside, w->index - 2);
-        else if (t->job == JOB_CLEAR_L2) ws_l2_clear_slices(t->s->l2, (uint32_t)w->index, (uint32_t)t->nthreads);
         else if (w->index == 1) t->writes_ok = merge_window(t, t->failed_w, true, t->events_w, t->cursor);
         else if (w->index == 2 && t->job == JOB_MERGES)
             t->requests_ok = merge_window(t, t->failed_w, false, t->events, requests_cursor(t));
@@ -1345,15 +1343,6 @@ bool ws_sm_team_trace_rest(ws_sm_team *t)
     if (ws_trace_window_write(t->s->trace, t->sms, nsm, WS_NEVER, 0, &t->order)) return true;
     ws_error_set(t->s->x.err, WS_ERR_NO_MEMORY, "out of memory for the issue trace");
     return false;
-}
-
-void ws_sm_team_clear_l2(ws_sm_team *t, ws_l2_dram *l2)
-{
-    if (!t->started || t->nthreads < 2 || l2 != t->s->l2) return;
-    team_go(t, JOB_CLEAR_L2);
-    ws_l2_clear_slices(l2, 0, (uint32_t)t->nthreads);
-    team_wait(t);
-    l2->slices_cleared = true;
 }
 
 void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts)

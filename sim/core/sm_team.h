@@ -188,11 +188,6 @@ bool ws_sm_team_window(ws_sm_team *t);
  * accesses finished, written.  False when out of memory (s->x.err set). */
 bool ws_sm_team_trace_rest(ws_sm_team *t);
 
-/* When the team's threads run: the clearing of l2 for the next launch
- * (ws_l2_clear_slices), its slices shared out among them, after the
- * launch's counts were read; else nothing (the next launch clears it). */
-void ws_sm_team_clear_l2(ws_sm_team *t, ws_l2_dram *l2);
-
 /* Stops the threads and adds their counters to st and ts. */
 void ws_sm_team_free(ws_sm_team *t, ws_launch_stats *st, ws_timing_stats *ts);
 

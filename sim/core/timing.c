@@ -7,6 +7,7 @@
 
 #include "sm.h"
 #include "sm_queue.h"
+#include "sm_shelf.h"
 #include "sm_team.h"
 #include "progress_line.h"
 #include "timing_window.h"
@@ -168,6 +169,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     memset(&own_l2, 0, sizeof own_l2);
     ws_l2_dram *l2 = opt.l2_kept ? opt.l2_kept : &own_l2;
     s.l2 = l2;
+    s.sm_kept = opt.sm_kept;
     s.g = cfg;
     s.ts = &tst;
     s.trace = opt.trace;
@@ -280,10 +282,8 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
                      p->funcs[k->func].shown, (unsigned long long)s.x.blocks_done, (unsigned long long)nblocks);
         ok = false;
     }
-    /* the L2's dirty sectors counted as written back; then a kept L2
-     * cleared for the next launch, on the threads while they are there */
+    /* the L2's dirty sectors counted as written back */
     if (ok) ws_l2_flush(l2);
-    if (ok && have_team && opt.l2_kept) ws_sm_team_clear_l2(&team, l2);
     for (int32_t i = 0; sms && i < nsm; i++) ws_sm_credit_lines(&s, &sms[i]);
     if (have_team) ws_sm_team_free(&team, &st, &tst);
     tst.host.window_cycles = window;
@@ -296,7 +296,10 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     tst.check_findings = checks.total;
     tst.check_distinct = checks.nseen;
     tst.check_uninit_global = checks.uninit_global;
-    for (int32_t i = 0; sms && i < nsm; i++) ws_sm_free(&sms[i]);
+    for (int32_t i = 0; sms && i < nsm; i++) {
+        ws_sm_shelf_put_back(s.sm_kept, &sms[i]);
+        ws_sm_free(&sms[i]);
+    }
     free(sms);
     free(s.deps);
     free(s.x.bank_memo);

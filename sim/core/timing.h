@@ -49,6 +49,9 @@ typedef struct ws_timing_options {
      * pages stay made; NULL: the launch makes its own.  The results are
      * the same either way. */
     struct ws_l2_dram *l2_kept;
+    /* Each SM's L1 and load/store queue kept so too (sm_shelf.h); NULL:
+     * each launch makes its own. */
+    struct ws_sm_shelf *sm_kept;
     /* Threads kept between launches by the caller (thread_pool.h); NULL:
      * the launch starts its own. */
     struct ws_thread_pool *pool;

@@ -54,7 +54,6 @@ static void set_params(ws_l2_dram *m, const ws_gpu_config *g)
 bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g)
 {
     set_params(m, g);
-    m->slices_cleared = false;
     /* sizes are multiples of the alignment (the types are aligned) */
     m->slice = aligned_alloc(_Alignof(ws_l2_slice), sizeof *m->slice * (m->nslices ? m->nslices : 1));
     m->chan = aligned_alloc(_Alignof(ws_l2_channel), sizeof *m->chan * (m->nchannels ? m->nchannels : 1));
@@ -76,16 +75,12 @@ bool ws_l2_init_again(ws_l2_dram *m, const ws_gpu_config *g)
         return false;
     }
     set_params(m, g);
-    if (!m->slices_cleared) ws_l2_clear_slices(m, 0, 1);
-    m->slices_cleared = false;
-    for (uint32_t s = 0; s < m->nslices; s++) m->slice[s].free_at = m->slice[s].atom_free_at = 0;
+    for (uint32_t s = 0; s < m->nslices; s++) {
+        ws_scache_reset(&m->slice[s].cache);
+        m->slice[s].free_at = m->slice[s].atom_free_at = 0;
+    }
     for (uint32_t c = 0; c < m->nchannels; c++) m->chan[c].free_at = 0;
     return true;
-}
-
-void ws_l2_clear_slices(ws_l2_dram *m, uint32_t part, uint32_t nparts)
-{
-    for (uint32_t s = part; s < m->nslices; s += nparts) ws_scache_reset(&m->slice[s].cache);
 }
 
 void ws_l2_free(ws_l2_dram *m)
@@ -95,7 +90,6 @@ void ws_l2_free(ws_l2_dram *m)
     free(m->chan);
     m->slice = NULL;
     m->chan = NULL;
-    m->slices_cleared = false;
 }
 
 /* Takes a queue from cycle t for cost ticks; returns the cycle it starts. */

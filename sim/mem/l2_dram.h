@@ -64,26 +64,18 @@ typedef struct ws_l2_dram {
     uint64_t slice_bytes;                       /* each slice's capacity */
     uint32_t ways;                              /* its associativity */
     ws_l2_tally count;
-    bool slices_cleared;                        /* ws_l2_clear_slices did all of them since the last use */
 } ws_l2_dram;
 
 bool ws_l2_init(ws_l2_dram *m, const ws_gpu_config *g);
 
 /* m, from an earlier launch (or zeroed), as ws_l2_init makes it for g:
- * when its slices have g's shape they are cleared where they were used
- * (ws_scache_reset) and keep their pages, else made anew.  A launch after
+ * when its slices have g's shape they are reset (ws_scache_reset, which
+ * costs nothing) and keep their pages, else made anew.  A launch after
  * another with large arrays then takes no page faults in its L2 (on
  * several threads each first write to a page is one, and the first read
  * before it another).  False when out of memory. */
 bool ws_l2_init_again(ws_l2_dram *m, const ws_gpu_config *g);
 void ws_l2_free(ws_l2_dram *m);
-
-/* Part part of nparts of the clearing ws_l2_init_again does (slices part,
- * part + nparts, ...): the parts may run at once on several threads, at
- * the end of a launch whose counts were read; once all of them ran, the
- * caller sets m->slices_cleared and the next ws_l2_init_again does not
- * clear them again. */
-void ws_l2_clear_slices(ws_l2_dram *m, uint32_t part, uint32_t nparts);
 
 /* A sector read that leaves the SM at cycle t: the cycle its data is back. */
 uint64_t ws_l2_read(ws_l2_dram *m, uint64_t sector, uint64_t t);

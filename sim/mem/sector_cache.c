@@ -29,58 +29,62 @@ static uint64_t dirty_bit(uint32_t s) { return UINT64_C(1) << (DIRTY_SHIFT + s);
 /* use with its stamp replaced, its bits kept */
 static uint64_t restamp(uint64_t use, uint64_t stamp) { return (use & ~STAMP_MASK) | stamp; }
 
+/* A way's tag: the line's number + 1 in its low LINE_BITS bits (device
+ * addresses are below 2^47, so line numbers below 2^40), the cache's era
+ * when the line was placed above them.  A reset starts a new era, and
+ * a way of an older one is as a way never used: a reset costs nothing,
+ * where clearing the ways a launch used cost every launch a memset of
+ * the pages it had touched (up to 22 MiB for an h200's L2 kept between
+ * launches).  0 is a way never used. */
+#define LINE_BITS 44
+#define LINE_MASK ((UINT64_C(1) << LINE_BITS) - 1)
+#define ERA_ONE (UINT64_C(1) << LINE_BITS)
+
 /* A cache's arrays are zeroed.h's: a launch pays only for the sets it
- * uses, not for clearing an L2's megabytes of tags, stamps and lines
- * (every timed launch builds its caches anew). */
+ * uses, not for clearing an L2's megabytes of tags, stamps and lines. */
 
-/* The ways of a run that ws_scache_reset clears when a line was placed in
- * it: as many as fill a 4 KiB page of lines (and a quarter page of tags
- * and of use words).  A run of 512 ways, four pages of lines, had its
- * clearing write three pages no line was ever placed in (the L2 kept
- * between a program's launches: a fifth of convolution's page faults). */
-#define CHUNK_WAYS (4096 / sizeof(ws_cache_line))
-
-/* The words of c's touched bits: a bit per run of chunk_ways ways. */
-static size_t touched_words(const ws_sector_cache *c)
+/* The sets of a cache of bytes in ways ways (at least one). */
+static uint32_t sets_for(uint64_t bytes, uint32_t ways)
 {
-    return ((size_t)c->nsets * c->ways / c->chunk_ways + 64) / 64;
+    uint64_t sets = bytes / ((uint64_t)LINE_BYTES * ways);
+    return sets ? (uint32_t)sets : 1;
+}
+
+bool ws_scache_shaped(const ws_sector_cache *c, uint64_t bytes, uint32_t ways)
+{
+    ways = ways ? ways : 1;
+    return c->tag && c->ways == ways && c->nsets == sets_for(bytes, ways);
 }
 
 bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways)
 {
     c->ways = ways ? ways : 1;
-    uint64_t sets = bytes / ((uint64_t)LINE_BYTES * c->ways);
-    c->nsets = sets ? (uint32_t)sets : 1;
+    c->nsets = sets_for(bytes, c->ways);
     c->stamp = 1;       /* uses stamp 2, 3, ...: 1 is older than any (evict-first) */
     c->ndirty = 0;
     c->recent = 0;
+    c->era = ERA_ONE;
     size_t n = (size_t)c->nsets * c->ways;
     c->tag = ws_zeroed(n, sizeof *c->tag);
     c->use = ws_zeroed(n, sizeof *c->use);
     c->lines = ws_zeroed(n, sizeof *c->lines);
-    uint32_t sets_per_chunk = CHUNK_WAYS / c->ways ? CHUNK_WAYS / c->ways : 1;
-    c->chunk_ways = sets_per_chunk * c->ways;
-    c->touched = calloc(touched_words(c), sizeof *c->touched);
-    if (c->tag && c->use && c->lines && c->touched) return true;
+    if (c->tag && c->use && c->lines) return true;
     ws_scache_free(c);
     return false;
 }
 
 void ws_scache_reset(ws_sector_cache *c)
 {
-    size_t n = (size_t)c->nsets * c->ways, words = touched_words(c);
-    for (size_t k = 0; k < words; k++) {
-        for (uint64_t m = c->touched[k]; m; m &= m - 1) {
-            size_t from = (k * 64 + (size_t)__builtin_ctzll(m)) * c->chunk_ways;
-            size_t len = n - from < c->chunk_ways ? n - from : c->chunk_ways;
-            memset(&c->tag[from], 0, sizeof *c->tag * len);
-            memset(&c->use[from], 0, sizeof *c->use * len);
-            memset(&c->lines[from], 0, sizeof *c->lines * len);
-        }
-        c->touched[k] = 0;
-    }
     c->stamp = 1;
     c->ndirty = 0;
+    c->era += ERA_ONE;
+    if (c->era) return;
+    /* past the last era (2^20 resets): the ways ever used cleared, and the
+     * eras begun again */
+    size_t n = (size_t)c->nsets * c->ways;
+    for (size_t i = 0; i < n; i++)
+        if (c->tag[i]) c->tag[i] = c->use[i] = 0;
+    c->era = ERA_ONE;
 }
 
 void ws_scache_free(ws_sector_cache *c)
@@ -89,8 +93,7 @@ void ws_scache_free(ws_sector_cache *c)
     ws_zeroed_free(c->tag, n, sizeof *c->tag);
     ws_zeroed_free(c->use, n, sizeof *c->use);
     ws_zeroed_free(c->lines, n, sizeof *c->lines);
-    free(c->touched);
-    c->tag = c->use = c->touched = NULL;
+    c->tag = c->use = NULL;
     c->lines = NULL;
 }
 
@@ -100,13 +103,25 @@ static size_t set_of(const ws_sector_cache *c, uint64_t line)
     return (size_t)(line % c->nsets) * c->ways;
 }
 
+/* The tag of line placed now. */
+static uint64_t tag_of(const ws_sector_cache *c, uint64_t line)
+{
+    return c->era | (line + 1);
+}
+
+/* Way i's use word, 0 (never used) for a way of an earlier era. */
+static uint64_t use_now(const ws_sector_cache *c, size_t i)
+{
+    return (c->tag[i] & ~LINE_MASK) == c->era ? c->use[i] : 0;
+}
+
 /* line's way (an index into the arrays), or -1 when not in the cache. */
 static ptrdiff_t find(const ws_sector_cache *c, uint64_t line)
 {
     size_t set = set_of(c, line);
-    const uint64_t *tag = &c->tag[set];
+    const uint64_t *tag = &c->tag[set], want = tag_of(c, line);
     for (uint32_t w = 0; w < c->ways; w++)
-        if (tag[w] == line + 1) return (ptrdiff_t)(set + w);
+        if (tag[w] == want) return (ptrdiff_t)(set + w);
     return -1;
 }
 
@@ -117,7 +132,7 @@ static ptrdiff_t find(const ws_sector_cache *c, uint64_t line)
  * way it finds. */
 static ptrdiff_t find_recent(ws_sector_cache *c, uint64_t line)
 {
-    if (c->tag[c->recent] == line + 1) return (ptrdiff_t)c->recent;
+    if (c->tag[c->recent] == tag_of(c, line)) return (ptrdiff_t)c->recent;
     ptrdiff_t i = find(c, line);
     if (i >= 0) c->recent = (size_t)i;
     return i;
@@ -153,16 +168,14 @@ static ptrdiff_t allocate(ws_sector_cache *c, uint64_t sector, uint32_t *evicted
     uint64_t line = sector / WS_SECTORS_PER_LINE;
     size_t set = set_of(c, line), v = set;
     /* the oldest stamp kept as it goes (the first of equal ones wins) */
-    uint64_t oldest = stamp_of(c->use[set]);
+    uint64_t oldest = stamp_of(use_now(c, set));
     for (size_t w = set + 1; w < set + c->ways; w++) {
-        uint64_t st = stamp_of(c->use[w]);
+        uint64_t st = stamp_of(use_now(c, w));
         if (st < oldest) oldest = st, v = w;
     }
-    size_t chunk = set / c->chunk_ways;
-    c->touched[chunk / 64] |= UINT64_C(1) << (chunk % 64);
-    *evicted = dirty_count(c->use[v]);
+    *evicted = dirty_count(use_now(c, v));
     c->ndirty -= *evicted;
-    c->tag[v] = line + 1;
+    c->tag[v] = tag_of(c, line);
     c->use[v] = 0;      /* no sector valid; its caller stamps it */
     c->recent = v;
     return (ptrdiff_t)v;
@@ -292,7 +305,7 @@ uint32_t ws_scache_older_ways(const ws_sector_cache *c, uint64_t sector)
     size_t set = set_of(c, line);
     uint64_t mine = stamp_of(c->use[i]);
     uint32_t older = 0;
-    for (size_t w = set; w < set + c->ways; w++) older += stamp_of(c->use[w]) < mine;
+    for (size_t w = set; w < set + c->ways; w++) older += stamp_of(use_now(c, w)) < mine;
     return older;
 }
 

@@ -28,16 +28,13 @@ typedef struct ws_cache_line {
  * out without reading the line's record, which a miss then only writes. */
 typedef struct ws_sector_cache {
     uint32_t nsets, ways;
-    /* The runs of chunk_ways ways (whole sets, a 4 KiB page of lines) in
-     * which a line was ever placed, a bit each: what ws_scache_reset
-     * clears. */
-    uint64_t *touched;
-    uint32_t chunk_ways;
-    uint64_t *tag;                          /* nsets * ways: line number + 1 (byte address / 128 + 1), 0: way never used */
+    uint64_t *tag;                          /* nsets * ways: line number + 1 (byte address / 128 + 1) and the
+                                             * era it was placed in (sector_cache.c), 0: way never used */
     uint64_t *use;                          /* nsets * ways: LRU stamp (0 = way never used, 1 = evict first),
                                              * valid and dirty bits per sector */
     ws_cache_line *lines;                   /* nsets * ways */
     uint64_t stamp;
+    uint64_t era;                           /* the tag bits of the era now: a reset begins the next */
     uint64_t ndirty;                        /* dirty sectors, kept as they change */
     size_t recent;                          /* the way a line was last found or placed in */
 } ws_sector_cache;
@@ -45,11 +42,16 @@ typedef struct ws_sector_cache {
 /* bytes is rounded down to whole sets (at least one).  False when out of
  * memory. */
 bool ws_scache_init(ws_sector_cache *c, uint64_t bytes, uint32_t ways);
+
+/* True when c (made, not freed) has the sets and ways that
+ * ws_scache_init(c, bytes, ways) would give it. */
+bool ws_scache_shaped(const ws_sector_cache *c, uint64_t bytes, uint32_t ways);
 void ws_scache_free(ws_sector_cache *c);
 
-/* Back to as ws_scache_init left it, clearing only the sets a line was
- * ever placed in: a cache kept between launches costs a launch what it
- * touched, and its pages stay made. */
+/* Back to as ws_scache_init left it as far as any use can tell, in no
+ * time: every line the cache held is from then on as a way never used
+ * (sector_cache.c, eras).  A cache kept between launches costs a launch
+ * only what it touches, and its pages stay made. */
 void ws_scache_reset(ws_sector_cache *c);
 
 /* True when sector is valid; *ready gets its data's arrival.  A hit counts

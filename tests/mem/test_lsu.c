@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "sim/core/sm.h"
+#include "sim/core/sm_shelf.h"
 #include "sim/mem/device_memory.h"
 
 typedef struct lsu {
@@ -405,6 +406,62 @@ static void test_queue_grows_with_what_it_holds(void **state)
     assert_int_equal(u->l2.count.lookups, 80 * 32);
 }
 
+/* An SM's L1 and queue kept on a shelf for the next launch (sm_shelf.h)
+ * answer it as new ones do: after a launch whose load brought a line into
+ * L1 and whose queue grew, the next launch (its L2 reset, its SM new but
+ * for what the shelf hands back: the same storage) misses L1 on that line
+ * as test_global_load_miss_then_hit's first load does.  The shelf grows
+ * to the SM's index, and keeps nothing for an L1 of another shape. */
+static void test_shelf_is_new(void **state)
+{
+    lsu *u = *state;
+    uint8_t kind;
+    ws_lsu_queue *q = &u->sm.lsu_q;
+    ws_sm_shelf shelf = {0};
+    u->sm.id = 5;
+    u->sm.run_storage = true;                       /* setup made them */
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0x1000, 4);
+    assert_int_equal(issue(u, 100, &kind), 603);
+    for (uint32_t k = 0; k < 40; k++) {             /* a queue grown past its first storage */
+        warp_access(u, WS_I_ST, WS_SP_GLOBAL, 4, UINT32_MAX, 0x100000 + (uint64_t)k * 32 * 64, 64);
+        ws_sm_memory(&u->s, &u->sm, &u->sp, &u->sw, &u->in, &u->info, 700 + k, &kind);
+    }
+    ws_sm_end_cycle(&u->s, &u->sm);
+    uint32_t grown = q->reqalloc;
+    assert_true(grown > WS_LSU_INSN_REQUESTS);
+    const uint64_t *tags = u->sm.l1.tags.tag;
+    ws_sm_shelf_put_back(&shelf, &u->sm);
+    assert_int_equal(shelf.n, 6);
+    assert_false(u->sm.run_storage);
+    assert_null(q->a);
+    assert_null(u->sm.l1.tags.tag);
+
+    /* the next launch */
+    assert_true(ws_l2_init_again(&u->l2, &u->g));
+    memset(&u->ts, 0, sizeof u->ts);
+    u->sm.l1_free = 0;
+    u->sp.mem_done[0] = 0;
+    assert_true(ws_sm_shelf_take(&shelf, &u->sm, &u->g));
+    assert_true(u->sm.run_storage);
+    assert_ptr_equal(u->sm.l1.tags.tag, tags);
+    assert_int_equal(q->reqalloc, grown);
+    assert_int_equal(q->n, 0);
+    assert_int_equal(q->nreq, 0);
+    assert_int_equal(q->cap, WS_LSU_ENTRIES_PER_SUBPART);
+    warp_access(u, WS_I_LD, WS_SP_GLOBAL, 4, UINT32_MAX, 0x1000, 4);
+    assert_int_equal(issue(u, 100, &kind), 603);
+    assert_int_equal(u->sm.l1.lookups, 4);
+    assert_int_equal(u->sm.l1.hits, 0);
+    assert_int_equal(u->l2.count.dram_read_sectors, 4);
+    assert_int_equal(issue(u, 1000, &kind), 1030);
+
+    ws_sm_shelf_put_back(&shelf, &u->sm);
+    u->g.l1Associativity = 8;                       /* another shape: nothing to take */
+    assert_false(ws_sm_shelf_take(&shelf, &u->sm, &u->g));
+    assert_false(u->sm.run_storage);
+    ws_sm_shelf_free(&shelf);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -424,6 +481,7 @@ int main(void)
         T(test_queue_bounded),
         T(test_queue_entries_bounded),
         T(test_queue_grows_with_what_it_holds),
+        T(test_shelf_is_new),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

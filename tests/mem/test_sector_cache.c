@@ -319,11 +319,14 @@ static uint64_t random_use(ws_sector_cache *c, uint64_t seed, int n, uint64_t li
         bool h = false, d = false;
         uint32_t added = 0;
         ws_cache_line *l;
-        switch ((seed >> 60) % 5) {
+        switch ((seed >> 60) % 8) {
         case 0: sum += ws_scache_lookup(c, sector, &r) + r; break;
         case 1: sum += ws_scache_fill(c, sector, t, (seed >> 50) & 1); break;
         case 2: sum += ws_scache_write(c, sector, t, &h, &d) + h + 2 * d; break;
         case 3: sum += ws_scache_fill_evict_first(c, sector, t); break;
+        case 5: sum += ws_scache_peek(c, sector, &r) + r; break;
+        case 6: sum += ws_scache_older_ways(c, sector); break;
+        case 7: sum += ws_scache_is_dirty(c, sector); break;
         default:
             if (!ws_scache_lookup_line(c, sector, &r, &l))
                 sum += ws_scache_fill_group_found(c, l, sector, sector & ~UINT64_C(1), 2, t, &added) + added;
@@ -335,29 +338,60 @@ static uint64_t random_use(ws_sector_cache *c, uint64_t seed, int n, uint64_t li
 }
 
 /* A cache reset after use (ws_scache_reset, what an L2 kept between
- * launches gets) is the cache ws_scache_init makes: the same arrays, and
- * the same answers to the next launch's accesses; a cache the size of an
- * h200 L2 slice, used in some of its sets, then in all of them. */
+ * launches gets) answers as the cache ws_scache_init makes: no line of
+ * before is found, and every operation's answers to the next launch's
+ * accesses, among them the lines of before, are those of a new cache; a
+ * cache the size of an h200 L2 slice, used in some of its sets, then in
+ * all of them, reset once and three times. */
 static void test_reset_is_new(void **state)
 {
     (void)state;
     static const uint64_t spans[] = {40, 100000};     /* lines touched: a few sets, every set */
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 4; k++) {
         ws_sector_cache fresh, used;
+        uint64_t span = spans[k % 2], r;
         assert_true(ws_scache_init(&fresh, 629145, 16));
         assert_true(ws_scache_init(&used, 629145, 16));
-        random_use(&used, 99 + (uint64_t)k, 20000, spans[k]);
-        ws_scache_reset(&used);
-        size_t n = (size_t)fresh.nsets * fresh.ways;
-        assert_memory_equal(used.tag, fresh.tag, sizeof *fresh.tag * n);
-        assert_memory_equal(used.use, fresh.use, sizeof *fresh.use * n);
-        assert_memory_equal(used.lines, fresh.lines, sizeof *fresh.lines * n);
+        for (int resets = 0; resets < (k < 2 ? 1 : 3); resets++) {
+            random_use(&used, 99 + (uint64_t)k + (uint64_t)resets, 20000, span);
+            ws_scache_reset(&used);
+        }
         assert_int_equal(used.stamp, fresh.stamp);
         assert_int_equal(used.ndirty, 0);
-        assert_int_equal(random_use(&used, 7, 20000, 3000), random_use(&fresh, 7, 20000, 3000));
+        for (uint64_t sector = 0; sector < span * WS_SECTORS_PER_LINE; sector++) {
+            assert_false(ws_scache_peek(&used, sector, &r));
+            assert_false(ws_scache_is_dirty(&used, sector));
+        }
+        assert_int_equal(random_use(&used, 7, 20000, span), random_use(&fresh, 7, 20000, span));
+        assert_int_equal(random_use(&used, 8, 20000, 3000), random_use(&fresh, 8, 20000, 3000));
         ws_scache_free(&fresh);
         ws_scache_free(&used);
     }
+}
+
+/* A reset begins a new era of tags (sector_cache.c); past the last one
+ * the eras begin again, and a line placed in the first era and never
+ * used since must not come back then. */
+static void test_reset_eras_wrap(void **state)
+{
+    (void)state;
+    ws_sector_cache c;
+    uint64_t r;
+    assert_true(ws_scache_init(&c, 4 * 128, 4));
+    ws_scache_fill(&c, sec(0, 0), 5, true);
+    ws_scache_fill(&c, sec(1, 2), 6, false);
+    uint64_t first = c.era;
+    for (uint32_t n = 1; n <= (UINT32_C(1) << 20); n++) {
+        ws_scache_reset(&c);
+        if (c.era == first) break;      /* the eras begun again */
+    }
+    assert_int_equal(c.era, first);
+    assert_false(ws_scache_peek(&c, sec(0, 0), &r));
+    assert_false(ws_scache_peek(&c, sec(1, 2), &r));
+    assert_int_equal(ws_scache_older_ways(&c, sec(0, 0)), 0);
+    assert_int_equal(ws_scache_fill(&c, sec(2, 0), 7, false), 0);     /* nothing dirty thrown out */
+    assert_true(hit(&c, sec(2, 0)));
+    ws_scache_free(&c);
 }
 
 /* Pages of [p, p + bytes) (p page-aligned) the process holds. */
@@ -396,6 +430,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_geometry),
         cmocka_unit_test(test_reset_is_new),
+        cmocka_unit_test(test_reset_eras_wrap),
         cmocka_unit_test(test_reset_writes_only_used_pages),
         cmocka_unit_test(test_sector_not_line),
         cmocka_unit_test(test_sets),
