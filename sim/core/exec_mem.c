@@ -734,7 +734,8 @@ static void tell_ahead(ws_exec *x, const ws_insn *in, uint32_t mask, const uint6
  * (ws_devmem_write_span_ahead), as the write would make it.  True with
  * the bytes the lanes span, [*lo, *end).  False, host unchanged, when
  * some lane's bytes are not in a page otherwise: that write finds them
- * when it is made. */
+ * when it is made.  (A list with zeros_to_sink gives a store of zeros
+ * the list's sink for its lanes in pages not made.) */
 static bool host_lanes(ws_exec *x, const ws_insn *in, uint32_t mask, const uint64_t *addrs, uint32_t size,
                        bool make, uint64_t *host, uint64_t *lo, uint64_t *end)
 {
@@ -750,8 +751,17 @@ static bool host_lanes(ws_exec *x, const ws_insn *in, uint32_t mask, const uint6
         FOR_LANES_DO(mask, lane, host[lane] = (uint64_t)(uintptr_t)(h + (addrs[lane] - *lo)));
         return true;
     }
+    uint8_t *sink = !make && in->cls == WS_I_ST && x->defer->zeros_to_sink ? x->defer->sink : NULL;
+    if (sink && ws_devmem_unmade(m, *lo, *end - *lo)) {
+        FOR_LANES_DO(mask, lane, host[lane] = (uint64_t)(uintptr_t)sink);
+        return true;
+    }
     uint8_t *each[WS_WARP_SIZE];
-    FOR_LANES(mask, lane) if (!(each[lane] = ws_devmem_write_span_ahead(m, &x->span_memo, addrs[lane], size, false))) return false;
+    FOR_LANES(mask, lane) {
+        each[lane] = ws_devmem_write_span_ahead(m, &x->span_memo, addrs[lane], size, false);
+        if (!each[lane] && sink && ws_devmem_unmade(m, addrs[lane], size)) each[lane] = sink;
+        if (!each[lane]) return false;
+    }
     FOR_LANES_DO(mask, lane, host[lane] = (uint64_t)(uintptr_t)each[lane]);
     return true;
 }

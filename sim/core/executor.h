@@ -125,6 +125,13 @@ typedef struct ws_deferred_list {
      * the bytes its SM's stores of the window wrote, which its later loads
      * read (own_writes.h); NULL for any other. */
     struct ws_own_writes *own;
+    /* A launch run apart whose record lends it its timing (launch.c): its
+     * stores write no byte twice, and no byte one of them writes is read
+     * after it (launch_reuse.c, "exchanged").  A store of zeros whose lanes
+     * lie in pages not made writes those lanes here: the bytes read as
+     * zeros already, and no other store of the launch writes them. */
+    bool zeros_to_sink;
+    uint8_t sink[8];
 } ws_deferred_list;
 
 /* One launch of a kernel. */

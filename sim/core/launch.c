@@ -212,6 +212,28 @@ static void *run_share(void *arg)
     return NULL;
 }
 
+/* The share's stores whose host bytes were found when they were put off
+ * (hosted): bytes moved, nothing else, so the shares' run at once. */
+static void *make_hosted_stores(void *arg)
+{
+    apart_share *sh = arg;
+    for (uint32_t j = 0; j < sh->defer.n; j++)
+        if (sh->defer.a[j].hosted) ws_exec_apply_deferred(&sh->x, &sh->defer, &sh->defer.a[j]);
+    return NULL;
+}
+
+/* fn on every share, shares 1 to n - 1 on the pool's threads where there
+ * are several (pool, or else one of the call's own), share 0 here. */
+static void on_shares(apart_share *sh, uint64_t n, struct ws_thread_pool *pool, void *(*fn)(void *))
+{
+    ws_thread_pool *own = n > 1 && !pool ? ws_thread_pool_create() : NULL, *use = pool ? pool : own;
+    int32_t away = use && n > 1 ? ws_thread_pool_run(use, (int32_t)(n - 1), fn, &sh[1], sizeof sh[1]) : 0;
+    fn(&sh[0]);
+    for (uint64_t i = (uint64_t)away + 1; i < n; i++) fn(&sh[i]);
+    if (use && n > 1) ws_thread_pool_wait(use);
+    ws_thread_pool_free(own);
+}
+
 /* Whether k's code has a store through a generic address: one whose
  * lanes may lie in the thread's local memory, which a thread reads back
  * and a store put off would not yet have written. */
@@ -253,6 +275,7 @@ ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const 
         h->l.checks_shown = NULL;
         h->l.report_out = quiet;
         h->defer.capture = true;
+        h->defer.zeros_to_sink = true;
         h->x = exec_for(p, k, &h->l, &h->st, &h->err);
         h->x.defer = &h->defer;
         if (quiet_checks) h->x.checks = &h->checks;
@@ -260,12 +283,7 @@ ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const 
         h->lo = nblocks * i / n;
         h->hi = nblocks * (i + 1) / n;
     }
-    ws_thread_pool *own = n > 1 && !pool ? ws_thread_pool_create() : NULL, *use = pool ? pool : own;
-    int32_t away = use && n > 1 ? ws_thread_pool_run(use, (int32_t)(n - 1), run_share, &sh[1], sizeof sh[1]) : 0;
-    run_share(&sh[0]);
-    for (uint64_t i = (uint64_t)away + 1; i < n; i++) run_share(&sh[i]);
-    if (use && n > 1) ws_thread_pool_wait(use);
-    ws_thread_pool_free(own);
+    on_shares(sh, n, pool, run_share);
     /* nothing written yet: a fault, or counters other than expected, leave
      * memory as it was */
     ws_apart_result result = WS_APART_DONE;
@@ -282,16 +300,20 @@ ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const 
     for (uint64_t i = 0; i < n && result == WS_APART_DONE; i++)
         if (sh[i].checks.total) result = WS_APART_FOUND;
     if (quiet) fclose(quiet);
-    /* the stores, in the order of the blocks (the launch's threads write
-     * no byte twice: any order leaves the same bytes) */
+    /* the stores (the launch's threads write no byte twice: any order
+     * leaves the same bytes): those whose host bytes were found, each
+     * share's on its thread, then the others here in the order of the
+     * blocks, which may make pages */
     if (result == WS_APART_DONE && !ws_devmem_adopt_ahead(p->mem)) {
         ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory");
         result = WS_APART_FAULT;
     }
     ws_exec x = exec_for(p, k, l, &st, err);
     bool ok = result == WS_APART_DONE;
+    if (ok) on_shares(sh, n, pool, make_hosted_stores);
     for (uint64_t i = 0; i < n && ok; i++)
-        for (uint32_t j = 0; ok && j < sh[i].defer.n; j++) ok = ws_exec_apply_deferred(&x, &sh[i].defer, &sh[i].defer.a[j]);
+        for (uint32_t j = 0; ok && j < sh[i].defer.n; j++)
+            if (!sh[i].defer.a[j].hosted) ok = ws_exec_apply_deferred(&x, &sh[i].defer, &sh[i].defer.a[j]);
     if (!ok && result == WS_APART_DONE) result = WS_APART_FAULT;
     for (uint64_t i = 0; i < n; i++) {
         ws_block_free(&sh[i].b);       /* zeroed where its storage was never made */

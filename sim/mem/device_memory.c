@@ -685,6 +685,13 @@ uint8_t *ws_devmem_write_span_ahead(const ws_devmem *m, ws_span_memo *memo, uint
     return p;
 }
 
+bool ws_devmem_unmade(const ws_devmem *m, uint64_t addr, uint64_t size)
+{
+    uint64_t key = addr >> WS_PAGE_SHIFT;
+    return size && (addr + size - 1) >> WS_PAGE_SHIFT == key && alloc_find(m, addr, size, NULL) &&
+           !page_lookup(m, key);
+}
+
 bool ws_devmem_adopt_ahead(ws_devmem *m)
 {
     made_ahead *a = m->ahead;

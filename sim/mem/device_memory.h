@@ -86,6 +86,10 @@ uint8_t *ws_devmem_write_span_ahead(const ws_devmem *m, ws_span_memo *memo, uint
 /* False on out of memory (the pages not put in the table stay apart,
  * freed with m). */
 bool ws_devmem_adopt_ahead(ws_devmem *m);
+/* Whether [addr, addr + size) lies in one live allocation and in one page
+ * not made (in the table) yet: it reads as zeros.  Changes nothing: may
+ * run on several threads at once while nothing writes. */
+bool ws_devmem_unmade(const ws_devmem *m, uint64_t addr, uint64_t size);
 /* Tells the watcher, if one is set, of an access as ws_devmem_read and
  * ws_devmem_write would. */
 void ws_devmem_tell(ws_devmem *m, uint64_t addr, uint64_t size, bool write);

@@ -17,6 +17,10 @@
 //                                           of its block writes, with no barrier between
 //  19, 20  scale4(in -> out)                20 with the timing of 19, other inputs: its
 //                                           stores four words a lane (made at the end)
+//  21, 22  spread(in -> wide, narrow)       22 with the timing of 21, other inputs: its
+//                                           stores write zeros, each warp's lanes to 32
+//                                           pages of wide, half of them made (by the host,
+//                                           between the two) and half not
 // Every result is checked on the CPU; PASS last.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -86,6 +90,16 @@ __global__ void scale4(const float4 *in, float4 *out, int n4)
         float4 v = in[i];
         out[i] = make_float4(2.0f * v.x, 2.0f * v.y + 1.0f, 2.0f * v.z + 2.0f, 2.0f * v.w + 3.0f);
     }
+}
+
+#define PAGE_INTS (65536 / 4)     /* a page of device memory */
+#define SPREAD 256                /* spread's threads */
+
+__global__ void spread(const int *in, int *wide, int *narrow, int k)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    wide[(i % 32) * PAGE_INTS + i / 32] = in[i] & k;
+    narrow[i] = in[i] & k;
 }
 
 static void smooth_cpu(const float *in, float *out, int n)
@@ -208,11 +222,46 @@ int main()
         ok &= same("scale4", d, want, N);
     }
 
+    // 21-22: zeros written to pages made and not made
+    int *wide, *narrow;
+    static int page[PAGE_INTS], iv[SPREAD];
+    cudaMalloc(&wide, 32 * sizeof page);
+    cudaMalloc(&narrow, SPREAD * sizeof(int));
+    for (int r = 0; r < 2; r++) {
+        for (int i = 0; i < SPREAD; i++) iv[i] = 3 * i + 1 + r;
+        cudaMemcpy(di, iv, sizeof iv, cudaMemcpyHostToDevice);
+        if (r == 1)         /* the even pages made, holding 7s */
+            for (int i = 0; i < PAGE_INTS; i++) page[i] = 7;
+        for (int p = 0; r == 1 && p < 32; p += 2) cudaMemcpy(wide + p * PAGE_INTS, page, sizeof page, cudaMemcpyHostToDevice);
+        spread<<<SPREAD / BLOCK, BLOCK>>>(di, wide, narrow, 0);
+        bool good = true;
+        for (int p = 0; p < 32; p++) {
+            cudaMemcpy(page, wide + p * PAGE_INTS, sizeof page, cudaMemcpyDeviceToHost);
+            for (int i = 0; i < PAGE_INTS; i++) {
+                int expect = i < SPREAD / 32 || p % 2 || r == 0 ? 0 : 7;
+                if (page[i] != expect && good) {
+                    printf("spread: FAIL at page %d, int %d: %d, expected %d\n", p, i, page[i], expect);
+                    good = false;
+                }
+            }
+        }
+        cudaMemcpy(iv, narrow, sizeof iv, cudaMemcpyDeviceToHost);
+        for (int i = 0; i < SPREAD && good; i++)
+            if (iv[i]) {
+                printf("spread: FAIL at narrow %d: %d\n", i, iv[i]);
+                good = false;
+            }
+        if (good) printf("spread: ok\n");
+        ok &= good;
+    }
+
     cudaFree(a);
     cudaFree(b);
     cudaFree(c);
     cudaFree(d);
     cudaFree(di);
+    cudaFree(wide);
+    cudaFree(narrow);
     printf("%s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }
