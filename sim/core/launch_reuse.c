@@ -96,6 +96,7 @@ typedef struct record {
      * did not, and whose kernel no value read steers (value_steer.h), may
      * lend its timing to a launch of its key that reads other values. */
     bool exchanged;
+    bool shared_ordered;    /* ws_reuse_note_shared_ordered */
     uint64_t bytes;         /* what it holds but its page copies, for the cache's limit */
 } record;
 
@@ -988,7 +989,7 @@ void ws_reuse_lend_lines(const ws_reuse_cache *c, uint64_t launch_no, ws_pc_coun
 }
 
 uint64_t ws_reuse_find_timing(ws_reuse_cache *c, const ws_reuse_key *key, ws_launch_stats *st,
-                              ws_timing_stats *ts)
+                              ws_timing_stats *ts, bool *shared_ordered)
 {
     rkey want = key_of(key);
     for (int i = c->n - 1; i >= 0; i--) {
@@ -996,9 +997,16 @@ uint64_t ws_reuse_find_timing(ws_reuse_cache *c, const ws_reuse_key *key, ws_lau
         if (!key_eq(&rec->key, &want) || !lends_timing(rec)) continue;
         *st = rec->st;
         *ts = rec->ts;
+        *shared_ordered = rec->shared_ordered;
         return make_newest(c, i)->launch_no;
     }
     return 0;
+}
+
+void ws_reuse_note_shared_ordered(ws_reuse_cache *c, uint64_t launch_no)
+{
+    for (int i = c->n - 1; i >= 0; i--)
+        if (c->recs[i]->launch_no == launch_no) c->recs[i]->shared_ordered = true;
 }
 
 /* ---- the cache ----------------------------------------------------------- */

@@ -101,9 +101,17 @@ uint64_t ws_reuse_find(ws_reuse_cache *c, ws_devmem *mem, const ws_reuse_key *ke
  * nothing and was not checked: its statistics into *st and *ts, and its
  * launch number returned (it becomes the newest record); else 0.  Its
  * outputs are the caller's to make (a functional run: ws_run_reusing),
- * and so is the look for values passed through shared memory. */
+ * and so is the look for values passed through shared memory, unless
+ * *shared_ordered: a look at an earlier launch it lent its timing to
+ * found none (ws_reuse_note_shared_ordered). */
 uint64_t ws_reuse_find_timing(ws_reuse_cache *c, const ws_reuse_key *key, ws_launch_stats *st,
-                              ws_timing_stats *ts);
+                              ws_timing_stats *ts, bool *shared_ordered);
+/* The functional run of a launch that took launch_no's timing found no
+ * values passed through shared memory but in the order barriers give
+ * (racecheck and synccheck, run quietly): where no value read steers a
+ * branch, guard or address, its shared accesses and barriers are the
+ * key's, the same in every launch of it, and so is what the look finds. */
+void ws_reuse_note_shared_ordered(ws_reuse_cache *c, uint64_t launch_no);
 /* Adds the per-instruction counters the recorded launch launch_no added
  * (a launch counted per instruction, as the key of one that takes its
  * timing is) to to; nothing when to is NULL or no record has the number. */

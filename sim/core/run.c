@@ -95,18 +95,20 @@ static bool run_other_inputs(ws_program *p, const ws_kernel *k, const ws_launch 
     int32_t pc;
     ws_launch_stats want;
     ws_timing_stats lent;
+    bool ordered;
     *taken = false;
     if (ws_kernel_steered_by_values(p, k, &pc)) return true;
-    uint64_t from = ws_reuse_find_timing(r->cache, key, &want, &lent);
+    uint64_t from = ws_reuse_find_timing(r->cache, key, &want, &lent, &ordered);
     if (!from) return true;
+    /* a barrier that names its thread count orders only some warps, which
+     * racecheck's intervals between barriers do not tell */
+    if (want.shared_st.requests && k->counted_barriers) return true;
     /* threads of a block that share values through shared memory do so in
      * an order of their own where no barrier orders them: such a block's
      * values may depend on the timing, and racecheck and synccheck,
-     * run quietly, find it (WS_APART_FOUND: simulated) */
-    uint32_t quiet = want.shared_st.requests ? WS_CHECK_RACE | WS_CHECK_SYNC : 0;
-    /* a barrier that names its thread count orders only some warps, which
-     * racecheck's intervals between barriers do not tell */
-    if (quiet && k->counted_barriers) return true;
+     * run quietly, find it (WS_APART_FOUND: simulated); once, for the
+     * first launch the record lends its timing to */
+    uint32_t quiet = want.shared_st.requests && !ordered ? WS_CHECK_RACE | WS_CHECK_SYNC : 0;
     /* counted per instruction: the record's counters (the same
      * instructions, lanes, addresses and cycles), not the run's */
     ws_launch run = *l;
@@ -125,6 +127,7 @@ static bool run_other_inputs(ws_program *p, const ws_kernel *k, const ws_launch 
     if (a != WS_APART_DONE && !(a == WS_APART_FAULT && err->kind == WS_ERR_NO_MEMORY)) return true;
     *taken = true;
     if (a != WS_APART_DONE) return false;
+    if (quiet) ws_reuse_note_shared_ordered(r->cache, from);
     *ts = lent;
     ws_reuse_lend_lines(r->cache, from, l->pc_counts);
     r->reused_from = from;

@@ -37,7 +37,7 @@ for threads in 1 3; do
         fail "$threads threads: a summary differs from --simulate-all's"
     # launch: the launch whose timing it must reuse with other inputs (null: simulated)
     n=0
-    for from in null null 1 2 1 2 null null null null null null null null null 15 null null null 19 null 21; do
+    for from in null null 1 2 1 2 null null null null null null null null null 15 15 null null null null 21 null 23; do
         n=$((n + 1))
         line=$(grep "\"launch\":$n}\$" "$t/r.json") || fail "no summary of launch $n"
         if [ "$from" = null ]; then

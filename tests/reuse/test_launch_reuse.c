@@ -959,15 +959,21 @@ static void test_timing_lent(void **state)
         assert_int_equal(find(&f, printed), 0);
         ws_launch_stats st;
         ws_timing_stats ts;
-        uint64_t from = ws_reuse_find_timing(f.cache, &f.key, &st, &ts);
+        bool ordered = true;
+        uint64_t from = ws_reuse_find_timing(f.cache, &f.key, &st, &ts, &ordered);
         if (from != (cases[i].lends ? 1u : 0u)) fail_msg("case %zu: lent by launch %llu", i, (unsigned long long)from);
         if (from) {
             assert_int_equal(st.warp_insts, 43);
             assert_int_equal(ts.cycles, 1235);
+            /* shared memory looked at once: the record remembers it */
+            assert_false(ordered);
+            ws_reuse_note_shared_ordered(f.cache, from);
+            assert_int_equal(ws_reuse_find_timing(f.cache, &f.key, &st, &ts, &ordered), from);
+            assert_true(ordered);
         }
         /* another key: nothing to lend */
         f.params[0] ^= 1;
-        assert_int_equal(ws_reuse_find_timing(f.cache, &f.key, &st, &ts), 0);
+        assert_int_equal(ws_reuse_find_timing(f.cache, &f.key, &st, &ts, &ordered), 0);
         teardown(&f);
     }
 }

@@ -10,14 +10,16 @@
 //   9, 10  gather(idx, x -> out)            simulated: addresses from idx
 //  11, 12  lastWins(in -> out)              simulated: every thread writes out[0]
 //  13, 14  swapPairs(in -> tmp -> out)      simulated: reads what others wrote
-//  15, 16  tiledSmooth(a -> b)              16 with the timing of 15, other inputs: the
+//  15..17  tiledSmooth(a -> b)              16, 17 with the timing of 15, other inputs: the
 //                                           threads share values in shared memory, but
-//                                           ordered by a barrier (racecheck finds nothing)
-//  17, 18  racyShift(in -> out)             simulated: a warp reads words another warp
+//                                           ordered by a barrier (racecheck finds nothing
+//                                           in 16, and 17 need not look again)
+//  18..20  racyShift(in -> out)             simulated: a warp reads words another warp
 //                                           of its block writes, with no barrier between
-//  19, 20  scale4(in -> out)                20 with the timing of 19, other inputs: its
+//                                           (found again in 20, lent 19's timing)
+//  21, 22  scale4(in -> out)                22 with the timing of 21, other inputs: its
 //                                           stores four words a lane (made at the end)
-//  21, 22  spread(in -> wide, narrow)       22 with the timing of 21, other inputs: its
+//  23, 24  spread(in -> wide, narrow)       24 with the timing of 23, other inputs: its
 //                                           stores write zeros, each warp's lanes to 32
 //                                           pages of wide, half of them made (by the host,
 //                                           between the two) and half not
@@ -190,8 +192,8 @@ int main()
         ok &= same("swapPairs", d, want, N);
     }
 
-    // 15-16: smooth again, through shared memory
-    for (int r = 0; r < 2; r++) {
+    // 15-17: smooth again, through shared memory
+    for (int r = 0; r < 3; r++) {
         for (int i = 0; i < N; i++) x[i] = (float)((i * (13 + r)) % 29);
         cudaMemcpy(c, x, sizeof x, cudaMemcpyHostToDevice);
         tiledSmooth<<<blocks, BLOCK>>>(c, d, N);
@@ -200,9 +202,9 @@ int main()
         ok &= same("tiledSmooth", d, want, N);
     }
 
-    // 17-18: what a race leaves, printed (tests/reuse/reuse_values.sh
+    // 18-20: what a race leaves, printed (tests/reuse/reuse_values.sh
     // compares it with --simulate-all's)
-    for (int r = 0; r < 2; r++) {
+    for (int r = 0; r < 3; r++) {
         for (int i = 0; i < N; i++) x[i] = (float)(i % 7 + r);
         cudaMemcpy(c, x, sizeof x, cudaMemcpyHostToDevice);
         racyShift<<<blocks, BLOCK>>>(c, d, N);
@@ -213,7 +215,7 @@ int main()
         printf("racyShift: sum %.1f\n", sum);
     }
 
-    // 19-20: four words a lane
+    // 21-22: four words a lane
     for (int r = 0; r < 2; r++) {
         for (int i = 0; i < N; i++) x[i] = (float)(i % 11 - 5 * r);
         cudaMemcpy(c, x, sizeof x, cudaMemcpyHostToDevice);
@@ -222,7 +224,7 @@ int main()
         ok &= same("scale4", d, want, N);
     }
 
-    // 21-22: zeros written to pages made and not made
+    // 23-24: zeros written to pages made and not made
     int *wide, *narrow;
     static int page[PAGE_INTS], iv[SPREAD];
     cudaMalloc(&wide, 32 * sizeof page);
