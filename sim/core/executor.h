@@ -172,6 +172,13 @@ typedef struct ws_exec {
      * cycle, into this list (ws_deferred).  applying: doing them. */
     ws_deferred_list *defer;
     bool applying;
+    /* Functional: each warp of a block stepped until it waits at a barrier
+     * or ends, then the next, instead of a step each in turn.  For a
+     * launch whose values cannot depend on the order its warps run in (a
+     * launch run apart whose record lends it its timing, and whose shared
+     * memory is ordered by barriers: launch.c): a warp's registers and
+     * code stay in the host's caches. */
+    bool warps_through;
     /* In a window: the fault just met is a put-off write's, found as it
      * issued, which a run cycle by cycle finds at its cycle's end (the
      * issue trace of the cycle is then not written: trace_window.h). */

@@ -35,15 +35,18 @@ static ws_step_result step(ws_exec *x, ws_block *b, ws_warp *w)
 
 typedef enum { BLOCK_RUNS, BLOCK_DONE, BLOCK_FAILED } block_turn;
 
-/* One turn of block b: each ready warp one step, then the barriers its
- * warps completed released. */
+/* One turn of block b: each ready warp one step (x->warps_through: steps
+ * until it waits or ends), then the barriers its warps completed
+ * released. */
 static block_turn block_round(ws_exec *x, ws_block *b)
 {
     bool ready = false, waiting = false;
     for (uint32_t i = 0; i < b->nwarps; i++) {
         ws_warp *w = &b->warps[i];
         if (w->state != WS_WARP_READY) { waiting |= w->state == WS_WARP_BARRIER; continue; }
-        ws_step_result r = step(x, b, w);
+        ws_step_result r;
+        do r = step(x, b, w);
+        while (x->warps_through && r == WS_STEP_OK && w->state == WS_WARP_READY);
         if (r == WS_STEP_FAULT) return BLOCK_FAILED;
         /* A step that arrived at a barrier may leave other lanes of the
          * warp running (a thread-granular barrier). */
@@ -278,6 +281,9 @@ ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const 
         h->defer.zeros_to_sink = true;
         h->x = exec_for(p, k, &h->l, &h->st, &h->err);
         h->x.defer = &h->defer;
+        /* racecheck, looking for an order that passes values, keeps the
+         * warps' turns */
+        h->x.warps_through = !quiet_checks;
         if (quiet_checks) h->x.checks = &h->checks;
         ws_watchdog_start(&h->x);
         h->lo = nblocks * i / n;
