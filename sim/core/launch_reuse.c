@@ -903,11 +903,43 @@ static bool writes_valid(const record *rec, const ws_devmem *mem, uint64_t *at)
     return true;
 }
 
+/* The bytes of the page src that mask marks, into the page dst. */
+static void masked_copy(uint8_t *dst, const uint8_t *src, const uint8_t *mask)
+{
+    for (uint32_t w = 0; w < RPAGE / 64; w++) {
+        uint64_t m = mask_word(mask, w);
+        uint32_t at = w * 64;
+        if (m == ~UINT64_C(0)) {
+            memcpy(dst + at, src + at, 64);
+            continue;
+        }
+        while (m) {
+            uint32_t lo = (uint32_t)__builtin_ctzll(m), rest = 64 - lo;
+            uint64_t clear = ~m >> lo;      /* bit 0 set where the run ends (none: it runs to the word's end) */
+            uint32_t len = clear ? (uint32_t)__builtin_ctzll(clear) : rest;
+            memcpy(dst + at + lo, src + at + lo, len);
+            m = len == rest ? 0 : m & ~UINT64_C(0) << (lo + len);
+        }
+    }
+}
+
+/* rec's writes made again.  A page that lies in one allocation and is
+ * made already takes its bytes in place, word of the mask by word, where
+ * nothing watches device memory and nothing tracks what is written (what
+ * ws_devmem_write would do beside moving the bytes); any other run by
+ * run. */
 static bool replay_writes(const record *rec, ws_devmem *mem)
 {
+    bool in_place = !ws_devmem_watched(mem) && !ws_devmem_tracks_init(mem);
     for (size_t i = 0; i < rec->nwrites; i++) {
         const rpage *pg = &rec->writes[i];
         uint32_t pos = 0, lo, hi, span = page_span(mem, pg->base);
+        uint8_t *page = in_place && span == RPAGE && !ws_devmem_unmade(mem, pg->base, RPAGE)
+                      ? ws_devmem_write_span(mem, pg->base, RPAGE) : NULL;
+        if (page) {
+            masked_copy(page, pg->buf->bytes, pg->mask);
+            continue;
+        }
         while (next_run(pg->mask, &pos, &lo, &hi, span))
             if (!ws_devmem_write(mem, pg->base + lo, pg->buf->bytes + lo, hi - lo)) return false;
     }

@@ -124,6 +124,42 @@ static void test_same_inputs_replayed(void **state)
     teardown(&f);
 }
 
+/* A launch that wrote every other byte of three pages (a strided store):
+ * its replay, which puts a made page's bytes in place mask word by mask
+ * word, writes those bytes and leaves the others as the host left them
+ * since; the pages made before the launch, or by it. */
+static void test_sparse_writes_replayed(void **state)
+{
+    (void)state;
+    enum { BIG = 3 * 4096 };
+    static uint8_t b[BIG];
+    for (int made = 0; made < 2; made++) {
+        fixture f;
+        setup(&f);
+        uint64_t big = ws_devmem_alloc(f.mem, BIG);
+        memset(b, 1, BIG);
+        if (made) assert_true(ws_devmem_write(f.mem, big, b, BIG));
+        ws_reuse_recorder *r = ws_reuse_record_begin(f.cache, f.mem);
+        assert_non_null(r);
+        assert_true(ws_devmem_read(f.mem, f.in, b, N));
+        for (uint64_t i = 0; i < BIG; i += 2) {
+            uint8_t v = (uint8_t)(i / 2 + 7);
+            assert_true(ws_devmem_write(f.mem, big + i, &v, 1));
+        }
+        ws_launch_stats st = {.warp_insts = 43};
+        ws_timing_stats ts = {.cycles = 1235};
+        ws_reuse_record_end(r, true, &f.key, 1, &st, &ts, "hi\n", 3, 1, NULL);
+        memset(b, 0xee, BIG);
+        assert_true(ws_devmem_write(f.mem, big, b, BIG));
+        char printed[16];
+        assert_int_equal(find(&f, printed), 1);
+        assert_true(ws_devmem_read(f.mem, big, b, BIG));
+        for (int i = 0; i < BIG; i++)
+            if (b[i] != (i % 2 ? 0xee : (uint8_t)(i / 2 + 7))) fail_msg("made %d: byte %d is %d", made, i, b[i]);
+        teardown(&f);
+    }
+}
+
 static void test_changes_refused(void **state)
 {
     (void)state;
@@ -982,6 +1018,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_inputs_replayed),
+        cmocka_unit_test(test_sparse_writes_replayed),
         cmocka_unit_test(test_changes_refused),
         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_failed_launch_not_kept),
