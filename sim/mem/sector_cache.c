@@ -11,13 +11,27 @@
 
 #define LINE_BYTES (32u * WS_SECTORS_PER_LINE)
 
-/* A way's use word: its LRU stamp below STAMP_BITS, then a valid bit per
- * sector, then a dirty bit per sector.  Stamps count uses, far below
- * 2^56. */
-#define STAMP_BITS 56
+/* A way's use word: its LRU stamp below STAMP_BITS, then the era its
+ * line was placed in (ERA_BITS), then a valid bit per sector, then a
+ * dirty bit per sector.  Stamps count the uses since the last reset, far
+ * below 2^44.
+ *
+ * A reset begins a new era, and a way of an older one is as a way never
+ * used (not found, its stamp 0, nothing valid or dirty): a reset costs
+ * nothing, where clearing the ways a launch used cost every launch a
+ * memset of the pages it had touched (up to 22 MiB for an h200's L2 kept
+ * between launches).  The era lies in the use word, not the tag, since a
+ * line's number may take every bit of the tag (local memory's sectors lie
+ * far above device memory's: sm_lsu.c).  A way never used has tag and use
+ * 0, and era 0 is no era's. */
+#define STAMP_BITS 44
 #define STAMP_MASK ((UINT64_C(1) << STAMP_BITS) - 1)
-#define VALID_SHIFT STAMP_BITS
-#define DIRTY_SHIFT (STAMP_BITS + WS_SECTORS_PER_LINE)
+#define ERA_SHIFT STAMP_BITS
+#define ERA_BITS 12
+#define ERA_ONE (UINT64_C(1) << ERA_SHIFT)
+#define ERA_MASK (((UINT64_C(1) << ERA_BITS) - 1) << ERA_SHIFT)
+#define VALID_SHIFT (ERA_SHIFT + ERA_BITS)
+#define DIRTY_SHIFT (VALID_SHIFT + WS_SECTORS_PER_LINE)
 _Static_assert(DIRTY_SHIFT + WS_SECTORS_PER_LINE <= 64, "a way's use word holds its stamp and sector bits");
 
 static uint64_t stamp_of(uint64_t use) { return use & STAMP_MASK; }
@@ -28,17 +42,6 @@ static uint64_t valid_bit(uint32_t s) { return UINT64_C(1) << (VALID_SHIFT + s);
 static uint64_t dirty_bit(uint32_t s) { return UINT64_C(1) << (DIRTY_SHIFT + s); }
 /* use with its stamp replaced, its bits kept */
 static uint64_t restamp(uint64_t use, uint64_t stamp) { return (use & ~STAMP_MASK) | stamp; }
-
-/* A way's tag: the line's number + 1 in its low LINE_BITS bits (device
- * addresses are below 2^47, so line numbers below 2^40), the cache's era
- * when the line was placed above them.  A reset starts a new era, and
- * a way of an older one is as a way never used: a reset costs nothing,
- * where clearing the ways a launch used cost every launch a memset of
- * the pages it had touched (up to 22 MiB for an h200's L2 kept between
- * launches).  0 is a way never used. */
-#define LINE_BITS 44
-#define LINE_MASK ((UINT64_C(1) << LINE_BITS) - 1)
-#define ERA_ONE (UINT64_C(1) << LINE_BITS)
 
 /* A cache's arrays are zeroed.h's: a launch pays only for the sets it
  * uses, not for clearing an L2's megabytes of tags, stamps and lines. */
@@ -78,9 +81,9 @@ void ws_scache_reset(ws_sector_cache *c)
     c->stamp = 1;
     c->ndirty = 0;
     c->era += ERA_ONE;
-    if (c->era) return;
-    /* past the last era (2^20 resets): the ways ever used cleared, and the
-     * eras begun again */
+    if (c->era & ERA_MASK) return;
+    /* past the last era (4,095 resets): the ways ever used cleared, and
+     * the eras begun again */
     size_t n = (size_t)c->nsets * c->ways;
     for (size_t i = 0; i < n; i++)
         if (c->tag[i]) c->tag[i] = c->use[i] = 0;
@@ -103,25 +106,25 @@ static size_t set_of(const ws_sector_cache *c, uint64_t line)
     return (size_t)(line % c->nsets) * c->ways;
 }
 
-/* The tag of line placed now. */
-static uint64_t tag_of(const ws_sector_cache *c, uint64_t line)
+/* Whether way i holds a line placed in the era now. */
+static bool placed_now(const ws_sector_cache *c, size_t i)
 {
-    return c->era | (line + 1);
+    return (c->use[i] & ERA_MASK) == c->era;
 }
 
 /* Way i's use word, 0 (never used) for a way of an earlier era. */
 static uint64_t use_now(const ws_sector_cache *c, size_t i)
 {
-    return (c->tag[i] & ~LINE_MASK) == c->era ? c->use[i] : 0;
+    return placed_now(c, i) ? c->use[i] : 0;
 }
 
 /* line's way (an index into the arrays), or -1 when not in the cache. */
 static ptrdiff_t find(const ws_sector_cache *c, uint64_t line)
 {
     size_t set = set_of(c, line);
-    const uint64_t *tag = &c->tag[set], want = tag_of(c, line);
+    const uint64_t *tag = &c->tag[set];
     for (uint32_t w = 0; w < c->ways; w++)
-        if (tag[w] == want) return (ptrdiff_t)(set + w);
+        if (tag[w] == line + 1 && placed_now(c, set + w)) return (ptrdiff_t)(set + w);
     return -1;
 }
 
@@ -132,7 +135,7 @@ static ptrdiff_t find(const ws_sector_cache *c, uint64_t line)
  * way it finds. */
 static ptrdiff_t find_recent(ws_sector_cache *c, uint64_t line)
 {
-    if (c->tag[c->recent] == tag_of(c, line)) return (ptrdiff_t)c->recent;
+    if (c->tag[c->recent] == line + 1 && placed_now(c, c->recent)) return (ptrdiff_t)c->recent;
     ptrdiff_t i = find(c, line);
     if (i >= 0) c->recent = (size_t)i;
     return i;
@@ -175,8 +178,8 @@ static ptrdiff_t allocate(ws_sector_cache *c, uint64_t sector, uint32_t *evicted
     }
     *evicted = dirty_count(use_now(c, v));
     c->ndirty -= *evicted;
-    c->tag[v] = tag_of(c, line);
-    c->use[v] = 0;      /* no sector valid; its caller stamps it */
+    c->tag[v] = line + 1;
+    c->use[v] = c->era;     /* no sector valid; its caller stamps it */
     c->recent = v;
     return (ptrdiff_t)v;
 }

@@ -28,13 +28,12 @@ typedef struct ws_cache_line {
  * out without reading the line's record, which a miss then only writes. */
 typedef struct ws_sector_cache {
     uint32_t nsets, ways;
-    uint64_t *tag;                          /* nsets * ways: line number + 1 (byte address / 128 + 1) and the
-                                             * era it was placed in (sector_cache.c), 0: way never used */
+    uint64_t *tag;                          /* nsets * ways: line number + 1 (byte address / 128 + 1), 0: way never used */
     uint64_t *use;                          /* nsets * ways: LRU stamp (0 = way never used, 1 = evict first),
-                                             * valid and dirty bits per sector */
+                                             * the era the line was placed in, valid and dirty bits per sector */
     ws_cache_line *lines;                   /* nsets * ways */
     uint64_t stamp;
-    uint64_t era;                           /* the tag bits of the era now: a reset begins the next */
+    uint64_t era;                           /* the use word's bits of the era now: a reset begins the next */
     uint64_t ndirty;                        /* dirty sectors, kept as they change */
     size_t recent;                          /* the way a line was last found or placed in */
 } ws_sector_cache;

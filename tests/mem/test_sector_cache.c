@@ -16,8 +16,14 @@
 
 #include "sim/mem/sector_cache.h"
 
+/* The line the hand-worked tests' line 0 is: 0, or one of local memory's
+ * lines, whose numbers take up to 50 bits (sm_lsu.c puts local memory at
+ * 2^56), for the tests run at both. */
+static uint64_t line_base;
+#define LOCAL_LINES (UINT64_C(1) << 49)
+
 /* Sector s (0-3) of line l. */
-static uint64_t sec(uint64_t l, uint64_t s) { return l * WS_SECTORS_PER_LINE + s; }
+static uint64_t sec(uint64_t l, uint64_t s) { return (line_base + l) * WS_SECTORS_PER_LINE + s; }
 
 static bool hit(ws_sector_cache *c, uint64_t sector)
 {
@@ -94,9 +100,8 @@ static void test_sets(void **state)
  * 2 and a fill of another sector of 1: uses are now, oldest first,
  * 3, 0, 2, 1.  Fills of lines 4, 5, 6 evict 3, then 0, then 2; lookups
  * are uses too, so the check comes after the last fill. */
-static void test_lru_order(void **state)
+static void lru_order(void)
 {
-    (void)state;
     ws_sector_cache c;
     assert_true(ws_scache_init(&c, 4 * 128, 4));
     for (uint64_t l = 0; l < 4; l++) ws_scache_fill(&c, sec(l, 0), 0, false);
@@ -119,12 +124,21 @@ static void test_lru_order(void **state)
     ws_scache_free(&c);
 }
 
+static void test_lru_order(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        line_base = k ? LOCAL_LINES + 12345 : 0;
+        lru_order();
+    }
+    line_base = 0;
+}
+
 /* Write-back bookkeeping: a fill marked dirty stays dirty until its line
  * is evicted, and the eviction returns its dirty sectors (what the L2
  * writes to DRAM); a line taken over starts with no valid sector. */
-static void test_dirty_eviction(void **state)
+static void dirty_eviction(void)
 {
-    (void)state;
     ws_sector_cache c;
     assert_true(ws_scache_init(&c, 128, 1));            /* a single line */
     assert_int_equal(ws_scache_fill(&c, sec(7, 0), 0, true), 0);
@@ -143,6 +157,16 @@ static void test_dirty_eviction(void **state)
     assert_int_equal(ws_scache_fill(&c, sec(9, 0), 0, true), 0);
     assert_int_equal(ws_scache_fill_evict_first(&c, sec(10, 0), 0), 1);
     ws_scache_free(&c);
+}
+
+static void test_dirty_eviction(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        line_base = k ? LOCAL_LINES + 777 : 0;
+        dirty_eviction();
+    }
+    line_base = 0;
 }
 
 /* A lookup that misses and the DRAM read of a group of sectors after it. */
