@@ -25,6 +25,16 @@ static uint64_t line_base;
 /* Sector s (0-3) of line l. */
 static uint64_t sec(uint64_t l, uint64_t s) { return (line_base + l) * WS_SECTORS_PER_LINE + s; }
 
+/* A hand-worked test at line 0 and at local memory's line high. */
+static void at_both_bases(void (*test)(void), uint64_t high)
+{
+    line_base = 0;
+    test();
+    line_base = high;
+    test();
+    line_base = 0;
+}
+
 static bool hit(ws_sector_cache *c, uint64_t sector)
 {
     uint64_t r;
@@ -127,11 +137,7 @@ static void lru_order(void)
 static void test_lru_order(void **state)
 {
     (void)state;
-    for (int k = 0; k < 2; k++) {
-        line_base = k ? LOCAL_LINES + 12345 : 0;
-        lru_order();
-    }
-    line_base = 0;
+    at_both_bases(lru_order, LOCAL_LINES + 12345);
 }
 
 /* Write-back bookkeeping: a fill marked dirty stays dirty until its line
@@ -162,11 +168,7 @@ static void dirty_eviction(void)
 static void test_dirty_eviction(void **state)
 {
     (void)state;
-    for (int k = 0; k < 2; k++) {
-        line_base = k ? LOCAL_LINES + 777 : 0;
-        dirty_eviction();
-    }
-    line_base = 0;
+    at_both_bases(dirty_eviction, LOCAL_LINES + 777);
 }
 
 /* A lookup that misses and the DRAM read of a group of sectors after it. */
