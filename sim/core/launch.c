@@ -1,7 +1,8 @@
 /* The functional launcher: blocks one after another (x fastest), the warps
  * of a block stepped round-robin, barriers released when every running
  * thread of the block has arrived; a cooperative launch's blocks side by
- * side, a turn each.
+ * side, a turn each; a launch run apart for a lent timing, its blocks
+ * split over threads (ws_launch_kernel_apart).
  *
  * Special registers that name hardware places get fixed values: %nsmid and
  * %nwarpid are the launch's sm_count and warps_per_sm (1 and 64 when not
