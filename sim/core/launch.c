@@ -226,18 +226,6 @@ static void *make_hosted_stores(void *arg)
     return NULL;
 }
 
-/* fn on every share, shares 1 to n - 1 on the pool's threads where there
- * are several (pool, or else one of the call's own), share 0 here. */
-static void on_shares(apart_share *sh, uint64_t n, struct ws_thread_pool *pool, void *(*fn)(void *))
-{
-    ws_thread_pool *own = n > 1 && !pool ? ws_thread_pool_create() : NULL, *use = pool ? pool : own;
-    int32_t away = use && n > 1 ? ws_thread_pool_run(use, (int32_t)(n - 1), fn, &sh[1], sizeof sh[1]) : 0;
-    fn(&sh[0]);
-    for (uint64_t i = (uint64_t)away + 1; i < n; i++) fn(&sh[i]);
-    if (use && n > 1) ws_thread_pool_wait(use);
-    ws_thread_pool_free(own);
-}
-
 /* Whether k's code has a store through a generic address: one whose
  * lanes may lie in the thread's local memory, which a thread reads back
  * and a store put off would not yet have written. */
@@ -290,7 +278,7 @@ ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const 
         h->lo = nblocks * i / n;
         h->hi = nblocks * (i + 1) / n;
     }
-    on_shares(sh, n, pool, run_share);
+    ws_thread_pool_each(pool, (int32_t)n, run_share, sh, sizeof *sh);
     /* nothing written yet: a fault, or counters other than expected, leave
      * memory as it was */
     ws_apart_result result = WS_APART_DONE;
@@ -317,7 +305,7 @@ ws_apart_result ws_launch_kernel_apart(ws_program *p, const ws_kernel *k, const 
     }
     ws_exec x = exec_for(p, k, l, &st, err);
     bool ok = result == WS_APART_DONE;
-    if (ok) on_shares(sh, n, pool, make_hosted_stores);
+    if (ok) ws_thread_pool_each(pool, (int32_t)n, make_hosted_stores, sh, sizeof *sh);
     for (uint64_t i = 0; i < n && ok; i++)
         for (uint32_t j = 0; ok && j < sh[i].defer.n; j++)
             if (!sh[i].defer.a[j].hosted) ok = ws_exec_apply_deferred(&x, &sh[i].defer, &sh[i].defer.a[j]);

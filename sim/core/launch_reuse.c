@@ -719,15 +719,7 @@ static bool fill_pages(ws_reuse_cache *c, record *rec, const record *like, ws_re
     for (size_t k = 0; k < n; k++)
         share[k] = (fill_share){.cache = c, .rec = rec, .like = like, .r = r, .sorted = sorted,
                                 .from = pages * k / n, .to = pages * (k + 1) / n, .alone = n == 1};
-    /* shares 1 to away on other threads (a pool of the copy's own where
-     * the caller keeps none), the rest here */
-    ws_thread_pool *own = !pool && n > 1 ? ws_thread_pool_create() : NULL, *use = pool ? pool : own;
-    size_t away = use && n > 1 ? (size_t)ws_thread_pool_run(use, (int32_t)(n - 1), fill_share_pages, &share[1],
-                                                            sizeof share[1]) : 0;
-    fill_share_pages(&share[0]);
-    for (size_t k = away + 1; k < n; k++) fill_share_pages(&share[k]);
-    if (use) ws_thread_pool_wait(use);
-    ws_thread_pool_free(own);
+    ws_thread_pool_each(pool, (int32_t)n, fill_share_pages, share, sizeof *share);
     bool failed = false;
     for (size_t k = 0; k < n; k++) {
         failed |= share[k].failed;

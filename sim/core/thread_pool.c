@@ -117,6 +117,17 @@ void ws_thread_pool_wait(ws_thread_pool *p)
     for (; p->running > 0; p->running--) sem_take(&p->done);
 }
 
+void ws_thread_pool_each(ws_thread_pool *p, int32_t n, void *(*fn)(void *), void *arg, size_t stride)
+{
+    char *item = arg;
+    ws_thread_pool *own = n > 1 && !p ? ws_thread_pool_create() : NULL, *use = p ? p : own;
+    int32_t away = use && n > 1 ? ws_thread_pool_run(use, n - 1, fn, item + stride, stride) : 0;
+    for (int32_t k = 0; k < n; k++)
+        if (k == 0 || k > away) fn(item + (size_t)k * stride);
+    if (use && n > 1) ws_thread_pool_wait(use);
+    ws_thread_pool_free(own);
+}
+
 void ws_thread_pool_free(ws_thread_pool *p)
 {
     if (!p) return;

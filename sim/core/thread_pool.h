@@ -36,6 +36,12 @@ int32_t ws_thread_pool_run(ws_thread_pool *p, int32_t n, void *(*fn)(void *), vo
 /* Until every job of the last run has returned. */
 void ws_thread_pool_wait(ws_thread_pool *p);
 
+/* fn(arg + k * stride) for every k in [0, n): item 0 on the calling
+ * thread, the others at once on p's threads (on a pool of the call's own
+ * where p is NULL), any the system gave no thread to on the calling thread
+ * after item 0.  Returns when every item has. */
+void ws_thread_pool_each(ws_thread_pool *p, int32_t n, void *(*fn)(void *), void *arg, size_t stride);
+
 /* The threads end and the pool is freed (NULL: nothing). */
 void ws_thread_pool_free(ws_thread_pool *p);
 

@@ -188,6 +188,42 @@ static void test_a_child_forked_mid_run_waits_for_nothing(void **state)
     ws_thread_pool_free(p);
 }
 
+typedef struct item {
+    atomic_int runs;
+    pthread_t ran_on;
+} item;
+
+static void *count_run(void *arg)
+{
+    item *it = arg;
+    it->ran_on = pthread_self();
+    atomic_fetch_add(&it->runs, 1);
+    return NULL;
+}
+
+/* ws_thread_pool_each runs every item once, the first on the calling
+ * thread and the others on threads of their own, with a pool kept and
+ * with none (one of the call's own); one item runs here alone. */
+static void test_each_item_once(void **state)
+{
+    (void)state;
+    ws_thread_pool *kept = ws_thread_pool_create();
+    assert_non_null(kept);
+    for (int with = 0; with < 2; with++) {
+        for (int32_t n = 1; n <= 6; n += 5) {
+            item items[6];
+            for (int32_t k = 0; k < n; k++) atomic_init(&items[k].runs, 0);
+            ws_thread_pool_each(with ? kept : NULL, n, count_run, items, sizeof items[0]);
+            for (int32_t k = 0; k < n; k++) {
+                assert_int_equal(atomic_load(&items[k].runs), 1);
+                assert_int_equal(pthread_equal(items[k].ran_on, pthread_self()) != 0, k == 0);
+            }
+        }
+    }
+    assert_int_equal(ws_thread_pool_size(kept), 5);
+    ws_thread_pool_free(kept);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_wait_without_a_run_and_free_of_nothing),
         cmocka_unit_test(test_a_forked_child_starts_its_own),
         cmocka_unit_test(test_a_child_forked_mid_run_waits_for_nothing),
+        cmocka_unit_test(test_each_item_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
