@@ -916,18 +916,17 @@ static void masked_copy(uint8_t *dst, const uint8_t *src, const uint8_t *mask)
 }
 
 /* rec's writes made again.  A page that lies in one allocation and is
- * made already takes its bytes in place, word of the mask by word, where
- * nothing watches device memory and nothing tracks what is written (what
- * ws_devmem_write would do beside moving the bytes); any other run by
- * run. */
+ * made already (ws_devmem_write_span finds no other) takes its bytes in
+ * place, word of the mask by word, where nothing watches device memory and
+ * nothing tracks what is written (what ws_devmem_write would do beside
+ * moving the bytes); any other run by run. */
 static bool replay_writes(const record *rec, ws_devmem *mem)
 {
     bool in_place = !ws_devmem_watched(mem) && !ws_devmem_tracks_init(mem);
     for (size_t i = 0; i < rec->nwrites; i++) {
         const rpage *pg = &rec->writes[i];
         uint32_t pos = 0, lo, hi, span = page_span(mem, pg->base);
-        uint8_t *page = in_place && span == RPAGE && !ws_devmem_unmade(mem, pg->base, RPAGE)
-                      ? ws_devmem_write_span(mem, pg->base, RPAGE) : NULL;
+        uint8_t *page = in_place && span == RPAGE ? ws_devmem_write_span(mem, pg->base, RPAGE) : NULL;
         if (page) {
             masked_copy(page, pg->buf->bytes, pg->mask);
             continue;
@@ -1003,13 +1002,18 @@ static bool lends_timing(const record *rec)
            !rec->key.checks && !rec->key.grid_workspace;
 }
 
-void ws_reuse_lend_lines(const ws_reuse_cache *c, uint64_t launch_no, ws_pc_counts *to)
+/* The record of launch launch_no, or NULL. */
+static record *record_of(const ws_reuse_cache *c, uint64_t launch_no)
 {
     for (int i = c->n - 1; i >= 0; i--)
-        if (c->recs[i]->launch_no == launch_no) {
-            add_lines(c->recs[i], to);
-            return;
-        }
+        if (c->recs[i]->launch_no == launch_no) return c->recs[i];
+    return NULL;
+}
+
+void ws_reuse_lend_lines(const ws_reuse_cache *c, uint64_t launch_no, ws_pc_counts *to)
+{
+    const record *rec = record_of(c, launch_no);
+    if (rec) add_lines(rec, to);
 }
 
 uint64_t ws_reuse_find_timing(ws_reuse_cache *c, const ws_reuse_key *key, ws_launch_stats *st,
@@ -1029,8 +1033,8 @@ uint64_t ws_reuse_find_timing(ws_reuse_cache *c, const ws_reuse_key *key, ws_lau
 
 void ws_reuse_note_shared_ordered(ws_reuse_cache *c, uint64_t launch_no)
 {
-    for (int i = c->n - 1; i >= 0; i--)
-        if (c->recs[i]->launch_no == launch_no) c->recs[i]->shared_ordered = true;
+    record *rec = record_of(c, launch_no);
+    if (rec) rec->shared_ordered = true;
 }
 
 /* ---- the cache ----------------------------------------------------------- */

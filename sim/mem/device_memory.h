@@ -65,10 +65,12 @@ typedef struct ws_span_memo {
  * of the whole span as read: more bytes than the lanes may read, which
  * only makes reuse stricter. */
 uint8_t *ws_devmem_read_span(ws_devmem *m, ws_span_memo *memo, uint64_t addr, uint64_t size);
-/* A span to write.  A watcher is not told: the caller tells it
- * (ws_devmem_tell) of exactly the bytes it writes, before it writes them;
- * and under initcheck (ws_devmem_track_init) it marks them written
- * (ws_devmem_mark_init). */
+/* A span to write; NULL where the range is not in one allocation and one
+ * page made already (a write there goes through ws_devmem_write, which
+ * makes the page when it writes a byte that is not zero).  A watcher is
+ * not told: the caller tells it (ws_devmem_tell) of exactly the bytes it
+ * writes, before it writes them; and under initcheck
+ * (ws_devmem_track_init) it marks them written (ws_devmem_mark_init). */
 uint8_t *ws_devmem_write_span(ws_devmem *m, uint64_t addr, uint64_t size);
 /* A span for a write made later (a put-off write of a window, whose bytes
  * are found while the SMs run, on their threads): changes no cache and no
