@@ -118,9 +118,11 @@ static bool run_blocks_in_turn(ws_exec *x, ws_launch_stats *st)
  * each other at grid-wide barriers (through global memory), which blocks
  * run one after another would never pass.  Its grid fits the GPU at once
  * (the runtime checks), so its storage is what the GPU's SMs hold. */
-static bool run_blocks_together(ws_exec *x, const ws_kernel *k, uint32_t nthreads, uint32_t smem,
-                                ws_launch_stats *st)
+static bool run_blocks_together(ws_exec *x, ws_launch_stats *st)
 {
+    const ws_kernel *k = x->k;
+    uint32_t nthreads, smem;
+    block_shape(k, x->l, &nthreads, &smem);
     uint64_t n = x->grid_blocks;
     ws_block *blocks = calloc(n ? n : 1, sizeof *blocks);
     bool *done = calloc(n ? n : 1, sizeof *done);
@@ -178,9 +180,7 @@ bool ws_launch_kernel(ws_program *p, const ws_kernel *k, const ws_launch *l,
     ws_check_log checks;
     memset(&checks, 0, sizeof checks);
     if (l->checks) x.checks = &checks;
-    uint32_t nthreads, smem;
-    block_shape(k, l, &nthreads, &smem);
-    bool ok = l->grid_workspace ? run_blocks_together(&x, k, nthreads, smem, &st) : run_blocks_in_turn(&x, &st);
+    bool ok = l->grid_workspace ? run_blocks_together(&x, &st) : run_blocks_in_turn(&x, &st);
     free(x.bank_memo);
     ws_checks_summary(&x);
     if (stats) *stats = st;
