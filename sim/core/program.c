@@ -126,6 +126,7 @@ static void widen_window(const ws_program *p, ws_kernel *k, int32_t fi, bool *se
     widen_bytes(&k->local_lo, &k->local_size, wf->local_off, wf->local_end);
     if (wf->start < 0) return;
     widen_range(&k->reg_lo, &k->reg_hi, wf->reg_base, wf->reg_base + wf->nregs);
+    widen_range(&k->code_lo, &k->code_hi, wf->start, wf->end + 1);
     widen_range(&k->row_lo, &k->row_hi, wf->row_base, wf->row_base + wf->nrows);
     for (int32_t pc = wf->start; pc < wf->end; pc++) {
         const ws_insn *in = &p->code[pc];
@@ -135,7 +136,7 @@ static void widen_window(const ws_program *p, ws_kernel *k, int32_t fi, bool *se
     }
 }
 
-/* Each kernel's windows: the span of the registers (local memory,
+/* Each kernel's windows: the span of the code, the registers (local memory,
  * parameter frames) of its function and of every function it can call.
  * Functions' registers are laid out one after another, and so are their
  * local variables and frames, so a kernel that calls nothing gets exactly
@@ -150,6 +151,7 @@ static bool register_windows(ws_program *p)
         memset(seen, 0, (size_t)p->nfuncs + 1);
         k->reg_lo = k->reg_hi = p->funcs[k->func].reg_base;
         k->row_lo = k->row_hi = p->funcs[k->func].row_base;
+        k->code_lo = k->code_hi = p->funcs[k->func].start;
         k->local_lo = k->local_size = k->tparam_lo = k->tparam_size = 0;
         k->counted_barriers = false;
         widen_window(p, k, k->func, seen);

@@ -60,6 +60,10 @@ struct ws_kernel {
      * functions it can call name all lie in [reg_lo, reg_hi), so a warp
      * of it needs state for those only, whatever else the module holds. */
     int32_t reg_lo, reg_hi;
+    /* Its code window likewise: the pcs of its function and of those it
+     * can call lie in [code_lo, code_hi), so what a launch works out per
+     * instruction it works out for those only. */
+    int32_t code_lo, code_hi;
     /* The rows of storage the registers of that window map to lie in
      * units [row_lo, row_hi): a warp's values take that many, while the
      * timing model keeps its per-register state by register (reg_rows.c). */

@@ -10,7 +10,8 @@
 int32_t ws_estimate_regs(const ws_program *p, const ws_kernel *k)
 {
     const ws_func *f = &p->funcs[k->func];
-    int32_t n = p->nregs, lo = f->start, hi = f->end;
+    /* its registers lie in its window (program.h), whatever else the module holds */
+    int32_t n = k->reg_hi - k->reg_lo, lo = f->start, hi = f->end;
     int32_t *first = malloc(sizeof *first * (size_t)(n ? n : 1));
     int32_t *last = malloc(sizeof *last * (size_t)(n ? n : 1));
     int32_t *delta = calloc((size_t)(hi - lo + 2), sizeof *delta);
@@ -21,7 +22,7 @@ int32_t ws_estimate_regs(const ws_program *p, const ws_kernel *k)
         ws_insn_deps d;
         ws_insn_deps_of(p, &p->code[pc], &d);
         for (uint32_t i = 0; i < (uint32_t)d.nsrc + d.ndst; i++) {
-            int32_t r = i < d.nsrc ? d.src[i] : d.dst[i - d.nsrc];
+            int32_t r = (i < d.nsrc ? d.src[i] : d.dst[i - d.nsrc]) - k->reg_lo;
             if (first[r] < 0) first[r] = pc;
             last[r] = pc;
         }
@@ -38,7 +39,7 @@ int32_t ws_estimate_regs(const ws_program *p, const ws_kernel *k)
         }
     for (int32_t r = 0; r < n; r++) {
         if (first[r] < 0) continue;
-        int32_t w = p->reg_width[r] == 8 ? 2 : 1;
+        int32_t w = p->reg_width[k->reg_lo + r] == 8 ? 2 : 1;
         delta[first[r] - lo] += w;
         delta[last[r] - lo + 1] -= w;
     }

@@ -1,6 +1,7 @@
 /* List scheduling of basic blocks, loads first (see schedule.h). */
 #include "schedule.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,56 +61,72 @@ static bool ordered(const ws_insn *ci, const ws_insn_deps *i, const ws_insn *cj,
            shares(i->dst, i->ndst, j->dst, j->ndst);
 }
 
+/* A block's schedule is made in one pass, a position at a time.  Since no
+ * instruction moves up more than WS_SCHEDULE_WINDOW places, the
+ * instructions not yet placed among the first pos + WS_SCHEDULE_WINDOW + 1
+ * are WS_SCHEDULE_WINDOW + 1 at most (fewer near the block's end), so the
+ * choice at each position looks at those few and asks which of them must
+ * follow which then: time and memory linear in the block's length, however
+ * long an unrolled block is (a block of 12,000 instructions took a second
+ * and 140 MiB with every pair's order worked out beforehand). */
+#define WS_SCHEDULE_PENDING (WS_SCHEDULE_WINDOW + 1)
+
 typedef struct sched_block {
     int32_t n;
-    ws_insn *code;          /* the block's instructions, in PTX order */
-    ws_insn_deps *deps;
-    bool *edge;             /* edge[i * n + j]: j must follow i */
-    bool *feeds_load;       /* a later load of the block needs its result (transitively) */
-    bool *done;
-    int32_t *order;         /* the schedule: original indices */
-    int32_t first;          /* every instruction before it is done */
+    const ws_insn *code;        /* the block's instructions, in PTX order */
+    const ws_insn_deps *deps;
+    bool *feeds_load;           /* a later load of the block needs its result (transitively) */
+    int32_t *order;             /* the schedule: original indices */
+    int32_t pending[WS_SCHEDULE_PENDING];   /* not yet placed, ascending */
+    int32_t npending;
 } sched_block;
 
-static int32_t pick(const sched_block *b, int32_t pos)
+/* The index in pending of the instruction to place next: the first of
+ * the best rank (a load, then what feeds a load, then the rest) that no
+ * earlier pending instruction must precede.  The earliest pending one is
+ * always free to go, so there is one. */
+static int32_t pick(const sched_block *b)
 {
-    int32_t best = -1, best_rank = 3;
-    for (int32_t j = b->first; j < b->n && j <= pos + WS_SCHEDULE_WINDOW; j++) {
-        if (b->done[j]) continue;
+    int32_t best = 0, best_rank = 3;
+    for (int32_t pj = 0; pj < b->npending; pj++) {
+        int32_t j = b->pending[pj];
         bool ready = true;
-        for (int32_t i = b->first; i < j && ready; i++)
-            if (!b->done[i] && b->edge[i * b->n + j]) ready = false;
+        for (int32_t pi = 0; pi < pj && ready; pi++) {
+            int32_t i = b->pending[pi];
+            if (ordered(&b->code[i], &b->deps[i], &b->code[j], &b->deps[j])) ready = false;
+        }
         if (!ready) continue;
         int rank = is_load(&b->code[j]) ? 0 : b->feeds_load[j] ? 1 : 2;
-        if (rank < best_rank) { best = j; best_rank = rank; }
+        if (rank < best_rank) { best = pj; best_rank = rank; }
     }
     return best;
 }
 
+/* feeds_load, back through the block: an instruction feeds a load when a
+ * later load, or a later instruction that feeds one, reads a register it
+ * writes.  wanted[r - reg_lo] == stamp: such a later instruction reads r. */
+static void mark_feeds_load(sched_block *b, uint32_t *wanted, int32_t reg_lo, uint32_t stamp)
+{
+    for (int32_t j = b->n - 1; j >= 0; j--) {
+        const ws_insn_deps *d = &b->deps[j];
+        b->feeds_load[j] = false;
+        for (uint8_t k = 0; k < d->ndst && !b->feeds_load[j]; k++)
+            b->feeds_load[j] = wanted[d->dst[k] - reg_lo] == stamp;
+        if (is_load(&b->code[j]) || b->feeds_load[j])
+            for (uint8_t k = 0; k < d->nsrc; k++) wanted[d->src[k] - reg_lo] = stamp;
+    }
+}
+
 static void schedule_block(sched_block *b)
 {
-    int32_t n = b->n;
-    for (int32_t i = 0; i < n; i++)
-        for (int32_t j = i + 1; j < n; j++)
-            b->edge[i * n + j] = ordered(&b->code[i], &b->deps[i], &b->code[j], &b->deps[j]);
-    /* Address arithmetic of a load goes early with it: mark what a load
-     * reads from, back through the block. */
-    for (int32_t j = n - 1; j >= 0; j--) {
-        b->feeds_load[j] = false;
-        for (int32_t k = j + 1; k < n && !b->feeds_load[j]; k++)
-            if ((is_load(&b->code[k]) || b->feeds_load[k]) &&
-                shares(b->deps[j].dst, b->deps[j].ndst, b->deps[k].src, b->deps[k].nsrc))
-                b->feeds_load[j] = true;
-    }
+    int32_t n = b->n, next = 0;     /* next: the first instruction not yet pending */
+    b->npending = 0;
     for (int32_t pos = 0; pos < n; pos++) {
-        /* The earliest unscheduled instruction is always ready and never
-         * moves up, so pick finds at least that one. */
-        int32_t j = pick(b, pos);
-        if (j < 0)
-            for (j = 0; b->done[j]; j++) {}
-        b->done[j] = true;
-        b->order[pos] = j;
-        while (b->first < n && b->done[b->first]) b->first++;
+        for (; next < n && next <= pos + WS_SCHEDULE_WINDOW; next++) b->pending[b->npending++] = next;
+        int32_t pj = pick(b);
+        b->order[pos] = b->pending[pj];
+        memmove(&b->pending[pj], &b->pending[pj + 1], sizeof *b->pending * (size_t)(b->npending - pj - 1));
+        b->npending--;
     }
 }
 
@@ -121,31 +138,44 @@ void ws_schedule_loads(ws_program *p, int32_t start, int32_t end)
     bool *leader = calloc((size_t)len + 1, sizeof *leader);
     ws_insn_deps *deps = malloc(sizeof *deps * (size_t)len);
     ws_insn *copy = malloc(sizeof *copy * (size_t)len);
-    if (!leader || !deps || !copy) goto out;     /* out of memory: keep the PTX's order */
+    bool *feeds_load = malloc((size_t)len);
+    int32_t *order = malloc(sizeof *order * (size_t)len);
+    uint32_t *wanted = NULL;
+    if (!leader || !deps || !copy || !feeds_load || !order) goto out;     /* out of memory: keep the PTX's order */
     leader[0] = leader[len] = true;
+    int32_t reg_lo = INT32_MAX, reg_hi = INT32_MIN;    /* the registers the function names */
     for (int32_t i = 0; i < len; i++) {
         if (ends_block(&code[i])) leader[i + 1] = true;
         if (code[i].cls == WS_I_BRA && code[i].target >= start && code[i].target < end)
             leader[code[i].target - start] = true;
-        ws_insn_deps_of(p, &code[i], &deps[i]);
+        ws_insn_deps *d = &deps[i];
+        ws_insn_deps_of(p, &code[i], d);
+        for (uint8_t k = 0; k < d->ndst + d->nsrc; k++) {
+            int32_t r = k < d->ndst ? d->dst[k] : d->src[k - d->ndst];
+            if (r < reg_lo) reg_lo = r;
+            if (r > reg_hi) reg_hi = r;
+        }
     }
+    if (reg_hi < reg_lo) reg_lo = reg_hi = 0;
+    if (!(wanted = calloc((size_t)(reg_hi - reg_lo) + 1, sizeof *wanted))) goto out;
     memcpy(copy, code, sizeof *copy * (size_t)len);
+    uint32_t stamp = 0;
     for (int32_t b0 = 0, b1; b0 < len; b0 = b1) {
         for (b1 = b0 + 1; !leader[b1]; b1++) {}
         int32_t n = b1 - b0;
         bool has_load = false;
         for (int32_t i = b0 + 1; i < b1; i++) has_load |= is_load(&code[i]);
         if (n < 3 || !has_load) continue;
-        sched_block b = {n, copy + b0, deps + b0, calloc((size_t)n * (size_t)n, 1),
-                         calloc((size_t)n, 1), calloc((size_t)n, 1), malloc(sizeof(int32_t) * (size_t)n), 0};
-        if (b.edge && b.feeds_load && b.done && b.order) {
-            schedule_block(&b);
-            for (int32_t pos = 0; pos < n; pos++) code[b0 + pos] = copy[b0 + b.order[pos]];
-        }
-        free(b.edge); free(b.feeds_load); free(b.done); free(b.order);
+        sched_block b = {.n = n, .code = copy + b0, .deps = deps + b0, .feeds_load = feeds_load, .order = order};
+        mark_feeds_load(&b, wanted, reg_lo, ++stamp);
+        schedule_block(&b);
+        for (int32_t pos = 0; pos < n; pos++) code[b0 + pos] = copy[b0 + b.order[pos]];
     }
 out:
     free(leader);
     free(deps);
     free(copy);
+    free(feeds_load);
+    free(order);
+    free(wanted);
 }

@@ -201,17 +201,20 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     };
     int32_t nsm = cfg->multiProcessorCount;
     ws_sm *sms = NULL;
+    ws_insn_deps *deps = NULL;
     bool ok = ws_dispatcher_init(&s.disp, cfg, &occ, nblocks, err->msg, sizeof err->msg);
     if (!ok) err->kind = occupancy_error_kind(&s.disp.occ);
     if (ok) {
-        s.deps = malloc(sizeof *s.deps * (size_t)(p->ncode ? p->ncode : 1));
+        /* for the kernel's code window only, whatever else its module holds */
+        deps = malloc(sizeof *deps * (size_t)(k->code_hi > k->code_lo ? k->code_hi - k->code_lo : 1));
+        s.deps = deps ? ws_index_window(deps, sizeof *deps, k->code_lo) : NULL;
         sms = aligned_alloc(_Alignof(ws_sm), sizeof *sms * (size_t)nsm);     /* a multiple of the alignment */
         if (sms) memset(sms, 0, sizeof *sms * (size_t)nsm);
         ok = s.deps && sms && (opt.l2_kept ? ws_l2_init_again(l2, cfg) : ws_l2_init(l2, cfg));
         if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for timing kernel %s",
                           p->funcs[k->func].shown);
     }
-    for (int32_t i = 0; ok && i < p->ncode; i++) ws_insn_deps_of(p, &p->code[i], &s.deps[i]);
+    for (int32_t i = k->code_lo; ok && i < k->code_hi; i++) ws_insn_deps_of(p, &p->code[i], &s.deps[i]);
     for (int32_t i = 0; sms && i < nsm; i++) {
         sms[i].id = i;
         sms[i].next = WS_NEVER;
@@ -301,7 +304,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         ws_sm_free(&sms[i]);
     }
     free(sms);
-    free(s.deps);
+    free(deps);
     free(s.x.bank_memo);
     ws_l2_free(&own_l2);
     ws_dispatcher_free(&s.disp);

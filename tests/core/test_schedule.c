@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core_util.h"
@@ -100,11 +101,81 @@ static void test_clock_reads_keep_loads_between_them(void **state)
     t_free(&t);
 }
 
+/* A long unrolled block: PAIRS loads, each followed by an fma into one
+ * sum.  Worked by hand from the rule (a load goes first when nothing it
+ * needs is pending, and nothing moves up more than WINDOW places): every
+ * load in the middle of the block runs exactly WINDOW places ahead of
+ * where the PTX puts it, every fma keeps its order after its load, no
+ * instruction moves up further, and the sum is the PTX order's. */
+enum { PAIRS = 1500, WINDOW = 12 /* schedule.c's WS_SCHEDULE_WINDOW */ };
+
+static void test_long_block(void **state)
+{
+    (void)state;
+    size_t cap = 128 + (size_t)PAIRS * 96, n = 0;
+    char *src = malloc(cap);
+    assert_non_null(src);
+    n += (size_t)snprintf(src + n, cap - n,
+                          ".version 9.0\n.target sm_80\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 k_in, .param .u64 k_out)\n{\n"
+                          " .reg .f32 %%f<%d>;\n .reg .f32 %%s<2>;\n .reg .b64 %%rd<3>;\n"
+                          " ld.param.u64 %%rd1, [k_in];\n ld.param.u64 %%rd2, [k_out];\n"
+                          " mov.f32 %%s1, 0f00000000;\n", PAIRS);
+    const int first = 3;        /* the PTX position of the first pair's load */
+    for (int i = 0; i < PAIRS; i++)
+        n += (size_t)snprintf(src + n, cap - n, " ld.global.f32 %%f%d, [%%rd1+%d];\n fma.rn.f32 %%s1, %%f%d, %%f%d, %%s1;\n",
+                              i, 4 * i, i, i);
+    n += (size_t)snprintf(src + n, cap - n, " st.global.f32 [%%rd2], %%s1;\n ret;\n}\n");
+    assert_true(n < cap);
+    tctx t;
+    if (!t_load(&t, src, "long.ptx")) fail_msg("%s", t.err.msg);
+    free(src);
+    const ws_insn *c = t.p->code + t.p->funcs[0].start;
+    int len = first + 2 * PAIRS + 2;
+    int *ld_at = calloc(PAIRS, sizeof *ld_at), *fma_at = calloc(PAIRS, sizeof *fma_at);
+    assert_true(ld_at && fma_at);
+    for (int i = 0; i < PAIRS; i++) ld_at[i] = fma_at[i] = -1;
+    for (int pos = 0; pos < len; pos++) {
+        if (c[pos].cls == WS_I_LD && c[pos].space == WS_SP_GLOBAL) ld_at[c[pos].ops[1].imm / 4] = pos;
+        if (c[pos].m.op == PTX_OP_FMA) {
+            int i = -1;
+            for (int j = 0; j < PAIRS && i < 0; j++)
+                if (ld_at[j] >= 0 && c[ld_at[j]].ops[0].reg == c[pos].ops[1].reg) i = j;
+            assert_true(i >= 0);            /* after its load */
+            fma_at[i] = pos;
+        }
+    }
+    for (int i = 0; i < PAIRS; i++) {
+        int ld0 = first + 2 * i, fma0 = ld0 + 1;
+        assert_true(ld_at[i] >= ld0 - WINDOW);
+        assert_true(fma_at[i] >= fma0 - WINDOW);
+        if (i > 0) assert_true(fma_at[i] > fma_at[i - 1]);
+        if (i >= WINDOW && i < PAIRS - WINDOW) assert_int_equal(ld_at[i], ld0 - WINDOW);
+    }
+    assert_int_equal(c[len - 2].cls, WS_I_ST);      /* the store and the end stay last */
+
+    float *in = malloc(PAIRS * sizeof *in), out = 0, want = 0;
+    assert_non_null(in);
+    for (int i = 0; i < PAIRS; i++) in[i] = (float)((i * 37) % 101 - 50) / 64.0f;
+    for (int i = 0; i < PAIRS; i++) want = fmaf(in[i], in[i], want);
+    uint64_t din = t_alloc(&t, in, PAIRS * sizeof *in), dout = t_alloc(&t, &out, sizeof out);
+    t_p64(&t, din);
+    t_p64(&t, dout);
+    if (!t_run(&t, "k", D3(1, 1, 1), D3(1, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+    assert_true(ws_devmem_read(t.mem, dout, &out, sizeof out));
+    assert_true(out == want);
+    free(in);
+    free(ld_at);
+    free(fma_at);
+    t_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_loads_move_ahead_of_independent_arithmetic),
         cmocka_unit_test(test_clock_reads_keep_loads_between_them),
+        cmocka_unit_test(test_long_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

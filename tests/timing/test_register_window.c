@@ -4,7 +4,9 @@
  * the same rows per warp, runs to the same results, and takes the same
  * cycles.  So are its local memory and .func parameter frames: a kernel of
  * 64 local bytes after one of 4096 stores 64 per thread and reads back
- * what it wrote. */
+ * what it wrote.  So is its code window, the instructions a timed launch
+ * works out each one's registers and pipe for, and the registers the
+ * estimate of its registers per thread looks at. */
 #include "timing_util.h"
 
 /* out[i] = i * 3 + 1 for the grid's threads: 4 .b32 and 3 .b64 registers
@@ -127,6 +129,41 @@ static void test_local_and_frames_sized_by_the_kernel(void **state)
     t_free(&big);
 }
 
+static const ws_func *func_of(const tctx *t, const char *name)
+{
+    for (int32_t i = 0; i < t->p->nfuncs; i++)
+        if (strcmp(t->p->funcs[i].name, name) == 0) return &t->p->funcs[i];
+    fail_msg("no function %s", name);
+    return NULL;
+}
+
+/* The code window: a kernel's own instructions (its last, the synthesized
+ * end, included), and those of what it calls; the same estimate of its
+ * registers alone and in the big module. */
+static void test_code_window_and_estimate_by_the_kernel(void **state)
+{
+    (void)state;
+    tctx alone, big;
+    load_alone(&alone);
+    load_big(&big);
+    const ws_kernel *ka = kernel_of(&alone, "small"), *kb = kernel_of(&big, "small");
+    assert_int_equal(ka->code_lo, func_of(&alone, "small")->start);
+    assert_int_equal(ka->code_hi, func_of(&alone, "small")->end + 1);
+    assert_int_equal(kb->code_lo, func_of(&big, "small")->start);
+    assert_int_equal(kb->code_hi - kb->code_lo, ka->code_hi - ka->code_lo);
+    assert_true(big.p->ncode > 20 * (kb->code_hi - kb->code_lo));
+    /* caller and times5, laid out one after the other, times5 first */
+    const ws_kernel *kc = kernel_of(&big, "caller");
+    assert_int_equal(kc->code_lo, func_of(&big, "times5")->start);
+    assert_int_equal(kc->code_hi, func_of(&big, "caller")->end + 1);
+    assert_int_equal(kernel_of(&big, "big")->code_hi, func_of(&big, "big")->end + 1);
+    int32_t est = ws_estimate_regs(alone.p, ka);
+    assert_true(est >= 16);
+    assert_int_equal(ws_estimate_regs(big.p, kb), est);
+    t_free(&alone);
+    t_free(&big);
+}
+
 enum { BLOCKS = 40, THREADS = 64, N = BLOCKS * THREADS };
 
 /* Runs kernel name of t (functional, or timed when g) on out[N] and checks
@@ -176,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_rows_sized_by_the_kernel),
         cmocka_unit_test(test_same_results_in_a_big_module),
         cmocka_unit_test(test_local_and_frames_sized_by_the_kernel),
+        cmocka_unit_test(test_code_window_and_estimate_by_the_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
