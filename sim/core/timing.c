@@ -104,15 +104,16 @@ static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_confi
 
 /* How many threads a launch's SMs run on: what the options ask for (0:
  * the machine's cores), no more than the SMs that can have a block, and one
- * where a launch writes outside its memory in the order it runs (device
- * printf, assert). */
-static int32_t team_threads(const ws_timing_options *o, const ws_program *p, int32_t nsm, uint64_t nblocks)
+ * where the kernel's code (its code window: what it can call too) writes
+ * outside its memory in the order it runs (device printf, assert). */
+static int32_t team_threads(const ws_timing_options *o, const ws_program *p, const ws_kernel *k, int32_t nsm,
+                            uint64_t nblocks)
 {
     int32_t n = ws_threads_or_cores(o->threads);
     if (n > nsm) n = nsm;
     if ((uint64_t)n > nblocks) n = (int32_t)nblocks;
     if (n > WS_SM_TEAM_MAX_THREADS) n = WS_SM_TEAM_MAX_THREADS;
-    for (int32_t i = 0; i < p->ncode && n > 1; i++)
+    for (int32_t i = k->code_lo; i < k->code_hi && n > 1; i++)
         if (p->code[i].cls == WS_I_PRINTF || p->code[i].cls == WS_I_ASSERT) return 1;
     return n > 1 ? n : 1;
 }
@@ -241,7 +242,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
                       .ring = ok ? calloc(WS_AGENDA_CYCLES * WS_AGENDA_WORDS(nsm), sizeof *q.ring) : NULL,
                       .nw = (uint32_t)WS_AGENDA_WORDS(nsm)};
     int32_t *due = ok ? malloc(sizeof *due * (size_t)nsm) : NULL;
-    int32_t nthreads = ok ? team_threads(&opt, p, nsm, nblocks) : 1;
+    int32_t nthreads = ok ? team_threads(&opt, p, k, nsm, nblocks) : 1;
     /* before the team, whose threads copy s.x */
     ws_apart apart = {.n = 0};
     bool own_writes = false;

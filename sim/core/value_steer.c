@@ -153,12 +153,15 @@ const char *ws_kernel_steered_by_values(const ws_program *p, const ws_kernel *k,
 {
     *pc = -1;
     const ws_func *f = &p->funcs[k->func];
-    steer s = {.p = p, .marked = calloc(p->nregs ? (size_t)p->nregs : 1, sizeof *s.marked)};
-    if (!s.marked) return "out of memory for the analysis";
+    /* marks for the kernel's register window only, whatever else the module holds */
+    int32_t n = k->reg_hi - k->reg_lo;
+    bool *marks = calloc(n > 0 ? (size_t)n : 1, sizeof *marks);
+    if (!marks) return "out of memory for the analysis";
+    steer s = {.p = p, .marked = ws_index_window(marks, sizeof *marks, k->reg_lo)};
     while (spread(&s, f->start, f->end)) {}
     const char *why = NULL;
     for (int32_t i = f->start; i < f->end && !why; i++)
         if ((why = steers(&s, &p->code[i]))) *pc = i;
-    free(s.marked);
+    free(marks);
     return why;
 }

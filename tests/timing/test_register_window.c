@@ -164,6 +164,21 @@ static void test_code_window_and_estimate_by_the_kernel(void **state)
     t_free(&big);
 }
 
+/* A kernel that prints, then the small kernel. */
+static void load_printf_beside(tctx *t)
+{
+    tbuf b = {.n = 0};
+    tb(&b, PTX_HEAD ".extern .func (.param .b32 rv) vprintf(.param .b64 f, .param .b64 a);\n"
+           ".global .align 1 .b8 fmt[4] = {104, 105, 10, 0};\n"
+           ".visible .entry talk()\n{\n .reg .b32 %%r<2>;\n .reg .b64 %%rd<3>;\n"
+           " mov.u64 %%rd1, fmt;\n cvta.global.u64 %%rd2, %%rd1;\n"
+           " {\n .param .b64 p0;\n .param .b64 p1;\n .param .b32 r;\n"
+           " st.param.b64 [p0], %%rd2;\n st.param.b64 [p1], 0;\n"
+           " call.uni (r), vprintf, (p0, p1);\n ld.param.b32 %%r1, [r];\n }\n ret;\n}\n");
+    small_kernel(&b);
+    tt_load(t, &b);
+}
+
 enum { BLOCKS = 40, THREADS = 64, N = BLOCKS * THREADS };
 
 /* Runs kernel name of t (functional, or timed when g) on out[N] and checks
@@ -207,6 +222,36 @@ static void test_same_results_in_a_big_module(void **state)
     t_free(&big);
 }
 
+/* A kernel that prints runs on one thread (its lines come in the order
+ * it runs); a kernel beside it in the module that does not print runs on
+ * the threads asked for. */
+static void test_printf_beside_leaves_the_threads(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    tt_config(&g, "a100");
+    tctx t;
+    load_printf_beside(&t);
+    FILE *out = tmpfile();
+    assert_non_null(out);
+    ws_timing_options o = tt_threaded(3, 0);
+    const ws_kernel *talk = kernel_of(&t, "talk"), *small = kernel_of(&t, "small");
+    ws_launch l = {.grid = D3(8, 1, 1), .block = D3(32, 1, 1), .printf_out = out};
+    ws_timing_stats ts;
+    if (!ws_launch_timed(t.p, talk, &l, &g, &o, &t.st, &ts, &t.err)) fail_msg("%s", t.err.msg);
+    assert_int_equal(ts.host.windows, 0);
+    assert_int_equal(ftell(out), 8 * 32 * 3);       /* "hi\n" from every thread */
+    uint64_t d = t_alloc(&t, NULL, N * sizeof(uint32_t));
+    t.nparams = 0;
+    t_p64(&t, d);
+    l = (ws_launch){.grid = D3(BLOCKS, 1, 1), .block = D3(THREADS, 1, 1), .params = t.params,
+                    .params_size = t.nparams};
+    if (!ws_launch_timed(t.p, small, &l, &g, &o, &t.st, &ts, &t.err)) fail_msg("%s", t.err.msg);
+    assert_true(ts.host.windows > 0);
+    fclose(out);
+    t_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_same_results_in_a_big_module),
         cmocka_unit_test(test_local_and_frames_sized_by_the_kernel),
         cmocka_unit_test(test_code_window_and_estimate_by_the_kernel),
+        cmocka_unit_test(test_printf_beside_leaves_the_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
