@@ -25,24 +25,21 @@ static void *lines_calloc(size_t n, size_t size)
     return p;
 }
 
-bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
+/* sm's slots as a launch starts: every warp slot free, every block slot
+ * unused (the storage a slot kept from an earlier launch kept with it),
+ * each sub-partition empty with a new scheduler. */
+static void clear_slots(const ws_tsim *s, ws_sm *sm)
 {
-    const ws_gpu_config *g = s->g;
-    sm->id = id;
-    sm->nsp = (uint32_t)g->subPartitionsPerMultiprocessor;
-    sm->nblocks = (uint32_t)s->disp.occ.blocks_per_sm;
-    sm->nslots = sm->nblocks * s->nwarps;
-    sm->slots = lines_calloc(sm->nslots, sizeof *sm->slots);
-    sm->blocks = lines_calloc(sm->nblocks, sizeof *sm->blocks);
-    sm->sp = lines_calloc(sm->nsp, sizeof *sm->sp);
-    /* a window's ended blocks: those there at its start, and those they
-     * made room for */
-    sm->reserved = malloc(sizeof *sm->reserved * sm->nblocks);
-    sm->freed_at = malloc(sizeof *sm->freed_at * 2 * sm->nblocks);
-    sm->placed = malloc(sizeof *sm->placed * sm->nblocks);
-    sm->by_start = malloc(sizeof *sm->by_start * sm->nblocks);
-    if (!sm->slots || !sm->blocks || !sm->sp || !sm->reserved || !sm->freed_at || !sm->placed || !sm->by_start)
-        return false;
+    memset(sm->slots, 0, sizeof *sm->slots * sm->nslots);
+    /* each field but the storage (b, ready, kind), which place_block and
+     * begin_block set for a block that starts in the slot */
+    for (uint32_t i = 0; i < sm->nblocks; i++) {
+        ws_sm_block *b = &sm->blocks[i];
+        b->used = false;
+        b->running = b->unfinished = b->at_work = 0;
+        b->started = b->linear = 0;
+    }
+    memset(sm->sp, 0, sizeof *sm->sp * sm->nsp);
     for (uint32_t i = 0; i < sm->nsp; i++) {
         ws_sched_init(&sm->sp[i].sched, s->policy, (sm->nslots + sm->nsp - 1 - i) / sm->nsp,
                       s->two_level_active);
@@ -50,6 +47,30 @@ bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
     }
     /* slot i is bit i / nsp of sub-partition i % nsp */
     for (uint32_t i = 0; i < sm->nslots; i++) sm->sp[i % sm->nsp].slot[i / sm->nsp] = &sm->slots[i];
+}
+
+bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id)
+{
+    const ws_gpu_config *g = s->g;
+    sm->id = id;
+    sm->nsp = (uint32_t)g->subPartitionsPerMultiprocessor;
+    sm->nblocks = (uint32_t)s->disp.occ.blocks_per_sm;
+    sm->nslots = sm->nblocks * s->nwarps;
+    ws_sm_shape shape = ws_sm_shape_of(s);
+    if (!ws_sm_shelf_take_slots(s->sm_kept, sm, &shape)) {
+        sm->slots = lines_calloc(sm->nslots, sizeof *sm->slots);
+        sm->blocks = lines_calloc(sm->nblocks, sizeof *sm->blocks);
+        sm->sp = lines_calloc(sm->nsp, sizeof *sm->sp);
+        /* a window's ended blocks: those there at its start, and those they
+         * made room for */
+        sm->reserved = malloc(sizeof *sm->reserved * sm->nblocks);
+        sm->freed_at = malloc(sizeof *sm->freed_at * 2 * sm->nblocks);
+        sm->placed = malloc(sizeof *sm->placed * sm->nblocks);
+        sm->by_start = malloc(sizeof *sm->by_start * sm->nblocks);
+        if (!sm->slots || !sm->blocks || !sm->sp || !sm->reserved || !sm->freed_at || !sm->placed || !sm->by_start)
+            return false;
+    }
+    clear_slots(s, sm);
     sm->ready_to_run = true;
     return true;
 }
@@ -70,15 +91,25 @@ bool ws_sm_run_storage(ws_tsim *s, ws_sm *sm)
     return true;
 }
 
-void ws_sm_free(ws_sm *sm)
+void ws_sm_free_slots(ws_sm *sm)
 {
     for (uint32_t i = 0; sm->blocks && i < sm->nblocks; i++) {
         ws_sm_block *b = &sm->blocks[i];
         ws_block_free(&b->b);
         free(b->ready); free(b->kind);
     }
-    if (sm->run_storage) ws_l1_free(&sm->l1);
     free(sm->slots); free(sm->blocks); free(sm->sp); free(sm->reserved); free(sm->freed_at); free(sm->placed); free(sm->by_start);
+    sm->slots = NULL;
+    sm->blocks = NULL;
+    sm->sp = NULL;
+    sm->reserved = sm->freed_at = sm->by_start = NULL;
+    sm->placed = NULL;
+}
+
+void ws_sm_free(ws_sm *sm)
+{
+    ws_sm_free_slots(sm);
+    if (sm->run_storage) ws_l1_free(&sm->l1);
     ws_lsu_queue_free(&sm->lsu_q);
     free(sm->data.a);
     free(sm->data.rows);

@@ -318,7 +318,8 @@ typedef struct ws_sm {
     ws_check_buffer findings;
 } ws_sm;
 
-/* Allocates sm's storage (done the first time a block is placed on it). */
+/* Allocates sm's storage (done the first time a block is placed on it),
+ * or takes it from s->sm_kept (sm_shelf.h). */
 bool ws_sm_init(ws_tsim *s, ws_sm *sm, int32_t id);
 /* Makes sm's L1 and its queue to L2 if it has none yet; false (s->x.err
  * set) when out of memory.  Called where an SM runs (sm_team.c), so that a
@@ -333,6 +334,9 @@ bool ws_sm_run_storage(ws_tsim *s, ws_sm *sm);
  * blocks with warps still running. */
 void ws_sm_prefetch_window(const ws_tsim *s, const ws_sm *sm);
 void ws_sm_free(ws_sm *sm);
+/* Of that, its warp and block slots, their block storage and its
+ * sub-partitions (ws_sm_init's arrays), the pointers left NULL. */
+void ws_sm_free_slots(ws_sm *sm);
 
 /* When the memory of sp's warp at bit has drained, as far as is known (in
  * a window, what waits for its end is not). */

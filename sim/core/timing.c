@@ -221,6 +221,10 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         sms[i].next = WS_NEVER;
     }
 
+    if (ok) {
+        ws_sm_shape shape = ws_sm_shape_of(&s);
+        ws_sm_shelf_fit_slots(s.sm_kept, &shape);
+    }
     /* first wave: deal blocks round-robin over the SMs (placed: in windows
      * the thread that runs an SM first sets its blocks up) */
     for (bool placed = ok; ok && placed;) {
@@ -300,8 +304,10 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     tst.check_findings = checks.total;
     tst.check_distinct = checks.nseen;
     tst.check_uninit_global = checks.uninit_global;
+    ws_sm_shape shape = ok ? ws_sm_shape_of(&s) : (ws_sm_shape){0};
     for (int32_t i = 0; sms && i < nsm; i++) {
         ws_sm_shelf_put_back(s.sm_kept, &sms[i]);
+        if (ok) ws_sm_shelf_put_back_slots(s.sm_kept, &sms[i], &shape);
         ws_sm_free(&sms[i]);
     }
     free(sms);
