@@ -406,6 +406,22 @@ static void test_queue_grows_with_what_it_holds(void **state)
     assert_int_equal(u->l2.count.lookups, 80 * 32);
 }
 
+/* sm given slots of its own (as ws_sm_init makes them): two block slots
+ * of two warps, one sub-partition. */
+static void make_slots(ws_sm *sm)
+{
+    sm->nblocks = 2;
+    sm->nslots = 4;
+    sm->slots = calloc(4, sizeof *sm->slots);
+    sm->blocks = calloc(2, sizeof *sm->blocks);
+    sm->sp = calloc(1, sizeof *sm->sp);
+    sm->reserved = calloc(2, sizeof *sm->reserved);
+    sm->freed_at = calloc(4, sizeof *sm->freed_at);
+    sm->by_start = calloc(2, sizeof *sm->by_start);
+    sm->placed = calloc(2, sizeof *sm->placed);
+    assert_true(sm->slots && sm->blocks && sm->sp && sm->reserved && sm->freed_at && sm->by_start && sm->placed);
+}
+
 /* An SM's L1 and queue kept on a shelf for the next launch (sm_shelf.h)
  * answer it as new ones do: after a launch whose load brought a line into
  * L1 and whose queue grew, the next launch (its L2 reset, its SM new but
@@ -430,7 +446,15 @@ static void test_shelf_is_new(void **state)
     uint32_t grown = q->reqalloc;
     assert_true(grown > WS_LSU_INSN_REQUESTS);
     const uint64_t *tags = u->sm.l1.tags.tag;
+    /* the same SM's slots, kept beside its L1 and queue */
+    static ws_sm slotted;
+    memset(&slotted, 0, sizeof slotted);
+    slotted.id = 5;
+    make_slots(&slotted);
+    ws_sm_shape shape = {.nblocks = 2, .nsp = 1, .nwarps = 2, .nthreads = 64};
+    ws_sm_shelf_put_back_slots(&shelf, &slotted, &shape);
     ws_sm_shelf_put_back(&shelf, &u->sm);
+    assert_non_null(shelf.kept[5].slots.slots);
     assert_int_equal(shelf.n, 6);
     assert_false(u->sm.run_storage);
     assert_null(q->a);
@@ -442,6 +466,7 @@ static void test_shelf_is_new(void **state)
     u->sm.l1_free = 0;
     u->sp.mem_done[0] = 0;
     assert_true(ws_sm_shelf_take(&shelf, &u->sm, &u->g));
+    assert_non_null(shelf.kept[5].slots.slots);     /* the slots stay for their launch */
     assert_true(u->sm.run_storage);
     assert_ptr_equal(u->sm.l1.tags.tag, tags);
     assert_int_equal(q->reqalloc, grown);
@@ -462,11 +487,55 @@ static void test_shelf_is_new(void **state)
     ws_sm_shelf_free(&shelf);
 }
 
+/* An SM's slots kept on the shelf (sm_shelf.h) go to the next launch of
+ * their shape only: one of another shape takes none and the shelf frees
+ * them (as it does before such a launch, ws_sm_shelf_fit_slots); taking
+ * or putting back the L1 and queue leaves them where they are.  (Leaks
+ * show under the sanitizers.) */
+static void test_shelf_slots_by_shape(void **state)
+{
+    (void)state;
+    static ws_sm sm;
+    ws_sm_shelf shelf = {0};
+    ws_sm_shape a = {.nblocks = 2, .nsp = 1, .nwarps = 2, .nthreads = 64, .smem = 256, .rows = 7, .reg_rows = 7};
+    ws_sm_shape b = a;
+    b.smem = 512;
+    memset(&sm, 0, sizeof sm);
+    sm.id = 3;
+    make_slots(&sm);
+    ws_sm_warp *slots = sm.slots;
+    ws_sm_shelf_put_back_slots(&shelf, &sm, &a);
+    assert_int_equal(shelf.n, 4);
+    assert_null(sm.slots);
+    assert_null(sm.blocks);
+    assert_int_equal(sm.nblocks, 0);
+    assert_false(ws_sm_shelf_take(&shelf, &sm, &(ws_gpu_config){.l1CacheSize = 1024, .l1Associativity = 4}));
+    assert_non_null(shelf.kept[3].slots.slots);     /* no L1 kept, the slots still there */
+    assert_true(ws_sm_shelf_take_slots(&shelf, &sm, &a));
+    assert_ptr_equal(sm.slots, slots);
+    assert_null(shelf.kept[3].slots.slots);
+    assert_false(ws_sm_shelf_take_slots(&shelf, &sm, &a));     /* lent: nothing left */
+
+    ws_sm_shelf_put_back_slots(&shelf, &sm, &a);
+    assert_false(ws_sm_shelf_take_slots(&shelf, &sm, &b));
+    assert_null(shelf.kept[3].slots.slots);         /* freed */
+    make_slots(&sm);
+    ws_sm_shelf_put_back_slots(&shelf, &sm, &a);
+    ws_sm_shelf_fit_slots(&shelf, &a);
+    assert_non_null(shelf.kept[3].slots.slots);
+    ws_sm_shelf_fit_slots(&shelf, &b);
+    assert_null(shelf.kept[3].slots.slots);
+    make_slots(&sm);
+    ws_sm_shelf_put_back_slots(&shelf, &sm, &b);
+    ws_sm_shelf_free(&shelf);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shelf_slots_by_shape),
         T(test_global_load_miss_then_hit),
         T(test_global_strided),
         T(test_global_store),
