@@ -22,21 +22,27 @@ static bool same_shape(const ws_sm_shape *a, const ws_sm_shape *b)
            a->local_size == b->local_size && a->tparam_size == b->tparam_size && a->checks == b->checks;
 }
 
+/* k's arrays moved into sm's, k left empty. */
+static void lend_slots(ws_sm *sm, ws_sm_kept_slots *k)
+{
+    sm->slots = k->slots;
+    sm->blocks = k->blocks;
+    sm->sp = k->sp;
+    sm->reserved = k->reserved;
+    sm->freed_at = k->freed_at;
+    sm->by_start = k->by_start;
+    sm->placed = k->placed;
+    memset(k, 0, sizeof *k);
+}
+
 static void slots_free(ws_sm_kept_slots *k)
 {
     if (!k->slots) return;
     ws_sm t;
     memset(&t, 0, sizeof t);
     t.nblocks = k->shape.nblocks;
-    t.slots = k->slots;
-    t.blocks = k->blocks;
-    t.sp = k->sp;
-    t.reserved = k->reserved;
-    t.freed_at = k->freed_at;
-    t.by_start = k->by_start;
-    t.placed = k->placed;
+    lend_slots(&t, k);
     ws_sm_free_slots(&t);
-    memset(k, 0, sizeof *k);
 }
 
 /* The L1 and the queue's storage. */
@@ -103,14 +109,7 @@ bool ws_sm_shelf_take_slots(ws_sm_shelf *shelf, ws_sm *sm, const ws_sm_shape *sh
         slots_free(k);
         return false;
     }
-    sm->slots = k->slots;
-    sm->blocks = k->blocks;
-    sm->sp = k->sp;
-    sm->reserved = k->reserved;
-    sm->freed_at = k->freed_at;
-    sm->by_start = k->by_start;
-    sm->placed = k->placed;
-    memset(k, 0, sizeof *k);            /* lent */
+    lend_slots(sm, k);
     return true;
 }
 
