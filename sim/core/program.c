@@ -125,6 +125,7 @@ static void widen_window(const ws_program *p, ws_kernel *k, int32_t fi, bool *se
     widen_bytes(&k->tparam_lo, &k->tparam_size, wf->tparam_off, wf->tparam_end);
     widen_bytes(&k->local_lo, &k->local_size, wf->local_off, wf->local_end);
     if (wf->start < 0) return;
+    k->funcs[k->nfuncs++] = fi;         /* room for every function: register_windows */
     widen_range(&k->reg_lo, &k->reg_hi, wf->reg_base, wf->reg_base + wf->nregs);
     widen_range(&k->code_lo, &k->code_hi, wf->start, wf->end + 1);
     widen_range(&k->row_lo, &k->row_hi, wf->row_base, wf->row_base + wf->nrows);
@@ -137,7 +138,8 @@ static void widen_window(const ws_program *p, ws_kernel *k, int32_t fi, bool *se
 }
 
 /* Each kernel's windows: the span of the code, the registers (local memory,
- * parameter frames) of its function and of every function it can call.
+ * parameter frames) of its function and of every function it can call;
+ * and those functions (ws_kernel.funcs).
  * Functions' registers are laid out one after another, and so are their
  * local variables and frames, so a kernel that calls nothing gets exactly
  * its own, and an empty kernel none, however large the rest of the module
@@ -154,7 +156,14 @@ static bool register_windows(ws_program *p)
         k->code_lo = k->code_hi = p->funcs[k->func].start;
         k->local_lo = k->local_size = k->tparam_lo = k->tparam_size = 0;
         k->counted_barriers = false;
+        k->nfuncs = 0;
+        if (!(k->funcs = malloc(sizeof *k->funcs * (size_t)p->nfuncs))) {
+            free(seen);
+            return false;
+        }
         widen_window(p, k, k->func, seen);
+        int32_t *fit = realloc(k->funcs, sizeof *k->funcs * (size_t)k->nfuncs);
+        if (fit) k->funcs = fit;
     }
     free(seen);
     return true;
@@ -190,6 +199,7 @@ void ws_program_free(ws_program *p)
         free(p->kernels[i].param_off);
         free(p->kernels[i].param_size);
         free(p->kernels[i].zero_rows);
+        free(p->kernels[i].funcs);
     }
     free(p->kernels);
     free(p->globals);

@@ -61,9 +61,13 @@ struct ws_kernel {
      * of it needs state for those only, whatever else the module holds. */
     int32_t reg_lo, reg_hi;
     /* Its code window likewise: the pcs of its function and of those it
-     * can call lie in [code_lo, code_hi), so what a launch works out per
-     * instruction it works out for those only. */
+     * can call lie in [code_lo, code_hi); and those functions themselves
+     * (with code: funcs, nfuncs of them, its own first), so that what a
+     * launch works out per instruction it works out for their code only,
+     * not for a function laid out between them. */
     int32_t code_lo, code_hi;
+    int32_t *funcs;
+    int32_t nfuncs;
     /* The rows of storage the registers of that window map to lie in
      * units [row_lo, row_hi): a warp's values take that many, while the
      * timing model keeps its per-register state by register (reg_rows.c). */

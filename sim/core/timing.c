@@ -104,8 +104,8 @@ static void finish_stats(ws_tsim *s, ws_sm *sms, int32_t nsm, const ws_gpu_confi
 
 /* How many threads a launch's SMs run on: what the options ask for (0:
  * the machine's cores), no more than the SMs that can have a block, and one
- * where the kernel's code (its code window: what it can call too) writes
- * outside its memory in the order it runs (device printf, assert). */
+ * where the kernel's code (its own and that of the functions it can call)
+ * writes outside its memory in the order it runs (device printf, assert). */
 static int32_t team_threads(const ws_timing_options *o, const ws_program *p, const ws_kernel *k, int32_t nsm,
                             uint64_t nblocks)
 {
@@ -113,8 +113,9 @@ static int32_t team_threads(const ws_timing_options *o, const ws_program *p, con
     if (n > nsm) n = nsm;
     if ((uint64_t)n > nblocks) n = (int32_t)nblocks;
     if (n > WS_SM_TEAM_MAX_THREADS) n = WS_SM_TEAM_MAX_THREADS;
-    for (int32_t i = k->code_lo; i < k->code_hi && n > 1; i++)
-        if (p->code[i].cls == WS_I_PRINTF || p->code[i].cls == WS_I_ASSERT) return 1;
+    for (int32_t j = 0; j < k->nfuncs && n > 1; j++)
+        for (int32_t i = p->funcs[k->funcs[j]].start; i <= p->funcs[k->funcs[j]].end; i++)
+            if (p->code[i].cls == WS_I_PRINTF || p->code[i].cls == WS_I_ASSERT) return 1;
     return n > 1 ? n : 1;
 }
 
@@ -215,7 +216,9 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for timing kernel %s",
                           p->funcs[k->func].shown);
     }
-    for (int32_t i = k->code_lo; ok && i < k->code_hi; i++) ws_insn_deps_of(p, &p->code[i], &s.deps[i]);
+    for (int32_t j = 0; ok && j < k->nfuncs; j++)
+        for (int32_t i = p->funcs[k->funcs[j]].start; i <= p->funcs[k->funcs[j]].end; i++)
+            ws_insn_deps_of(p, &p->code[i], &s.deps[i]);
     for (int32_t i = 0; sms && i < nsm; i++) {
         sms[i].id = i;
         sms[i].next = WS_NEVER;

@@ -179,6 +179,33 @@ static void load_printf_beside(tctx *t)
     tt_load(t, &b);
 }
 
+/* times5, then a kernel that prints, then caller (as big_module's). */
+static void load_printf_between(tctx *t)
+{
+    tbuf b = {.n = 0};
+    tb(&b, PTX_HEAD ".extern .func (.param .b32 rv) vprintf(.param .b64 f, .param .b64 a);\n"
+           ".global .align 1 .b8 fmt[4] = {104, 105, 10, 0};\n"
+           ".func (.param .b32 rv) times5(.param .b32 x)\n{\n"
+           " .reg .b32 %%h<3>;\n"
+           " ld.param.u32 %%h1, [x];\n mul.lo.s32 %%h2, %%h1, 5;\n"
+           " st.param.b32 [rv], %%h2;\n ret;\n}\n"
+           ".visible .entry talk()\n{\n .reg .b32 %%r<2>;\n .reg .b64 %%rd<3>;\n"
+           " mov.u64 %%rd1, fmt;\n cvta.global.u64 %%rd2, %%rd1;\n"
+           " {\n .param .b64 p0;\n .param .b64 p1;\n .param .b32 r;\n"
+           " st.param.b64 [p0], %%rd2;\n st.param.b64 [p1], 0;\n"
+           " call.uni (r), vprintf, (p0, p1);\n ld.param.b32 %%r1, [r];\n }\n ret;\n}\n"
+           ".visible .entry caller(.param .u64 out)\n{\n"
+           " .reg .b32 %%r<4>;\n .reg .b64 %%rd<3>;\n"
+           " ld.param.u64 %%rd1, [out];\n"
+           " mov.u32 %%r1, %%ctaid.x;\n mov.u32 %%r2, %%tid.x;\n"
+           " mad.lo.s32 %%r1, %%r1, %%ntid.x, %%r2;\n"
+           " {\n .param .b32 a;\n .param .b32 r;\n st.param.b32 [a], %%r1;\n"
+           " call.uni (r), times5, (a);\n ld.param.b32 %%r3, [r];\n }\n"
+           " mul.wide.u32 %%rd2, %%r1, 4;\n add.u64 %%rd1, %%rd1, %%rd2;\n"
+           " st.global.u32 [%%rd1], %%r3;\n ret;\n}\n");
+    tt_load(t, &b);
+}
+
 enum { BLOCKS = 40, THREADS = 64, N = BLOCKS * THREADS };
 
 /* Runs kernel name of t (functional, or timed when g) on out[N] and checks
@@ -252,6 +279,36 @@ static void test_printf_beside_leaves_the_threads(void **state)
     t_free(&t);
 }
 
+/* A kernel's functions are its own and those it calls, not one laid out
+ * between them (its code window spans that one too): caller's are caller
+ * and times5, not the kernel that prints between them, and it runs to
+ * its results timed on three threads. */
+static void test_functions_of_a_kernel(void **state)
+{
+    (void)state;
+    ws_gpu_config g;
+    tt_config(&g, "a100");
+    tctx t;
+    load_printf_between(&t);
+    const ws_kernel *k = kernel_of(&t, "caller");
+    const ws_func *talk = func_of(&t, "talk");
+    assert_true(k->code_lo <= talk->start && talk->end < k->code_hi);
+    assert_int_equal(k->nfuncs, 2);
+    assert_ptr_equal(&t.p->funcs[k->funcs[0]], func_of(&t, "caller"));
+    assert_ptr_equal(&t.p->funcs[k->funcs[1]], func_of(&t, "times5"));
+    assert_int_equal(kernel_of(&t, "talk")->nfuncs, 1);     /* vprintf has no code */
+    uint64_t d = t_alloc(&t, NULL, N * sizeof(uint32_t));
+    t_p64(&t, d);
+    ws_timing_options o = tt_threaded(3, 0);
+    ws_launch l = {.grid = D3(BLOCKS, 1, 1), .block = D3(THREADS, 1, 1), .params = t.params, .params_size = t.nparams};
+    ws_timing_stats ts;
+    if (!ws_launch_timed(t.p, k, &l, &g, &o, &t.st, &ts, &t.err)) fail_msg("%s", t.err.msg);
+    static uint32_t out[N];
+    assert_true(ws_devmem_read(t.mem, d, out, sizeof out));
+    for (uint32_t i = 0; i < N; i++) assert_int_equal(out[i], i * 5);
+    t_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_local_and_frames_sized_by_the_kernel),
         cmocka_unit_test(test_code_window_and_estimate_by_the_kernel),
         cmocka_unit_test(test_printf_beside_leaves_the_threads),
+        cmocka_unit_test(test_functions_of_a_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
