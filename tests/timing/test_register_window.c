@@ -23,19 +23,18 @@ static void small_kernel(tbuf *b)
           " st.global.u32 [%%rd1], %%r3;\n ret;\n}\n");
 }
 
-/* A kernel of 800 .f32 and 100 .b64 registers, a .func of 3 registers and
- * a kernel of 6 that calls it (out[i] = i * 5), then the small kernel. */
-static void big_module(tbuf *b)
+/* A .func of 3 registers: x * 5. */
+static void times5_func(tbuf *b)
 {
-    tb(b, PTX_HEAD ".visible .entry big(.param .u64 out)\n{\n"
-          " .reg .f32 %%f<800>;\n .reg .b64 %%rd<100>;\n"
-          " ld.param.u64 %%rd1, [out];\n mov.f32 %%f1, 0f3F800000;\n");
-    for (int i = 2; i < 800; i++) tb(b, " add.f32 %%f%d, %%f%d, %%f1;\n", i, i - 1);
-    tb(b, " st.global.f32 [%%rd1], %%f799;\n ret;\n}\n");
     tb(b, ".func (.param .b32 rv) times5(.param .b32 x)\n{\n"
           " .reg .b32 %%h<3>;\n"
           " ld.param.u32 %%h1, [x];\n mul.lo.s32 %%h2, %%h1, 5;\n"
           " st.param.b32 [rv], %%h2;\n ret;\n}\n");
+}
+
+/* out[i] = times5(i) for the grid's threads: 4 .b32 and 3 .b64 registers. */
+static void caller_kernel(tbuf *b)
+{
     tb(b, ".visible .entry caller(.param .u64 out)\n{\n"
           " .reg .b32 %%r<4>;\n .reg .b64 %%rd<3>;\n"
           " ld.param.u64 %%rd1, [out];\n"
@@ -45,6 +44,32 @@ static void big_module(tbuf *b)
           " call.uni (r), times5, (a);\n ld.param.b32 %%r3, [r];\n }\n"
           " mul.wide.u32 %%rd2, %%r1, 4;\n add.u64 %%rd1, %%rd1, %%rd2;\n"
           " st.global.u32 [%%rd1], %%r3;\n ret;\n}\n");
+}
+
+/* A kernel whose every thread prints "hi\n", with vprintf's declaration
+ * and the format. */
+static void talk_kernel(tbuf *b)
+{
+    tb(b, ".extern .func (.param .b32 rv) vprintf(.param .b64 f, .param .b64 a);\n"
+          ".global .align 1 .b8 fmt[4] = {104, 105, 10, 0};\n"
+          ".visible .entry talk()\n{\n .reg .b32 %%r<2>;\n .reg .b64 %%rd<3>;\n"
+          " mov.u64 %%rd1, fmt;\n cvta.global.u64 %%rd2, %%rd1;\n"
+          " {\n .param .b64 p0;\n .param .b64 p1;\n .param .b32 r;\n"
+          " st.param.b64 [p0], %%rd2;\n st.param.b64 [p1], 0;\n"
+          " call.uni (r), vprintf, (p0, p1);\n ld.param.b32 %%r1, [r];\n }\n ret;\n}\n");
+}
+
+/* A kernel of 800 .f32 and 100 .b64 registers, a .func of 3 registers and
+ * a kernel of 6 that calls it (out[i] = i * 5), then the small kernel. */
+static void big_module(tbuf *b)
+{
+    tb(b, PTX_HEAD ".visible .entry big(.param .u64 out)\n{\n"
+          " .reg .f32 %%f<800>;\n .reg .b64 %%rd<100>;\n"
+          " ld.param.u64 %%rd1, [out];\n mov.f32 %%f1, 0f3F800000;\n");
+    for (int i = 2; i < 800; i++) tb(b, " add.f32 %%f%d, %%f%d, %%f1;\n", i, i - 1);
+    tb(b, " st.global.f32 [%%rd1], %%f799;\n ret;\n}\n");
+    times5_func(b);
+    caller_kernel(b);
     tb(b, ".visible .entry bigloc(.param .u64 out)\n{\n"
           " .local .align 4 .b8 junk[4096];\n .reg .b32 %%r<3>;\n .reg .b64 %%rd<3>;\n"
           " ld.param.u64 %%rd1, [out];\n mov.u32 %%r1, 9;\n"
@@ -168,13 +193,8 @@ static void test_code_window_and_estimate_by_the_kernel(void **state)
 static void load_printf_beside(tctx *t)
 {
     tbuf b = {.n = 0};
-    tb(&b, PTX_HEAD ".extern .func (.param .b32 rv) vprintf(.param .b64 f, .param .b64 a);\n"
-           ".global .align 1 .b8 fmt[4] = {104, 105, 10, 0};\n"
-           ".visible .entry talk()\n{\n .reg .b32 %%r<2>;\n .reg .b64 %%rd<3>;\n"
-           " mov.u64 %%rd1, fmt;\n cvta.global.u64 %%rd2, %%rd1;\n"
-           " {\n .param .b64 p0;\n .param .b64 p1;\n .param .b32 r;\n"
-           " st.param.b64 [p0], %%rd2;\n st.param.b64 [p1], 0;\n"
-           " call.uni (r), vprintf, (p0, p1);\n ld.param.b32 %%r1, [r];\n }\n ret;\n}\n");
+    tb(&b, PTX_HEAD);
+    talk_kernel(&b);
     small_kernel(&b);
     tt_load(t, &b);
 }
@@ -183,41 +203,34 @@ static void load_printf_beside(tctx *t)
 static void load_printf_between(tctx *t)
 {
     tbuf b = {.n = 0};
-    tb(&b, PTX_HEAD ".extern .func (.param .b32 rv) vprintf(.param .b64 f, .param .b64 a);\n"
-           ".global .align 1 .b8 fmt[4] = {104, 105, 10, 0};\n"
-           ".func (.param .b32 rv) times5(.param .b32 x)\n{\n"
-           " .reg .b32 %%h<3>;\n"
-           " ld.param.u32 %%h1, [x];\n mul.lo.s32 %%h2, %%h1, 5;\n"
-           " st.param.b32 [rv], %%h2;\n ret;\n}\n"
-           ".visible .entry talk()\n{\n .reg .b32 %%r<2>;\n .reg .b64 %%rd<3>;\n"
-           " mov.u64 %%rd1, fmt;\n cvta.global.u64 %%rd2, %%rd1;\n"
-           " {\n .param .b64 p0;\n .param .b64 p1;\n .param .b32 r;\n"
-           " st.param.b64 [p0], %%rd2;\n st.param.b64 [p1], 0;\n"
-           " call.uni (r), vprintf, (p0, p1);\n ld.param.b32 %%r1, [r];\n }\n ret;\n}\n"
-           ".visible .entry caller(.param .u64 out)\n{\n"
-           " .reg .b32 %%r<4>;\n .reg .b64 %%rd<3>;\n"
-           " ld.param.u64 %%rd1, [out];\n"
-           " mov.u32 %%r1, %%ctaid.x;\n mov.u32 %%r2, %%tid.x;\n"
-           " mad.lo.s32 %%r1, %%r1, %%ntid.x, %%r2;\n"
-           " {\n .param .b32 a;\n .param .b32 r;\n st.param.b32 [a], %%r1;\n"
-           " call.uni (r), times5, (a);\n ld.param.b32 %%r3, [r];\n }\n"
-           " mul.wide.u32 %%rd2, %%r1, 4;\n add.u64 %%rd1, %%rd1, %%rd2;\n"
-           " st.global.u32 [%%rd1], %%r3;\n ret;\n}\n");
+    tb(&b, PTX_HEAD);
+    times5_func(&b);
+    talk_kernel(&b);
+    caller_kernel(&b);
     tt_load(t, &b);
 }
 
 enum { BLOCKS = 40, THREADS = 64, N = BLOCKS * THREADS };
 
-/* Runs kernel name of t (functional, or timed when g) on out[N] and checks
- * out[i] == i * mul + add. */
-static void run_and_check(tctx *t, const char *name, const ws_gpu_config *g, int mul, int add,
+/* Runs kernel name of t (functional, or timed when g: on threads host
+ * threads, tt_threaded, when threads > 0) on out[N] and checks out[i] ==
+ * i * mul + add. */
+static void run_and_check(tctx *t, const char *name, const ws_gpu_config *g, int32_t threads, int mul, int add,
                           ws_timing_stats *ts)
 {
     uint64_t d = t_alloc(t, NULL, N * sizeof(uint32_t));
     t->nparams = 0;
     t_p64(t, d);
-    if (g) tt_run(t, g, name, D3(BLOCKS, 1, 1), D3(THREADS, 1, 1), 0, 16, ts);
-    else if (!t_run(t, name, D3(BLOCKS, 1, 1), D3(THREADS, 1, 1), 0, NULL, 0)) fail_msg("%s", t->err.msg);
+    ws_launch l = {.grid = D3(BLOCKS, 1, 1), .block = D3(THREADS, 1, 1), .params = t->params,
+                   .params_size = t->nparams};
+    ws_timing_options o = tt_threaded(threads, 0);
+    if (g && threads > 0) {
+        if (!ws_launch_timed(t->p, kernel_of(t, name), &l, g, &o, &t->st, ts, &t->err)) fail_msg("%s", t->err.msg);
+    } else if (g) {
+        tt_run(t, g, name, l.grid, l.block, 0, 16, ts);
+    } else if (!t_run(t, name, l.grid, l.block, 0, NULL, 0)) {
+        fail_msg("%s", t->err.msg);
+    }
     static uint32_t out[N];
     assert_true(ws_devmem_read(t->mem, d, out, sizeof out));
     for (uint32_t i = 0; i < N; i++) assert_int_equal(out[i], i * (uint32_t)mul + (uint32_t)add);
@@ -235,14 +248,14 @@ static void test_same_results_in_a_big_module(void **state)
     load_alone(&alone);
     load_big(&big);
     ws_timing_stats ta, tbig;
-    run_and_check(&alone, "small", NULL, 3, 1, NULL);
-    run_and_check(&big, "small", NULL, 3, 1, NULL);
-    run_and_check(&big, "caller", NULL, 5, 0, NULL);
-    run_and_check(&alone, "small", &g, 3, 1, &ta);
-    run_and_check(&big, "small", &g, 3, 1, &tbig);
-    run_and_check(&big, "caller", &g, 5, 0, NULL);
-    run_and_check(&big, "locals", NULL, 7, 2, NULL);
-    run_and_check(&big, "locals", &g, 7, 2, NULL);
+    run_and_check(&alone, "small", NULL, 0, 3, 1, NULL);
+    run_and_check(&big, "small", NULL, 0, 3, 1, NULL);
+    run_and_check(&big, "caller", NULL, 0, 5, 0, NULL);
+    run_and_check(&alone, "small", &g, 0, 3, 1, &ta);
+    run_and_check(&big, "small", &g, 0, 3, 1, &tbig);
+    run_and_check(&big, "caller", &g, 0, 5, 0, NULL);
+    run_and_check(&big, "locals", NULL, 0, 7, 2, NULL);
+    run_and_check(&big, "locals", &g, 0, 7, 2, NULL);
     assert_int_equal(tbig.cycles, ta.cycles);
     assert_int_equal(tbig.warp_insts, ta.warp_insts);
     t_free(&alone);
@@ -262,18 +275,12 @@ static void test_printf_beside_leaves_the_threads(void **state)
     FILE *out = tmpfile();
     assert_non_null(out);
     ws_timing_options o = tt_threaded(3, 0);
-    const ws_kernel *talk = kernel_of(&t, "talk"), *small = kernel_of(&t, "small");
     ws_launch l = {.grid = D3(8, 1, 1), .block = D3(32, 1, 1), .printf_out = out};
     ws_timing_stats ts;
-    if (!ws_launch_timed(t.p, talk, &l, &g, &o, &t.st, &ts, &t.err)) fail_msg("%s", t.err.msg);
+    if (!ws_launch_timed(t.p, kernel_of(&t, "talk"), &l, &g, &o, &t.st, &ts, &t.err)) fail_msg("%s", t.err.msg);
     assert_int_equal(ts.host.windows, 0);
     assert_int_equal(ftell(out), 8 * 32 * 3);       /* "hi\n" from every thread */
-    uint64_t d = t_alloc(&t, NULL, N * sizeof(uint32_t));
-    t.nparams = 0;
-    t_p64(&t, d);
-    l = (ws_launch){.grid = D3(BLOCKS, 1, 1), .block = D3(THREADS, 1, 1), .params = t.params,
-                    .params_size = t.nparams};
-    if (!ws_launch_timed(t.p, small, &l, &g, &o, &t.st, &ts, &t.err)) fail_msg("%s", t.err.msg);
+    run_and_check(&t, "small", &g, 3, 3, 1, &ts);
     assert_true(ts.host.windows > 0);
     fclose(out);
     t_free(&t);
@@ -297,15 +304,8 @@ static void test_functions_of_a_kernel(void **state)
     assert_ptr_equal(&t.p->funcs[k->funcs[0]], func_of(&t, "caller"));
     assert_ptr_equal(&t.p->funcs[k->funcs[1]], func_of(&t, "times5"));
     assert_int_equal(kernel_of(&t, "talk")->nfuncs, 1);     /* vprintf has no code */
-    uint64_t d = t_alloc(&t, NULL, N * sizeof(uint32_t));
-    t_p64(&t, d);
-    ws_timing_options o = tt_threaded(3, 0);
-    ws_launch l = {.grid = D3(BLOCKS, 1, 1), .block = D3(THREADS, 1, 1), .params = t.params, .params_size = t.nparams};
     ws_timing_stats ts;
-    if (!ws_launch_timed(t.p, k, &l, &g, &o, &t.st, &ts, &t.err)) fail_msg("%s", t.err.msg);
-    static uint32_t out[N];
-    assert_true(ws_devmem_read(t.mem, d, out, sizeof out));
-    for (uint32_t i = 0; i < N; i++) assert_int_equal(out[i], i * 5);
+    run_and_check(&t, "caller", &g, 3, 5, 0, &ts);
     t_free(&t);
 }
 
