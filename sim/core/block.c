@@ -14,7 +14,8 @@ bool ws_block_alloc(ws_block *b, const ws_kernel *k, uint32_t nthreads, uint32_t
     b->shared_size = smem;
     size_t rows = (size_t)ws_kernel_rows(k) * b->nwarps;
     b->warps = calloc(b->nwarps, sizeof *b->warps);
-    b->regs = malloc(sizeof *b->regs * (rows ? rows : 1));
+    /* each 128-byte unit two lines of the host's (sm.c asks for them) */
+    b->regs = aligned_alloc(sizeof *b->regs, sizeof *b->regs * (rows ? rows : 1));
     b->shared = malloc(smem ? smem : 1);
     b->local = malloc((size_t)k->local_size * nthreads + 1);       /* the kernel's windows */
     b->tparam = malloc((size_t)k->tparam_size * nthreads + 1);

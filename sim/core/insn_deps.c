@@ -21,15 +21,40 @@ static void add_opnd(const ws_program *p, const ws_opnd *o, int32_t *list, uint8
     }
 }
 
+/* Row's units (narrow: one; wide: two) into d's list, where there is room. */
+static void add_units(ws_insn_deps *d, int32_t row, bool narrow)
+{
+    for (int32_t u = row; row >= 0 && u <= row + !narrow; u++) {
+        if (d->nunits >= WS_DEPS_UNITS) return;
+        bool seen = false;
+        for (uint8_t i = 0; i < d->nunits; i++) seen |= d->units[i] == u;
+        if (!seen) d->units[d->nunits++] = u;
+    }
+}
+
+static void add_opnd_units(const ws_program *p, const ws_opnd *o, ws_insn_deps *d)
+{
+    switch (o->kind) {
+    case WS_OK_REG: add_units(d, o->row, o->narrow); add_units(d, o->row2, o->narrow2); break;
+    case WS_OK_ADDR: add_units(d, o->row, o->narrow); break;
+    case WS_OK_VEC:
+        for (int k = 0; k < o->nelems; k++) add_opnd_units(p, &p->vec[o->elem0 + k], d);
+        break;
+    default: break;
+    }
+}
+
 void ws_insn_deps_of(const ws_program *p, const ws_insn *in, ws_insn_deps *d)
 {
     d->pipe = in->pipe;
-    d->ndst = d->nsrc = 0;
+    d->ndst = d->nsrc = d->nunits = 0;
     add(d->src, &d->nsrc, in->guard);
+    add_units(d, in->guard_row, true);
     bool w = in->flags & WS_IF_DST;
     for (int i = 0; i < in->nops; i++) {
         const ws_opnd *o = &in->ops[i];
         if (i == 0 && w && o->kind != WS_OK_ADDR) add_opnd(p, o, d->dst, &d->ndst);
         else add_opnd(p, o, d->src, &d->nsrc);
+        add_opnd_units(p, o, d);
     }
 }

@@ -650,6 +650,20 @@ static bool trace_issue(ws_tsim *s, ws_sm *sm, const ws_block *b, const ws_warp 
     return true;
 }
 
+/* Asks for the register units the warp's next instruction d names: by
+ * the time the warp issues it (a cycle later at the soonest, the SM's other
+ * warps in between) they are in the host's caches.  With many SMs the rows
+ * a warp used last are seldom still there: matmulTiled16 512^3 on 132 SMs,
+ * one thread, took 1.11 times as long without. */
+static void prefetch_units(const ws_warp *w, const ws_insn_deps *d)
+{
+    for (uint8_t i = 0; i < d->nunits; i++) {
+        const char *u = (const char *)w->regs[d->units[i]];
+        ws_prefetch(u);
+        ws_prefetch(u + 64);
+    }
+}
+
 static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_t now)
 {
     ws_warp *w = sw->w;
@@ -662,6 +676,7 @@ static bool issue(ws_tsim *s, ws_sm *sm, ws_subpart *sp, ws_sm_warp *sw, uint64_
     set_wstate(b, sw, w->state);
     sw->npc = ws_warp_next_pc(w);
     if (r == WS_STEP_FAULT) return false;
+    if (sw->npc >= 0) prefetch_units(w, &s->deps[sw->npc]);
     /* --sass: a PTX access ptxas merged into its group's leader is no SASS
      * instruction (sass_groups.h): it holds no pipe and takes no issue slot */
     bool merged = pc >= 0 && s->x.p->sass_group && s->x.p->sass_group[pc] == WS_SASS_MERGED;

@@ -166,6 +166,33 @@ static void check_layout(const ws_program *p, const char *path)
     }
 }
 
+/* The units the timing model asks for ahead of an instruction (d->units):
+ * those of the rows of the registers it reads and writes, by each
+ * register's row and width, each once, all of them where they fit. */
+static void check_units(const ws_program *p, const ws_insn_deps *d, const char *path, int32_t pc)
+{
+    int32_t want[4 * WS_DEPS_MAX];
+    int nwant = 0;
+    for (int side = 0; side < 2; side++)
+        for (uint8_t i = 0; i < (side ? d->nsrc : d->ndst); i++) {
+            int32_t r = side ? d->src[i] : d->dst[i];
+            for (int32_t u = p->row_of[r]; u >= 0 && u < p->row_of[r] + units(p, r); u++) {
+                bool seen = false;
+                for (int j = 0; j < nwant; j++) seen |= want[j] == u;
+                if (!seen) want[nwant++] = u;
+            }
+        }
+    int expect = nwant < WS_DEPS_UNITS ? nwant : WS_DEPS_UNITS;
+    if (d->nunits != expect) fail_msg("%s pc %d: %u units asked for, %d expected", path, pc, d->nunits, expect);
+    for (uint8_t i = 0; i < d->nunits; i++) {
+        bool found = false;
+        for (int j = 0; j < nwant; j++) found |= want[j] == d->units[i];
+        for (uint8_t j = 0; j < i; j++)
+            if (d->units[j] == d->units[i]) fail_msg("%s pc %d: unit %d asked for twice", path, pc, d->units[i]);
+        if (!found) fail_msg("%s pc %d: unit %d is no register's of the instruction", path, pc, d->units[i]);
+    }
+}
+
 /* The properties the executor relies on, over every kernel of one loaded
  * program: a row holds registers of one width, rows do not overlap, an
  * instruction's destinations have rows of their own among its operands,
@@ -187,6 +214,7 @@ static void check_program(const ws_program *p, const char *path)
                     fail_msg("%s pc %d: the atomic's destination shares its row with register %d", path, pc, r);
         ws_insn_deps d;
         ws_insn_deps_of(p, &p->code[pc], &d);
+        check_units(p, &d, path, pc);
         for (uint8_t i = 0; i < d.ndst; i++) {
             for (uint8_t j = 0; j < d.ndst; j++)
                 if (i != j && p->row_of[d.dst[i]] == p->row_of[d.dst[j]])
