@@ -282,7 +282,7 @@ static void prefetch_rows(const ws_block *b, const ws_kernel *k)
  * the time the warp issues it (a cycle later at the soonest, the SM's other
  * warps in between) they are in the host's caches.  With many SMs the rows
  * a warp used last are seldom still there: matmulTiled16 512^3 on 132 SMs,
- * one thread, took 1.11 times as long without. */
+ * one thread, 4.34 s without, 3.68 with. */
 static void prefetch_units(const ws_warp *w, const ws_insn_deps *d)
 {
     for (uint8_t i = 0; i < d->nunits; i++) {
