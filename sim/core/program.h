@@ -115,6 +115,12 @@ static inline int32_t ws_kernel_rows(const ws_kernel *k)
     return k->row_hi - k->row_lo;
 }
 
+/* Runs the statement that follows with pc each pc of the code of k's
+ * functions in p (ws_kernel.funcs: its own and those it can call). */
+#define WS_FOR_KERNEL_PCS(p, k, pc) \
+    for (int32_t f_ = 0; f_ < (k)->nfuncs; f_++) \
+        for (int32_t pc = (p)->funcs[(k)->funcs[f_]].start; pc <= (p)->funcs[(k)->funcs[f_]].end; pc++)
+
 /* The pointer to index by number, for storage of entries of entry_size
  * bytes starting at number lo.  The offset is taken on the address as an
  * integer: that pointer may lie before the allocation, which C's pointer

@@ -45,6 +45,14 @@ static void slots_free(ws_sm_kept_slots *k)
     ws_sm_free_slots(&t);
 }
 
+/* k holding no L1 or queue any more (freed or lent), its slots kept. */
+static void forget_l1_and_queue(ws_sm_kept *k)
+{
+    ws_sm_kept_slots slots = k->slots;
+    memset(k, 0, sizeof *k);
+    k->slots = slots;
+}
+
 /* The L1 and the queue's storage. */
 static void kept_free(ws_sm_kept *k)
 {
@@ -52,9 +60,7 @@ static void kept_free(ws_sm_kept *k)
     free(k->a);
     free(k->req);
     free(k->dep);
-    ws_sm_kept_slots slots = k->slots;
-    memset(k, 0, sizeof *k);
-    k->slots = slots;
+    forget_l1_and_queue(k);
 }
 
 /* shelf's entry for SM id, made where it has none; NULL when out of memory. */
@@ -86,9 +92,7 @@ bool ws_sm_shelf_take(ws_sm_shelf *shelf, ws_sm *sm, const ws_gpu_config *g)
     q->reqalloc = k->reqalloc;
     q->depalloc = k->depalloc;
     ws_lsu_queue_init_on(q, sm->nsp);
-    ws_sm_kept_slots slots = k->slots;
-    memset(k, 0, sizeof *k);            /* lent: the shelf holds no L1 or queue for sm */
-    k->slots = slots;
+    forget_l1_and_queue(k);             /* lent: the shelf holds no L1 or queue for sm */
     sm->run_storage = true;
     return true;
 }

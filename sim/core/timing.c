@@ -113,8 +113,8 @@ static int32_t team_threads(const ws_timing_options *o, const ws_program *p, con
     if (n > nsm) n = nsm;
     if ((uint64_t)n > nblocks) n = (int32_t)nblocks;
     if (n > WS_SM_TEAM_MAX_THREADS) n = WS_SM_TEAM_MAX_THREADS;
-    for (int32_t j = 0; j < k->nfuncs && n > 1; j++)
-        for (int32_t i = p->funcs[k->funcs[j]].start; i <= p->funcs[k->funcs[j]].end; i++)
+    if (n > 1)
+        WS_FOR_KERNEL_PCS(p, k, i)
             if (p->code[i].cls == WS_I_PRINTF || p->code[i].cls == WS_I_ASSERT) return 1;
     return n > 1 ? n : 1;
 }
@@ -216,18 +216,17 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
         if (!ok) ws_error_set(err, WS_ERR_NO_MEMORY, "out of memory for timing kernel %s",
                           p->funcs[k->func].shown);
     }
-    for (int32_t j = 0; ok && j < k->nfuncs; j++)
-        for (int32_t i = p->funcs[k->funcs[j]].start; i <= p->funcs[k->funcs[j]].end; i++)
-            ws_insn_deps_of(p, &p->code[i], &s.deps[i]);
+    if (ok)
+        WS_FOR_KERNEL_PCS(p, k, i) ws_insn_deps_of(p, &p->code[i], &s.deps[i]);
     for (int32_t i = 0; sms && i < nsm; i++) {
         sms[i].id = i;
         sms[i].next = WS_NEVER;
     }
 
-    if (ok) {
-        ws_sm_shape shape = ws_sm_shape_of(&s);
-        ws_sm_shelf_fit_slots(s.sm_kept, &shape);
-    }
+    /* what a launch's SM slots are made for: the kept ones of another
+     * shape go before any is made */
+    ws_sm_shape shape = ok ? ws_sm_shape_of(&s) : (ws_sm_shape){0};
+    if (ok) ws_sm_shelf_fit_slots(s.sm_kept, &shape);
     /* first wave: deal blocks round-robin over the SMs (placed: in windows
      * the thread that runs an SM first sets its blocks up) */
     for (bool placed = ok; ok && placed;) {
@@ -307,7 +306,6 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     tst.check_findings = checks.total;
     tst.check_distinct = checks.nseen;
     tst.check_uninit_global = checks.uninit_global;
-    ws_sm_shape shape = ok ? ws_sm_shape_of(&s) : (ws_sm_shape){0};
     for (int32_t i = 0; sms && i < nsm; i++) {
         ws_sm_shelf_put_back(s.sm_kept, &sms[i]);
         if (ok) ws_sm_shelf_put_back_slots(s.sm_kept, &sms[i], &shape);
