@@ -360,6 +360,7 @@ static bool lanes_near(const uint64_t *addr, uint64_t *lo, uint64_t *hi, uint64_
     }
     *lo = a0 + (uint64_t)(int64_t)mn;
     *hi = a0 + (uint64_t)(int64_t)mx;
+    if (*hi < *lo) return false;    /* the lanes wrap around (a negative offset): their true span */
     *bits = or;
     return true;
 }
@@ -508,9 +509,10 @@ static bool warp_bytes_of(ws_exec *x, ws_block *b, const ws_warp *w, uint8_t spa
     if (uniform) {                  /* every lane at one address */
         lo = hi = bits = addr[__builtin_ctz(mask)];
     } else if (mask == UINT32_MAX && (halves = halves_step(addr, size, &step))) {
-        uint64_t a = addr[0], c = addr[16];
+        uint64_t a = addr[0], c = addr[16], top = a > c ? a : c;
         lo = a < c ? a : c;
-        hi = (a > c ? a : c) + 15 * step;
+        hi = top + 15 * step;
+        if (hi < top) return false;     /* a half wraps around (a negative offset): lane by lane */
         bits = a | c;               /* the other lanes step by 0 or size */
     } else if (mask != UINT32_MAX || !lanes_near(addr, &lo, &hi, &bits)) {
         FOR_LANES(mask, lane) {
@@ -1118,6 +1120,49 @@ static void checked_lanes(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const
     }
 }
 
+/* A full warp's ld.shared of a word a lane (WS_IF_SHARED_WORD) whose two
+ * halves each step by 0 or 4 bytes, as halves_step finds them: the lanes'
+ * addresses (addrs), where they lie (*wb) and their words in the
+ * destination row, in one pass over the address row's 32-bit offsets.
+ * False, having written only addrs, where the general path must take it:
+ * other steps, a lane outside the block's shared memory or misaligned. */
+static bool ld_shared_words(const ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint64_t *addrs,
+                            warp_bytes *wb)
+{
+    const ws_opnd *a = &in->ops[1];
+    if (!little_endian()) return false;
+    const uint32_t *r = ws_row32(w, a->row);
+    uint64_t base = a->imm + (a->sym >= 0 ? x->k->shared_off[a->sym] : 0);
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) addrs[lane] = r[lane] + base;
+    uint32_t step = r[1] - r[0], diff = 0;
+    if (step != 0 && step != 4) return false;
+    /* no half wraps around 32 bits, so its 64-bit addresses step alike */
+    if (r[0] > UINT32_MAX - 15 * step || r[16] > UINT32_MAX - 15 * step) return false;
+    for (int lane = 0; lane < 16; lane++) {
+        diff |= r[lane] ^ (r[0] + (uint32_t)lane * step);
+        diff |= r[16 + lane] ^ (r[16] + (uint32_t)lane * step);
+    }
+    if (diff) return false;
+    /* both halves' first lanes in the block's shared memory (so their last
+     * lanes' addresses do not wrap around either), aligned */
+    uint64_t a0 = addrs[0], a16 = addrs[16], hi = (a0 > a16 ? a0 : a16) + 15 * step;
+    if (((a0 | a16) & 3) || a0 >= b->shared_size || a16 >= b->shared_size || !fits(hi, 4, b->shared_size))
+        return false;
+    uint32_t *d = ws_row32(w, in->ops[0].row);
+    for (int h = 0; h < WS_WARP_SIZE; h += 16) {
+        const uint8_t *p = b->shared + addrs[h];
+        if (step) {
+            memcpy(d + h, p, 16 * sizeof *d);
+        } else {
+            uint32_t v;
+            memcpy(&v, p, sizeof v);
+            for (int lane = 0; lane < 16; lane++) d[h + lane] = v;
+        }
+    }
+    *wb = (warp_bytes){.host = b->shared, .origin = 0, .halves = true, .step = step, .shared = true};
+    return true;
+}
+
 bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                 uint32_t mask, ws_step_info *info)
 {
@@ -1138,11 +1183,16 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
         else FOR_LANES_DO(mask, lane, ws_row64(w, el->row)[lane] = v);
         return true;
     }
+    warp_bytes wb;
+    if ((in->flags & WS_IF_SHARED_WORD) && mask == UINT32_MAX && !lanes_watched(x) &&
+        ld_shared_words(x, b, w, in, addrs, &wb)) {
+        account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL, &wb);
+        return true;
+    }
     warp_addrs(x, w, a, mask, addrs);
     if (x->apart && (in->space == WS_SP_GLOBAL || in->space == WS_SP_GENERIC) &&
         !apart_ok(x, b, w, pc, addrs, mask, total, false))
         return false;
-    warp_bytes wb;
     const warp_bytes *shape = NULL;     /* what the bank rule may know of the addresses */
     if (mask && plain_width(es) && warp_bytes_of(x, b, w, in->space, addrs, mask, total, false, a->reg < 0, &wb)) {
         bool sext = ptx_type_is_signed(t) && es < 8;

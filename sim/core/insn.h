@@ -107,8 +107,10 @@ enum {
     WS_IF_WARP_SYNC  = 1u << 3,
     WS_IF_ENDS_BLOCK = 1u << 4,
     WS_IF_CARRY      = 1u << 5,     /* reads or writes the carry flag (addc, add.cc, ...) */
-    WS_IF_NARROW     = 1u << 6      /* an ALU instruction with a handler (fast) whose destination and
+    WS_IF_NARROW     = 1u << 6,     /* an ALU instruction with a handler (fast) whose destination and
                                      * register sources are all narrow: ws_alu_fast_fns32 runs it */
+    WS_IF_SHARED_WORD = 1u << 7     /* ld.shared of one 4-byte word into a 4-byte register, addressed
+                                     * by a narrow register: ws_exec_ld's own path (ld_shared_words) */
 };
 
 /* The optional fourth operand of a cp.async copy. */

@@ -3,7 +3,8 @@
  * never-written pages, through generic addresses into shared, local and
  * global memory, sign-extended narrow loads, lanes on one address, and
  * warps where several lanes fault (the first in lane order is reported,
- * and the lanes before it have stored).  Expected values are computed here
+ * and the lanes before it have stored), and shared words read a warp at
+ * once, below shared memory too.  Expected values are computed here
  * on the CPU from the kernels' PTX. */
 #include "core_util.h"
 
@@ -105,6 +106,35 @@ static const char halves_ptx[] = HDR
     " st.global.v2.u32 [%rd10], {%r9, %r10};\n st.global.v2.u32 [%rd10+8], {%r11, %r12};\n"
     " st.global.v2.u32 [%rd10+16], {%r13, %r17};\n st.global.v2.u32 [%rd10+24], {%r20, %r22};\n"
     " st.global.v2.u32 [%rd10+32], {%r5, %r6};\n ret;\n}\n";
+
+/* ld.shared.u32 from a 32-thread block's shared words a[i] = 1000 + i:
+ * each lane's address from its thread index (kernel parameter p1: how),
+ * at no offset or a negative one (p2 1: -8 bytes, below the block's
+ * shared memory for lanes 0 and 1).  how 0: a word a lane (two halves
+ * stepping by 4), 1: lanes 0-15 a word each, 16-31 all word 20 (halves
+ * stepping differently), 2: every other word (a stride of 8).  Then a
+ * v2 load of a pair a lane (p2 2: at -16 bytes, lanes 0 and 1 below). */
+static const char edges_ptx[] = HDR
+    ".visible .entry edges(.param .u64 p0, .param .u32 p1, .param .u32 p2)\n{\n"
+    " .reg .pred %p<4>;\n .reg .b32 %r<16>;\n .reg .b64 %rd<4>;\n .shared .align 8 .b8 sh[512];\n"
+    " ld.param.u64 %rd1, [p0];\n ld.param.u32 %r10, [p1];\n ld.param.u32 %r11, [p2];\n"
+    " mov.u32 %r1, %tid.x;\n mov.u32 %r2, sh;\n"
+    " shl.b32 %r3, %r1, 2;\n add.u32 %r4, %r1, 1000;\n add.u32 %r5, %r2, %r3;\n st.shared.u32 [%r5], %r4;\n"
+    " add.u32 %r4, %r4, 32;\n st.shared.u32 [%r5+128], %r4;\n"
+    " add.u32 %r4, %r4, 32;\n st.shared.u32 [%r5+256], %r4;\n"
+    " add.u32 %r4, %r4, 32;\n st.shared.u32 [%r5+384], %r4;\n bar.sync 0;\n"
+    " mov.u32 %r6, %r3;\n"
+    " setp.eq.u32 %p1, %r10, 1;\n setp.ge.u32 %p2, %r1, 16;\n and.pred %p3, %p1, %p2;\n"
+    " @%p3 mov.u32 %r6, 80;\n"
+    " setp.eq.u32 %p1, %r10, 2;\n @%p1 shl.b32 %r6, %r1, 3;\n"
+    " add.u32 %r7, %r2, %r6;\n"
+    " shl.b32 %r12, %r1, 3;\n add.u32 %r13, %r2, %r12;\n"
+    " setp.eq.u32 %p1, %r11, 1;\n @%p1 bra $neg1;\n ld.shared.u32 %r8, [%r7+64];\n bra $pair;\n"
+    "$neg1:\n ld.shared.u32 %r8, [%r7+-8];\n"
+    "$pair:\n setp.eq.u32 %p1, %r11, 2;\n @%p1 bra $neg2;\n ld.shared.v2.u32 {%r14, %r15}, [%r13];\n bra $out;\n"
+    "$neg2:\n ld.shared.v2.u32 {%r14, %r15}, [%r13+-16];\n"
+    "$out:\n mul.wide.u32 %rd2, %r1, 12;\n add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.u32 [%rd3], %r8;\n st.global.u32 [%rd3+4], %r14;\n st.global.u32 [%rd3+8], %r15;\n ret;\n}\n";
 
 static void load(tctx *t)
 {
@@ -278,6 +308,44 @@ static void test_half_warp_rows(void **state)
     t_free(&t);
 }
 
+/* Shared words read by a warp in the patterns of edges_ptx: the values
+ * of a CPU reading of the same words; at a negative offset, the first
+ * lane below shared memory reported as the lanes alone would be. */
+static void test_shared_word_edges(void **state)
+{
+    (void)state;
+    for (uint32_t how = 0; how < 3; how++) {
+        tctx t;
+        if (!t_load(&t, edges_ptx, "edges.ptx")) fail_msg("%s", t.err.msg);
+        uint64_t d = t_alloc(&t, NULL, 32 * 12);
+        t_p64(&t, d); t_p32(&t, how); t_p32(&t, 0);
+        if (!t_run(&t, "edges", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+        uint32_t out[32][3];
+        assert_true(ws_devmem_read(t.mem, d, out, sizeof out));
+        for (uint32_t lane = 0; lane < 32; lane++) {
+            uint32_t off = how == 2 ? 8 * lane : how == 1 && lane >= 16 ? 80 : 4 * lane;
+            uint32_t want[3] = {1000 + (off + 64) / 4, 1000 + 2 * lane, 1000 + 2 * lane + 1};
+            for (int k = 0; k < 3; k++)
+                if (out[lane][k] != want[k])
+                    fail_msg("how %u lane %u value %d: %u, want %u", how, lane, k, out[lane][k], want[k]);
+        }
+        t_free(&t);
+
+        for (uint32_t neg = 1; neg <= (how == 0 ? 2u : 1u); neg++) {
+            if (!t_load(&t, edges_ptx, "edges.ptx")) fail_msg("%s", t.err.msg);
+            d = t_alloc(&t, NULL, 32 * 12);
+            t_p64(&t, d); t_p32(&t, how); t_p32(&t, neg);
+            assert_false(t_run(&t, "edges", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0));
+            const char *want = neg == 1 ? "Invalid __shared__ read of size 4 at 0xfffffffffffffff8"
+                                        : "Invalid __shared__ read of size 8 at 0xfffffffffffffff0";
+            if (!strstr(t.err.msg, want) || !strstr(t.err.msg, "by thread (0,0,0)"))
+                fail_msg("how %u neg %u: %s", how, neg, t.err.msg);
+            assert_int_equal(t.err.kind, WS_ERR_ILLEGAL_ADDRESS);
+            t_free(&t);
+        }
+    }
+}
+
 /* Lane l stores at buf + off[l]: the first faulting lane in lane order is
  * reported, with the message it gets alone, and the lanes before it have
  * stored. */
@@ -324,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_one_address),
         cmocka_unit_test(test_uniform_address),
         cmocka_unit_test(test_half_warp_rows),
+        cmocka_unit_test(test_shared_word_edges),
         cmocka_unit_test(test_first_fault_in_lane_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
