@@ -1120,16 +1120,15 @@ static void checked_lanes(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const
     }
 }
 
-/* A full warp's ld.shared of a word a lane (WS_IF_SHARED_WORD) whose two
- * halves each step by 0 or 4 bytes, as halves_step finds them: the lanes'
- * addresses (addrs), where they lie (*wb) and their words in the
- * destination row, in one pass over the address row's 32-bit offsets.
- * False, having written only addrs, where the general path must take it:
- * other steps, a lane outside the block's shared memory or misaligned. */
-static bool ld_shared_words(const ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint64_t *addrs,
-                            warp_bytes *wb)
+/* A full warp's ld.shared or st.shared of a word a lane
+ * (WS_IF_SHARED_WORD), address operand a: the lanes' addresses (addrs)
+ * and, where its two halves each step by 0 or 4 bytes as halves_step
+ * finds them, within the block's shared memory and aligned, where they lie
+ * (*wb), in one pass over the address row's 32-bit offsets.  False, having
+ * written only addrs, where the general path must take the access. */
+static bool shared_word_halves(const ws_exec *x, const ws_block *b, const ws_warp *w, const ws_opnd *a,
+                               uint64_t *addrs, warp_bytes *wb)
 {
-    const ws_opnd *a = &in->ops[1];
     if (!little_endian()) return false;
     const uint32_t *r = ws_row32(w, a->row);
     uint64_t base = a->imm + (a->sym >= 0 ? x->k->shared_off[a->sym] : 0);
@@ -1148,10 +1147,20 @@ static bool ld_shared_words(const ws_exec *x, ws_block *b, ws_warp *w, const ws_
     uint64_t a0 = addrs[0], a16 = addrs[16], hi = (a0 > a16 ? a0 : a16) + 15 * step;
     if (((a0 | a16) & 3) || a0 >= b->shared_size || a16 >= b->shared_size || !fits(hi, 4, b->shared_size))
         return false;
+    *wb = (warp_bytes){.host = b->shared, .origin = 0, .halves = true, .step = step, .shared = true};
+    return true;
+}
+
+/* ld.shared of a word a lane (WS_IF_SHARED_WORD) as shared_word_halves
+ * finds it: each half's words into the destination row. */
+static bool ld_shared_words(const ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint64_t *addrs,
+                            warp_bytes *wb)
+{
+    if (!shared_word_halves(x, b, w, &in->ops[1], addrs, wb)) return false;
     uint32_t *d = ws_row32(w, in->ops[0].row);
     for (int h = 0; h < WS_WARP_SIZE; h += 16) {
         const uint8_t *p = b->shared + addrs[h];
-        if (step) {
+        if (wb->step) {
             memcpy(d + h, p, 16 * sizeof *d);
         } else {
             uint32_t v;
@@ -1159,7 +1168,22 @@ static bool ld_shared_words(const ws_exec *x, ws_block *b, ws_warp *w, const ws_
             for (int lane = 0; lane < 16; lane++) d[h + lane] = v;
         }
     }
-    *wb = (warp_bytes){.host = b->shared, .origin = 0, .halves = true, .step = step, .shared = true};
+    return true;
+}
+
+/* st.shared of a word a lane (WS_IF_SHARED_WORD) as shared_word_halves
+ * finds it: each half's words from the value row, the second half after
+ * the first and a half on one word its last lane's, as lane by lane. */
+static bool st_shared_words(const ws_exec *x, ws_block *b, const ws_warp *w, const ws_insn *in, uint64_t *addrs,
+                            warp_bytes *wb)
+{
+    if (!shared_word_halves(x, b, w, &in->ops[0], addrs, wb)) return false;
+    const uint32_t *v = ws_row32(w, in->ops[1].row);
+    for (int h = 0; h < WS_WARP_SIZE; h += 16) {
+        uint8_t *p = b->shared + addrs[h];
+        if (wb->step) memcpy(p, v + h, 16 * sizeof *v);
+        else memcpy(p, v + h + 15, sizeof *v);
+    }
     return true;
 }
 
@@ -1272,6 +1296,14 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     uint32_t total = es * nv;
     record(info, in->space, total, true);
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
+    warp_bytes wb;
+    if ((in->flags & WS_IF_SHARED_WORD) && mask == UINT32_MAX && !lanes_watched(x) &&
+        st_shared_words(x, b, w, in, addrs, &wb)) {
+        if (x->applying) return true;
+        ws_progress(x, w);
+        account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL, &wb);
+        return true;
+    }
     warp_addrs(x, w, a, mask, addrs);
     if (put_off(x, in->space, in, addrs, mask)) {
         if (x->apart && !apart_ok(x, b, w, pc, addrs, mask, total, true)) return false;
@@ -1282,7 +1314,6 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     uint64_t scratch[WS_MAX_VEC][WS_WARP_SIZE];
     const uint64_t *values[WS_MAX_VEC];
     for (uint32_t k = 0; k < nv; k++) values[k] = ws_opnd_row(x, b, w, &el[k], scratch[k]);
-    warp_bytes wb;
     bool resolved;
     if (!store_values(x, b, w, in, pc, mask, addrs, values, nv, &wb, &resolved)) return false;
     if (x->applying) return true;       /* counted when it issued */

@@ -109,8 +109,9 @@ enum {
     WS_IF_CARRY      = 1u << 5,     /* reads or writes the carry flag (addc, add.cc, ...) */
     WS_IF_NARROW     = 1u << 6,     /* an ALU instruction with a handler (fast) whose destination and
                                      * register sources are all narrow: ws_alu_fast_fns32 runs it */
-    WS_IF_SHARED_WORD = 1u << 7     /* ld.shared of one 4-byte word into a 4-byte register, addressed
-                                     * by a narrow register: ws_exec_ld's own path (ld_shared_words) */
+    WS_IF_SHARED_WORD = 1u << 7     /* ld.shared or st.shared of one 4-byte word between a 4-byte
+                                     * register and the address in a narrow register: their own path
+                                     * (exec_mem.c, shared_word_halves) */
 };
 
 /* The optional fourth operand of a cp.async copy. */

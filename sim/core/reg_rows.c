@@ -252,16 +252,18 @@ static bool all_narrow(const ws_insn *in)
     return true;
 }
 
-/* ld.shared of one 4-byte word into a 4-byte register from a narrow
- * address register (plus an offset): most instructions of the course's
- * tiled kernels (their operands read from tiles), which ws_exec_ld takes
- * on a path of its own. */
-static bool shared_word_load(const ws_program *p, const ws_insn *in)
+/* ld.shared or st.shared of one 4-byte word between a 4-byte register and
+ * the address in a narrow register (plus an offset): most instructions of
+ * the course's tiled kernels and shared-memory reductions, which
+ * ws_exec_ld and ws_exec_st take on a path of their own. */
+static bool shared_word_access(const ws_program *p, const ws_insn *in)
 {
-    const ws_opnd *d = &in->ops[0], *a = &in->ops[1];
-    return in->cls == WS_I_LD && in->space == WS_SP_SHARED && in->m.vec <= 1 &&
-           ptx_type_size(in->m.types[0]) == 4 && d->kind == WS_OK_REG && d->narrow && p->reg_width[d->reg] == 4 &&
-           a->kind == WS_OK_ADDR && a->reg >= 0 && a->narrow;
+    if ((in->cls != WS_I_LD && in->cls != WS_I_ST) || in->space != WS_SP_SHARED || in->m.vec > 1 ||
+        ptx_type_size(in->m.types[0]) != 4)
+        return false;
+    const ws_opnd *r = &in->ops[in->cls == WS_I_LD ? 0 : 1], *a = &in->ops[in->cls == WS_I_LD ? 1 : 0];
+    return r->kind == WS_OK_REG && r->narrow && !r->neg && p->reg_width[r->reg] == 4 && a->kind == WS_OK_ADDR &&
+           a->reg >= 0 && a->narrow;
 }
 
 bool ws_program_pack_rows(ws_program *p)
@@ -285,7 +287,7 @@ bool ws_program_pack_rows(ws_program *p)
         in->guard_row = in->guard >= 0 ? p->row_of[in->guard] : -1;
         for (int i = 0; i < WS_MAX_OPERANDS; i++) set_rows(p, &in->ops[i]);
         if (all_narrow(in)) in->flags |= WS_IF_NARROW;
-        if (shared_word_load(p, in)) in->flags |= WS_IF_SHARED_WORD;
+        if (shared_word_access(p, in)) in->flags |= WS_IF_SHARED_WORD;
     }
     for (int32_t e = 0; e < p->nvec; e++) set_rows(p, &p->vec[e]);
     return true;

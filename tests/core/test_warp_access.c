@@ -3,8 +3,8 @@
  * never-written pages, through generic addresses into shared, local and
  * global memory, sign-extended narrow loads, lanes on one address, and
  * warps where several lanes fault (the first in lane order is reported,
- * and the lanes before it have stored), and shared words read a warp at
- * once, below shared memory too.  Expected values are computed here
+ * and the lanes before it have stored), and shared words read and
+ * written a warp at once, below shared memory and where lanes meet too.  Expected values are computed here
  * on the CPU from the kernels' PTX. */
 #include "core_util.h"
 
@@ -135,6 +135,18 @@ static const char edges_ptx[] = HDR
     "$neg2:\n ld.shared.v2.u32 {%r14, %r15}, [%r13+-16];\n"
     "$out:\n mul.wide.u32 %rd2, %r1, 12;\n add.s64 %rd3, %rd1, %rd2;\n"
     " st.global.u32 [%rd3], %r8;\n st.global.u32 [%rd3+4], %r14;\n st.global.u32 [%rd3+8], %r15;\n ret;\n}\n";
+
+/* Stores of a word a lane where lanes meet: each half on one word (words
+ * 120 and 121) and both halves on words 0-15; then read back. */
+static const char meet_ptx[] = HDR
+    ".visible .entry meet(.param .u64 p0)\n{\n"
+    " .reg .b32 %r<12>;\n .reg .b64 %rd<4>;\n .shared .align 4 .b8 sh[512];\n"
+    " ld.param.u64 %rd1, [p0];\n mov.u32 %r1, %tid.x;\n mov.u32 %r2, sh;\n add.u32 %r3, %r1, 5000;\n"
+    " shr.u32 %r4, %r1, 4;\n shl.b32 %r5, %r4, 2;\n add.u32 %r6, %r2, %r5;\n st.shared.u32 [%r6+480], %r3;\n"
+    " and.b32 %r7, %r1, 15;\n shl.b32 %r8, %r7, 2;\n add.u32 %r9, %r2, %r8;\n st.shared.u32 [%r9], %r3;\n"
+    " bar.sync 0;\n ld.shared.u32 %r10, [%r9];\n ld.shared.u32 %r11, [%r6+480];\n"
+    " mul.wide.u32 %rd2, %r1, 8;\n add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.u32 [%rd3], %r10;\n st.global.u32 [%rd3+4], %r11;\n ret;\n}\n";
 
 static void load(tctx *t)
 {
@@ -346,6 +358,25 @@ static void test_shared_word_edges(void **state)
     }
 }
 
+/* Where a warp's lanes store to one word, the last lane in lane order
+ * wins; where its halves store to the same words, the second half. */
+static void test_shared_stores_meet(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, meet_ptx, "meet.ptx")) fail_msg("%s", t.err.msg);
+    uint64_t d = t_alloc(&t, NULL, 32 * 8);
+    t_p64(&t, d);
+    if (!t_run(&t, "meet", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+    uint32_t out[32][2];
+    assert_true(ws_devmem_read(t.mem, d, out, sizeof out));
+    for (uint32_t lane = 0; lane < 32; lane++) {
+        assert_int_equal(out[lane][0], 5000 + 16 + (lane & 15));
+        assert_int_equal(out[lane][1], lane < 16 ? 5015 : 5031);
+    }
+    t_free(&t);
+}
+
 /* Lane l stores at buf + off[l]: the first faulting lane in lane order is
  * reported, with the message it gets alone, and the lanes before it have
  * stored. */
@@ -393,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_uniform_address),
         cmocka_unit_test(test_half_warp_rows),
         cmocka_unit_test(test_shared_word_edges),
+        cmocka_unit_test(test_shared_stores_meet),
         cmocka_unit_test(test_first_fault_in_lane_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
