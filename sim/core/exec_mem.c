@@ -1137,10 +1137,13 @@ static bool shared_word_halves(const ws_exec *x, const ws_block *b, const ws_war
     if (step != 0 && step != 4) return false;
     /* no half wraps around 32 bits, so its 64-bit addresses step alike */
     if (r[0] > UINT32_MAX - 15 * step || r[16] > UINT32_MAX - 15 * step) return false;
-    for (int lane = 0; lane < 16; lane++) {
-        diff |= r[lane] ^ (r[0] + (uint32_t)lane * step);
-        diff |= r[16 + lane] ^ (r[16] + (uint32_t)lane * step);
-    }
+    /* a loop for each step, which the compiler vectorizes (a multiply by
+     * the step it does not, without SSE4.1) */
+    if (step)
+        for (uint32_t lane = 0; lane < 16; lane++)
+            diff |= (r[lane] ^ (r[0] + 4 * lane)) | (r[16 + lane] ^ (r[16] + 4 * lane));
+    else
+        for (uint32_t lane = 0; lane < 16; lane++) diff |= (r[lane] ^ r[0]) | (r[16 + lane] ^ r[16]);
     if (diff) return false;
     /* both halves' first lanes in the block's shared memory (so their last
      * lanes' addresses do not wrap around either), aligned */
