@@ -4,7 +4,8 @@
  * global memory, sign-extended narrow loads, lanes on one address, and
  * warps where several lanes fault (the first in lane order is reported,
  * and the lanes before it have stored), and shared words read and
- * written a warp at once, below shared memory and where lanes meet too.  Expected values are computed here
+ * written a warp at once, below shared memory and where lanes meet too,
+ * and lanes below local memory.  Expected values are computed here
  * on the CPU from the kernels' PTX. */
 #include "core_util.h"
 
@@ -147,6 +148,15 @@ static const char meet_ptx[] = HDR
     " bar.sync 0;\n ld.shared.u32 %r10, [%r9];\n ld.shared.u32 %r11, [%r6+480];\n"
     " mul.wide.u32 %rd2, %r1, 8;\n add.s64 %rd3, %rd1, %rd2;\n"
     " st.global.u32 [%rd3], %r10;\n st.global.u32 [%rd3+4], %r11;\n ret;\n}\n";
+
+/* Local words at alternating offsets 0 and 4, read at -4 bytes: the even
+ * lanes' words lie below the thread's local memory. */
+static const char below_ptx[] = HDR
+    ".visible .entry below(.param .u64 p0)\n{\n"
+    " .reg .b32 %r<8>;\n .reg .b64 %rd<8>;\n .local .align 4 .b8 loc[128];\n"
+    " ld.param.u64 %rd1, [p0];\n mov.u32 %r1, %tid.x;\n and.b32 %r2, %r1, 1;\n mul.wide.u32 %rd2, %r2, 4;\n"
+    " mov.u64 %rd4, loc;\n add.s64 %rd5, %rd4, %rd2;\n st.local.u32 [%rd5], %r1;\n ld.local.u32 %r5, [%rd5+-4];\n"
+    " mul.wide.u32 %rd6, %r1, 4;\n add.s64 %rd3, %rd1, %rd6;\n st.global.u32 [%rd3], %r5;\n ret;\n}\n";
 
 static void load(tctx *t)
 {
@@ -358,6 +368,24 @@ static void test_shared_word_edges(void **state)
     }
 }
 
+/* Lanes near each other whose addresses wrap around below local memory
+ * (a negative offset) are reported, not read from below the thread's
+ * local bytes. */
+static void test_local_below(void **state)
+{
+    (void)state;
+    tctx t;
+    if (!t_load(&t, below_ptx, "below.ptx")) fail_msg("%s", t.err.msg);
+    uint64_t d = t_alloc(&t, NULL, 32 * 4);
+    t_p64(&t, d);
+    assert_false(t_run(&t, "below", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0));
+    if (!strstr(t.err.msg, "Invalid __local__ read of size 4 at 0xfffffffffffffffc") ||
+        !strstr(t.err.msg, "by thread (0,0,0)"))
+        fail_msg("%s", t.err.msg);
+    assert_int_equal(t.err.kind, WS_ERR_ILLEGAL_ADDRESS);
+    t_free(&t);
+}
+
 /* Where a warp's lanes store to one word, the last lane in lane order
  * wins; where its halves store to the same words, the second half. */
 static void test_shared_stores_meet(void **state)
@@ -425,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_half_warp_rows),
         cmocka_unit_test(test_shared_word_edges),
         cmocka_unit_test(test_shared_stores_meet),
+        cmocka_unit_test(test_local_below),
         cmocka_unit_test(test_first_fault_in_lane_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
