@@ -158,6 +158,18 @@ static const char below_ptx[] = HDR
     " mov.u64 %rd4, loc;\n add.s64 %rd5, %rd4, %rd2;\n st.local.u32 [%rd5], %r1;\n ld.local.u32 %r5, [%rd5+-4];\n"
     " mul.wide.u32 %rd6, %r1, 4;\n add.s64 %rd3, %rd1, %rd6;\n st.global.u32 [%rd3], %r5;\n ret;\n}\n";
 
+/* A store and an atomic of a word a lane at -8 bytes: lanes 0 and 1 below
+ * the block's shared memory. */
+static const char write_below_ptx[] = HDR
+    ".visible .entry st_below()\n{\n"
+    " .reg .b32 %r<8>;\n .shared .align 4 .b8 sh[256];\n"
+    " mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 2;\n mov.u32 %r3, sh;\n add.u32 %r4, %r3, %r2;\n"
+    " st.shared.u32 [%r4+-8], %r1;\n ret;\n}\n"
+    ".visible .entry atom_below()\n{\n"
+    " .reg .b32 %r<8>;\n .shared .align 4 .b8 sh[256];\n"
+    " mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 2;\n mov.u32 %r3, sh;\n add.u32 %r4, %r3, %r2;\n"
+    " atom.shared.add.u32 %r5, [%r4+-8], %r1;\n ret;\n}\n";
+
 static void load(tctx *t)
 {
     if (!t_load(t, ptx, "warp_access.ptx")) fail_msg("%s", t->err.msg);
@@ -368,6 +380,25 @@ static void test_shared_word_edges(void **state)
     }
 }
 
+/* A store's and an atomic's lanes below shared memory are reported, and
+ * nothing is written below the block's shared bytes. */
+static void test_shared_writes_below(void **state)
+{
+    (void)state;
+    static const char *const kernels[2] = {"st_below", "atom_below"};
+    static const char *const want[2] = {"Invalid __shared__ write of size 4 at 0xfffffffffffffff8",
+                                        "Invalid __shared__ atomic of size 4 at 0xfffffffffffffff8"};
+    for (int k = 0; k < 2; k++) {
+        tctx t;
+        if (!t_load(&t, write_below_ptx, "write_below.ptx")) fail_msg("%s", t.err.msg);
+        assert_false(t_run(&t, kernels[k], D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0));
+        if (!strstr(t.err.msg, want[k]) || !strstr(t.err.msg, "by thread (0,0,0)"))
+            fail_msg("%s: %s", kernels[k], t.err.msg);
+        assert_int_equal(t.err.kind, WS_ERR_ILLEGAL_ADDRESS);
+        t_free(&t);
+    }
+}
+
 /* Lanes near each other whose addresses wrap around below local memory
  * (a negative offset) are reported, not read from below the thread's
  * local bytes. */
@@ -453,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_half_warp_rows),
         cmocka_unit_test(test_shared_word_edges),
         cmocka_unit_test(test_shared_stores_meet),
+        cmocka_unit_test(test_shared_writes_below),
         cmocka_unit_test(test_local_below),
         cmocka_unit_test(test_first_fault_in_lane_order),
     };
