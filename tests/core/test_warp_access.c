@@ -109,12 +109,12 @@ static const char halves_ptx[] = HDR
     " st.global.v2.u32 [%rd10+32], {%r5, %r6};\n ret;\n}\n";
 
 /* ld.shared.u32 from a 32-thread block's shared words a[i] = 1000 + i:
- * each lane's address from its thread index (kernel parameter p1: how),
- * at no offset or a negative one (p2 1: -8 bytes, below the block's
- * shared memory for lanes 0 and 1).  how 0: a word a lane (two halves
- * stepping by 4), 1: lanes 0-15 a word each, 16-31 all word 20 (halves
- * stepping differently), 2: every other word (a stride of 8).  Then a
- * v2 load of a pair a lane (p2 2: at -16 bytes, lanes 0 and 1 below). */
+ * each lane's offset from its thread index (kernel parameter p1: how),
+ * read at +64 bytes or (p2 1) at -8, below the block's shared memory for
+ * lanes 0 and 1.  how 0: a word a lane (two halves stepping by 4), 1:
+ * lanes 0-15 a word each, 16-31 all at offset 80 (halves stepping
+ * differently), 2: every other word (a stride of 8).  Then a v2 load of
+ * a pair a lane (p2 2: at -16 bytes, lanes 0 and 1 below). */
 static const char edges_ptx[] = HDR
     ".visible .entry edges(.param .u64 p0, .param .u32 p1, .param .u32 p2)\n{\n"
     " .reg .pred %p<4>;\n .reg .b32 %r<16>;\n .reg .b64 %rd<4>;\n .shared .align 8 .b8 sh[512];\n"
