@@ -1121,18 +1121,18 @@ static void checked_lanes(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const
 }
 
 /* A full warp's ld.shared or st.shared of a word a lane
- * (WS_IF_SHARED_WORD), address operand a: the lanes' addresses (addrs)
- * and, where its two halves each step by 0 or 4 bytes as halves_step
- * finds them, within the block's shared memory and aligned, where they lie
- * (*wb), in one pass over the address row's 32-bit offsets.  False, having
- * written only addrs, where the general path must take the access. */
+ * (WS_IF_SHARED_WORD), address operand a: where its two halves each step
+ * by 0 or 4 bytes as halves_step finds them, within the block's shared
+ * memory and aligned, the lanes' addresses (addrs, as warp_addrs gives
+ * them) and where they lie (*wb), found from the address row's 32-bit
+ * offsets.  False, having written nothing, where the general path must
+ * take the access. */
 static bool shared_word_halves(const ws_exec *x, const ws_block *b, const ws_warp *w, const ws_opnd *a,
                                uint64_t *addrs, warp_bytes *wb)
 {
     if (!little_endian()) return false;
     const uint32_t *r = ws_row32(w, a->row);
     uint64_t base = a->imm + (a->sym >= 0 ? x->k->shared_off[a->sym] : 0);
-    for (int lane = 0; lane < WS_WARP_SIZE; lane++) addrs[lane] = r[lane] + base;
     uint32_t step = r[1] - r[0], diff = 0;
     if (step != 0 && step != 4) return false;
     /* no half wraps around 32 bits, so its 64-bit addresses step alike */
@@ -1147,30 +1147,22 @@ static bool shared_word_halves(const ws_exec *x, const ws_block *b, const ws_war
     if (diff) return false;
     /* both halves' first lanes in the block's shared memory (so their last
      * lanes' addresses do not wrap around either), aligned */
-    uint64_t a0 = addrs[0], a16 = addrs[16], hi = (a0 > a16 ? a0 : a16) + 15 * step;
+    uint64_t a0 = r[0] + base, a16 = r[16] + base, hi = (a0 > a16 ? a0 : a16) + 15 * step;
     if (((a0 | a16) & 3) || a0 >= b->shared_size || a16 >= b->shared_size || !fits(hi, 4, b->shared_size))
         return false;
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) addrs[lane] = r[lane] + base;
     *wb = (warp_bytes){.host = b->shared, .origin = 0, .halves = true, .step = step, .shared = true};
     return true;
 }
 
 /* ld.shared of a word a lane (WS_IF_SHARED_WORD) as shared_word_halves
- * finds it: each half's words into the destination row. */
+ * finds it: each half's words into the destination row, as the general
+ * path copies halves (load_row32). */
 static bool ld_shared_words(const ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint64_t *addrs,
                             warp_bytes *wb)
 {
     if (!shared_word_halves(x, b, w, &in->ops[1], addrs, wb)) return false;
-    uint32_t *d = ws_row32(w, in->ops[0].row);
-    for (int h = 0; h < WS_WARP_SIZE; h += 16) {
-        const uint8_t *p = b->shared + addrs[h];
-        if (wb->step) {
-            memcpy(d + h, p, 16 * sizeof *d);
-        } else {
-            uint32_t v;
-            memcpy(&v, p, sizeof v);
-            for (int lane = 0; lane < 16; lane++) d[h + lane] = v;
-        }
-    }
+    load_row32(ws_row32(w, in->ops[0].row), wb, addrs, UINT32_MAX, 0, 4, false, UINT32_MAX);
     return true;
 }
 
