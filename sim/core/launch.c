@@ -18,13 +18,11 @@
 #include "thread_pool.h"
 #include "trace_issue.h"
 
-/* Functional mode has no cycles: a step's cycle (%clock) is the count of
- * warp steps with it, and it goes into the issue trace as one cycle, on
- * the SM of %smid. */
-static ws_step_result step(ws_exec *x, ws_block *b, ws_warp *w)
+/* step under a trace, apart: its record (ws_step_info, with room for
+ * every lane's addresses) is made only here, not on every step's way. */
+static __attribute__((noinline)) ws_step_result step_traced(ws_exec *x, ws_block *b, ws_warp *w)
 {
     uint64_t now = x->steps;
-    if (!x->l->trace) return ws_warp_step(x, b, w, now + 1, NULL);
     ws_step_info info;
     info.mem = false;
     int32_t pc = ws_warp_next_pc(w);
@@ -32,6 +30,15 @@ static ws_step_result step(ws_exec *x, ws_block *b, ws_warp *w)
     if (r != WS_STEP_FAULT && pc >= 0)
         ws_trace_warp_issue(x->l->trace, x, b, w, (int32_t)b->smid, pc, &info, now, now + 1);
     return r;
+}
+
+/* Functional mode has no cycles: a step's cycle (%clock) is the count of
+ * warp steps with it, and it goes into the issue trace as one cycle, on
+ * the SM of %smid. */
+static inline ws_step_result step(ws_exec *x, ws_block *b, ws_warp *w)
+{
+    if (__builtin_expect(x->l->trace == NULL, 1)) return ws_warp_step(x, b, w, x->steps + 1, NULL);
+    return step_traced(x, b, w);
 }
 
 typedef enum { BLOCK_RUNS, BLOCK_DONE, BLOCK_FAILED } block_turn;
