@@ -259,13 +259,18 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
         const ws_bank_access *b = &r->banks;
         /* the lanes' offsets keep their addresses' pattern when all are in shared memory */
         bool known = wb && wb->halves && smask == mask;
-        ws_bank_halves halves = {.step = known ? wb->step : 0, .jump = known ? addr[16] - addr[0] : 0};
-        if (!x->bank_memo) x->bank_memo = calloc(WS_BANK_MEMOS, sizeof *x->bank_memo);
-        if (x->bank_memo)
-            ws_bank_access_eval_memo(x->bank_memo, (uint32_t)pc, saddr, smask, size, op == ACC_LD,
-                                     known ? &halves : NULL, &r->banks);
-        else
-            ws_bank_access_eval(saddr, smask, size, op == ACC_LD, &r->banks);
+        ws_bank_halves halves = {.step = known ? wb->step : 0, .jump = known ? saddr[16] - saddr[0] : 0};
+        if (known && size == 4 && (wb->step == 0 || wb->step == 4) && !((saddr[0] | saddr[16]) & 3)) {
+            /* whole words in two halves: the rule from lanes 0 and 16 alone */
+            ws_bank_access_halves4(saddr[0] / 4, saddr[16] / 4, wb->step == 4, &r->banks);
+        } else {
+            if (!x->bank_memo) x->bank_memo = calloc(WS_BANK_MEMOS, sizeof *x->bank_memo);
+            if (x->bank_memo)
+                ws_bank_access_eval_memo(x->bank_memo, (uint32_t)pc, saddr, smask, size, op == ACC_LD,
+                                         known ? &halves : NULL, &r->banks);
+            else
+                ws_bank_access_eval(saddr, smask, size, op == ACC_LD, &r->banks);
+        }
         ws_shared_counts *c = op == ACC_LD ? &s->shared_ld : op == ACC_ST ? &s->shared_st : &s->shared_atom;
         c->requests++;
         c->wavefronts += b->wavefronts;
@@ -1124,11 +1129,11 @@ static void checked_lanes(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const
  * (WS_IF_SHARED_WORD), address operand a: where its two halves each step
  * by 0 or 4 bytes as halves_step finds them, within the block's shared
  * memory and aligned, the lanes' addresses (addrs, as warp_addrs gives
- * them) and where they lie (*wb), found from the address row's 32-bit
- * offsets.  False, having written nothing, where the general path must
- * take the access. */
+ * them; only lanes 0 and 16's unless every_lane) and where they lie
+ * (*wb), found from the address row's 32-bit offsets.  False, having
+ * written nothing, where the general path must take the access. */
 static bool shared_word_halves(const ws_exec *x, const ws_block *b, const ws_warp *w, const ws_opnd *a,
-                               uint64_t *addrs, warp_bytes *wb)
+                               uint64_t *addrs, warp_bytes *wb, bool every_lane)
 {
     if (!little_endian()) return false;
     const uint32_t *r = ws_row32(w, a->row);
@@ -1150,18 +1155,32 @@ static bool shared_word_halves(const ws_exec *x, const ws_block *b, const ws_war
     uint64_t a0 = r[0] + base, a16 = r[16] + base, hi = (a0 > a16 ? a0 : a16) + 15 * step;
     if (((a0 | a16) & 3) || a0 >= b->shared_size || a16 >= b->shared_size || !fits(hi, 4, b->shared_size))
         return false;
-    for (int lane = 0; lane < WS_WARP_SIZE; lane++) addrs[lane] = r[lane] + base;
+    if (every_lane)
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) addrs[lane] = r[lane] + base;
+    addrs[0] = a0;
+    addrs[16] = a16;
     *wb = (warp_bytes){.host = b->shared, .origin = 0, .halves = true, .step = step, .shared = true};
     return true;
+}
+
+/* Whether something past account reads every lane's address of a
+ * shared-word access (else lanes 0 and 16's are enough: the copies and
+ * ws_bank_access_halves4 read those alone): an issue trace, from the
+ * step's record (the timing model reads the access's resolved banks,
+ * which hold its size, lanes and kind), or account's general rule where a
+ * SASS group widens the access. */
+static bool every_address_read(const ws_exec *x, const ws_step_info *info)
+{
+    return (info && (x->l->trace || x->trace_addrs)) || x->p->sass_group;
 }
 
 /* ld.shared of a word a lane (WS_IF_SHARED_WORD) as shared_word_halves
  * finds it: each half's words into the destination row, as the general
  * path copies halves (load_row32). */
 static bool ld_shared_words(const ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, uint64_t *addrs,
-                            warp_bytes *wb)
+                            warp_bytes *wb, bool every_lane)
 {
-    if (!shared_word_halves(x, b, w, &in->ops[1], addrs, wb)) return false;
+    if (!shared_word_halves(x, b, w, &in->ops[1], addrs, wb, every_lane)) return false;
     load_row32(ws_row32(w, in->ops[0].row), wb, addrs, UINT32_MAX, 0, 4, false, UINT32_MAX);
     return true;
 }
@@ -1170,9 +1189,9 @@ static bool ld_shared_words(const ws_exec *x, ws_block *b, ws_warp *w, const ws_
  * finds it: each half's words from the value row, the second half after
  * the first and a half on one word its last lane's, as lane by lane. */
 static bool st_shared_words(const ws_exec *x, ws_block *b, const ws_warp *w, const ws_insn *in, uint64_t *addrs,
-                            warp_bytes *wb)
+                            warp_bytes *wb, bool every_lane)
 {
-    if (!shared_word_halves(x, b, w, &in->ops[0], addrs, wb)) return false;
+    if (!shared_word_halves(x, b, w, &in->ops[0], addrs, wb, every_lane)) return false;
     const uint32_t *v = ws_row32(w, in->ops[1].row);
     for (int h = 0; h < WS_WARP_SIZE; h += 16) {
         uint8_t *p = b->shared + addrs[h];
@@ -1197,14 +1216,14 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
          * for every lane, and no counters (param accesses have none) */
         uint64_t addr = (uint64_t)a->imm, raw = load_le(x->l->params + addr, es);
         uint64_t v = extend(raw, t, es, x->p->reg_width[el->reg]);
-        FOR_LANES_DO(mask, lane, addrs[lane] = addr);
+        if (info) FOR_LANES_DO(mask, lane, addrs[lane] = addr);     /* for the step's record alone */
         if (el->narrow) FOR_LANES_DO(mask, lane, ws_row32(w, el->row)[lane] = (uint32_t)v);
         else FOR_LANES_DO(mask, lane, ws_row64(w, el->row)[lane] = v);
         return true;
     }
     warp_bytes wb;
     if ((in->flags & WS_IF_SHARED_WORD) && mask == UINT32_MAX && !lanes_watched(x) &&
-        ld_shared_words(x, b, w, in, addrs, &wb)) {
+        ld_shared_words(x, b, w, in, addrs, &wb, every_address_read(x, info))) {
         account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL, &wb);
         return true;
     }
@@ -1293,7 +1312,7 @@ bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
     uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     warp_bytes wb;
     if ((in->flags & WS_IF_SHARED_WORD) && mask == UINT32_MAX && !lanes_watched(x) &&
-        st_shared_words(x, b, w, in, addrs, &wb)) {
+        st_shared_words(x, b, w, in, addrs, &wb, every_address_read(x, info))) {
         if (x->applying) return true;
         ws_progress(x, w);
         account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL, &wb);

@@ -197,6 +197,11 @@ typedef struct ws_exec {
     /* The pages its warp-wide loads read last (device_memory.h); the
      * executor's own, as bank_memo. */
     ws_span_memo span_memo;
+    /* A timed launch's issue trace is on: the steps' records
+     * (ws_step_info) keep every lane's address for it.  Without a trace
+     * the timing model reads a full warp's shared-word access by its
+     * resolved banks alone (exec_mem.c, every_address_read). */
+    bool trace_addrs;
 } ws_exec;
 
 /* The allocations a launch's stores write, [lo[i], hi[i]) each, when it

@@ -176,7 +176,7 @@ bool ws_launch_timed(ws_program *p, const ws_kernel *k, const ws_launch *l,
     s.ts = &tst;
     s.trace = opt.trace;
     s.timeline = opt.timeline;
-    s.x = (ws_exec){.p = p, .k = k, .l = l, .stats = &st, .err = err,
+    s.x = (ws_exec){.p = p, .k = k, .l = l, .stats = &st, .err = err, .trace_addrs = opt.trace != NULL,
                     .out = l->printf_out ? l->printf_out : stdout,
                     .nsmid = (uint32_t)cfg->multiProcessorCount,
                     .nwarpid = (uint32_t)(cfg->maxThreadsPerMultiProcessor / WS_WARP_SIZE)};

@@ -125,6 +125,22 @@ void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, 
     out->conflicts = out->wavefronts - used;
 }
 
+void ws_bank_access_halves4(uint64_t w0, uint64_t w1, bool run, ws_bank_access *out)
+{
+    uint32_t n = run ? 16 : 1, span = (UINT32_C(1) << n) - 1;
+    uint32_t r0 = (uint32_t)(w0 % WS_SMEM_BANKS), r1 = (uint32_t)(w1 % WS_SMEM_BANKS);
+    uint32_t b0 = r0 ? span << r0 | span >> (32 - r0) : span;
+    uint32_t b1 = r1 ? span << r1 | span >> (32 - r1) : span;
+    /* halves nearer than n words make one run of fewer than 32 words */
+    uint64_t apart = w1 > w0 ? w1 - w0 : w0 - w1;
+    bool two = apart >= n && (b0 & b1);
+    out->parts = 1;
+    out->wavefronts = out->degree = two ? 2 : 1;
+    out->conflicts = two;
+    out->pass_banks[0] = b0 | b1;
+    if (two) out->pass_banks[1] = b0 & b1;
+}
+
 void ws_bank_access_eval_memo(ws_bank_memo memo[WS_BANK_MEMOS], uint32_t site, const uint64_t addr[32],
                               uint32_t mask, uint32_t size, bool load, const ws_bank_halves *halves,
                               ws_bank_access *out)

@@ -68,6 +68,14 @@ typedef struct ws_bank_access {
 void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, bool load,
                          ws_bank_access *out);
 
+/* ws_bank_access_eval for a full warp of 4-byte lanes in two halves whose
+ * lanes read or write consecutive words (run: lanes 0-15 words w0 to
+ * w0 + 15, lanes 16-31 words w1 to w1 + 15) or one word each (!run: w0 and
+ * w1), as a tiled kernel's row and broadcast reads make them: the same
+ * result, passes and their banks included, worked out from the two words
+ * alone.  Two distinct words share a bank only between the halves, and
+ * then the second word of each such bank takes a second pass. */
+void ws_bank_access_halves4(uint64_t w0, uint64_t w1, bool run, ws_bank_access *out);
 /* One access site's (an instruction's) last evaluation.  A warp of a lab
  * kernel usually repeats its site's pattern: the same lanes and width, the
  * same distances between the lanes' addresses, the whole pattern moved by

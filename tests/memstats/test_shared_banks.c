@@ -481,6 +481,38 @@ static void test_memo_same_as_rule(void **state)
     assert_true(halves_given > n / 8);
 }
 
+/* ws_bank_access_halves4 gives what the rule gives for the same lanes
+ * (two halves of consecutive words, or of one word each), every field and
+ * pass compared: each pair of first words 0-127 apart in both orders and
+ * at every bank, and pairs far apart. */
+static void test_halves4_same_as_rule(void **state)
+{
+    (void)state;
+    uint64_t seed = 99;
+    for (int run = 0; run < 2; run++)
+        for (uint64_t w0 = 0; w0 < 160; w0++)
+            for (uint64_t w1 = 0; w1 < 160 + 40; w1++) {
+                uint64_t x0 = w0, x1 = w1 < 160 ? w1 : (rng(&seed) % (1u << 20)) + 40;
+                uint64_t a[32];
+                for (uint32_t i = 0; i < 32; i++) a[i] = 4 * ((i < 16 ? x0 : x1) + (run ? i % 16 : 0));
+                ws_bank_access want, got;
+                ws_bank_access_eval(a, ALL, 4, rng(&seed) % 2, &want);
+                memset(&got, 0xa5, sizeof got);
+                ws_bank_access_halves4(x0, x1, run, &got);
+                if (got.wavefronts != want.wavefronts || got.conflicts != want.conflicts ||
+                    got.degree != want.degree || got.parts != want.parts)
+                    fail_msg("words %llu and %llu, %s: got %u/%u/%u/%u, the rule %u/%u/%u/%u",
+                             (unsigned long long)x0, (unsigned long long)x1, run ? "runs" : "one word each",
+                             got.wavefronts, got.conflicts, got.degree, got.parts,
+                             want.wavefronts, want.conflicts, want.degree, want.parts);
+                for (uint32_t i = 0; i < want.wavefronts; i++)
+                    if (got.pass_banks[i] != want.pass_banks[i])
+                        fail_msg("words %llu and %llu, %s: pass %u banks 0x%08x, the rule 0x%08x",
+                                 (unsigned long long)x0, (unsigned long long)x1, run ? "runs" : "one word each", i,
+                                 got.pass_banks[i], want.pass_banks[i]);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -497,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_random_against_reference),
         cmocka_unit_test(test_structured_against_reference),
         cmocka_unit_test(test_memo_same_as_rule),
+        cmocka_unit_test(test_halves4_same_as_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
