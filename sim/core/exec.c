@@ -337,6 +337,11 @@ void ws_watchdog_start(ws_exec *x)
     x->steps = x->stats->warp_insts;
     x->progress_at = x->steps;
     x->deadline_ns = x->l->timeout_s > 0 ? ws_clock_ns() + (uint64_t)(x->l->timeout_s * 1e9) : 0;
+    x->spin_limit = x->l->progress_limit ? x->l->progress_limit : WS_DEFAULT_PROGRESS_LIMIT;
+    x->step_cap = x->l->max_warp_insts ? x->l->max_warp_insts : UINT64_MAX;
+    /* watchdog_check polls the clock every 4,096 steps, the progress line
+     * every WS_PROGRESS_POLL_STEPS */
+    x->poll_mask = x->deadline_ns ? 0xfff : x->l->progress ? WS_PROGRESS_POLL_STEPS - 1 : UINT64_MAX;
 }
 
 /* Where the warps of b are: "warp 0 at pc 7 (spin.ptx:14, spin.cu:9); ...". */
@@ -430,15 +435,13 @@ static bool watchdog_check(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
     return false;
 }
 
-/* watchdog_check's limits, the common case of none reached tested inline. */
+/* watchdog_check's limits, the common case of none reached tested inline
+ * (a step it lets through to watchdog_check, which tests each limit
+ * itself, costs only time). */
 static inline bool watchdog_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc)
 {
-    uint64_t n = x->steps, max = x->l->max_warp_insts;
-    uint64_t limit = x->l->progress_limit ? x->l->progress_limit : WS_DEFAULT_PROGRESS_LIMIT;
-    bool poll = (x->deadline_ns && (n & 0xfff) == 0) ||
-                (x->l->progress && (n & (WS_PROGRESS_POLL_STEPS - 1)) == 0);     /* the clock, the progress line */
-    if (n - x->progress_at < limit && (!max || n < max) && !poll)
-        return true;
+    uint64_t n = x->steps;
+    if (n - x->progress_at < x->spin_limit && n < x->step_cap && (n & x->poll_mask) != 0) return true;
     return watchdog_check(x, b, w, pc);
 }
 

@@ -154,6 +154,12 @@ typedef struct ws_exec {
      * deadline in ns of CLOCK_MONOTONIC (0 = none). */
     uint64_t progress_at;
     uint64_t deadline_ns;
+    /* The watchdog's limits as ws_watchdog_start resolves them for the
+     * test every step makes (watchdog_ok): the stretch without progress,
+     * the instruction cap (UINT64_MAX: none), and the steps n at which the
+     * clock or the progress line is polled (n & poll_mask == 0;
+     * UINT64_MAX: only the first). */
+    uint64_t spin_limit, step_cap, poll_mask;
     ws_check_log *checks;   /* findings of the launch's checks; NULL when none is on */
     /* Non-NULL (a timed launch's SM): its findings are kept here till the
      * end of its cycle or window (window_order.h), not shown at once */
