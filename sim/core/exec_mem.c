@@ -212,6 +212,17 @@ typedef struct warp_bytes {
     bool global;            /* global memory */
 } warp_bytes;
 
+/* The shared-memory counters of one access whose banks b gives. */
+static void count_shared(ws_exec *x, ws_pc_counts *pcc, int op, const ws_bank_access *b)
+{
+    ws_launch_stats *s = x->stats;
+    ws_shared_counts *c = op == ACC_LD ? &s->shared_ld : op == ACC_ST ? &s->shared_st : &s->shared_atom;
+    c->requests++;
+    c->wavefronts += b->wavefronts;
+    c->bank_conflicts += b->conflicts;
+    if (pcc) account_pc(x, pcc, op, b, NULL, NULL, 0, 0);
+}
+
 /* Splits one warp-level access by space and applies the bank and
  * coalescing rules for the counters; the results go to res when given (the
  * step's resolved access, mem_access.h). */
@@ -271,11 +282,7 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
             else
                 ws_bank_access_eval(saddr, smask, size, op == ACC_LD, &r->banks);
         }
-        ws_shared_counts *c = op == ACC_LD ? &s->shared_ld : op == ACC_ST ? &s->shared_st : &s->shared_atom;
-        c->requests++;
-        c->wavefronts += b->wavefronts;
-        c->bank_conflicts += b->conflicts;
-        if (pcc) account_pc(x, pcc, op, b, NULL, NULL, 0, 0);
+        count_shared(x, pcc, op, b);
     }
     if (gmask) {
         const ws_coalesce *co = &r->coalesce;
@@ -293,6 +300,29 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
         if (pcc) account_pc(x, pcc, op, NULL, co, addr, gmask, size);
     }
     r->valid = true;
+}
+
+/* account for a full warp's shared-word access as shared_word_halves
+ * found it (wb, and the addresses of lanes 0 and 16): the same counters
+ * and resolved access, its banks from the two halves.  Where a SASS group
+ * may widen the access, account itself. */
+static void account_shared_words(ws_exec *x, const ws_insn *in, int32_t pc, const uint64_t *addrs, int op,
+                                 ws_mem_resolved *res, const warp_bytes *wb)
+{
+    if (x->p->sass_group) {
+        account(x, in, pc, UINT32_MAX, addrs, 4, op, res, wb);
+        return;
+    }
+    ws_bank_access own, *b = res ? &res->banks : &own;
+    ws_bank_access_halves4(addrs[0] / 4, addrs[16] / 4, wb->step == 4, b);
+    count_shared(x, x->l->pc_counts ? &x->l->pc_counts[pc] : NULL, op, b);
+    if (res) {
+        res->load = op == ACC_LD;
+        res->size = 4;
+        res->smask = UINT32_MAX;
+        res->gmask = 0;
+        res->valid = true;
+    }
 }
 
 /* The value a loaded element gets in its register: sign- or zero-extended
@@ -1204,13 +1234,20 @@ static bool st_shared_words(const ws_exec *x, ws_block *b, const ws_warp *w, con
 bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                 uint32_t mask, ws_step_info *info)
 {
+    uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
+    warp_bytes wb;
+    if ((in->flags & WS_IF_SHARED_WORD) && mask == UINT32_MAX && !lanes_watched(x) &&
+        ld_shared_words(x, b, w, in, addrs, &wb, every_address_read(x, info))) {
+        record(info, in->space, 4, false);
+        account_shared_words(x, in, pc, addrs, ACC_LD, info ? &info->resolved : NULL, &wb);
+        return true;
+    }
     const ws_opnd *d = &in->ops[0], *a = &in->ops[1];
     ptx_type t = in->m.types[0];
     uint32_t es = ptx_type_size(t), nv = in->m.vec > 1 ? in->m.vec : 1, total = es * nv;
     const ws_opnd *el = d->kind == WS_OK_VEC ? &x->p->vec[d->elem0] : d;
     if (d->kind == WS_OK_VEC) nv = d->nelems;
     record(info, in->space, total, false);
-    uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
     if (param_word(x, in, mask, total) && nv == 1 && el->kind == WS_OK_REG) {
         /* a kernel parameter (every kernel's first instructions): one value
          * for every lane, and no counters (param accesses have none) */
@@ -1219,12 +1256,6 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
         if (info) FOR_LANES_DO(mask, lane, addrs[lane] = addr);     /* for the step's record alone */
         if (el->narrow) FOR_LANES_DO(mask, lane, ws_row32(w, el->row)[lane] = (uint32_t)v);
         else FOR_LANES_DO(mask, lane, ws_row64(w, el->row)[lane] = v);
-        return true;
-    }
-    warp_bytes wb;
-    if ((in->flags & WS_IF_SHARED_WORD) && mask == UINT32_MAX && !lanes_watched(x) &&
-        ld_shared_words(x, b, w, in, addrs, &wb, every_address_read(x, info))) {
-        account(x, in, pc, mask, addrs, total, ACC_LD, info ? &info->resolved : NULL, &wb);
         return true;
     }
     warp_addrs(x, w, a, mask, addrs);
@@ -1303,21 +1334,22 @@ static bool store_values(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in,
 bool ws_exec_st(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                 uint32_t mask, ws_step_info *info)
 {
+    uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
+    warp_bytes wb;
+    if ((in->flags & WS_IF_SHARED_WORD) && mask == UINT32_MAX && !lanes_watched(x) &&
+        st_shared_words(x, b, w, in, addrs, &wb, every_address_read(x, info))) {
+        record(info, in->space, 4, true);
+        if (x->applying) return true;
+        ws_progress(x, w);
+        account_shared_words(x, in, pc, addrs, ACC_ST, info ? &info->resolved : NULL, &wb);
+        return true;
+    }
     const ws_opnd *a = &in->ops[0], *v = &in->ops[1];
     uint32_t es = ptx_type_size(in->m.types[0]), nv = in->m.vec > 1 ? in->m.vec : 1;
     const ws_opnd *el = v->kind == WS_OK_VEC ? &x->p->vec[v->elem0] : v;
     if (v->kind == WS_OK_VEC) nv = v->nelems;
     uint32_t total = es * nv;
     record(info, in->space, total, true);
-    uint64_t own[WS_WARP_SIZE], *addrs = info ? info->addr : own;
-    warp_bytes wb;
-    if ((in->flags & WS_IF_SHARED_WORD) && mask == UINT32_MAX && !lanes_watched(x) &&
-        st_shared_words(x, b, w, in, addrs, &wb, every_address_read(x, info))) {
-        if (x->applying) return true;
-        ws_progress(x, w);
-        account(x, in, pc, mask, addrs, total, ACC_ST, info ? &info->resolved : NULL, &wb);
-        return true;
-    }
     warp_addrs(x, w, a, mask, addrs);
     if (put_off(x, in->space, in, addrs, mask)) {
         if (x->apart && !apart_ok(x, b, w, pc, addrs, mask, total, true)) return false;
