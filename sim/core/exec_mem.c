@@ -223,6 +223,19 @@ static void count_shared(ws_exec *x, ws_pc_counts *pcc, int op, const ws_bank_ac
     if (pcc) account_pc(x, pcc, op, b, NULL, NULL, 0, 0);
 }
 
+/* The global-memory counters of one access (the lanes of gmask at addr,
+ * size bytes each) whose sectors co gives. */
+static void count_global(ws_exec *x, ws_pc_counts *pcc, int op, const ws_coalesce *co, const uint64_t *addr,
+                         uint32_t gmask, uint32_t size)
+{
+    ws_launch_stats *s = x->stats;
+    ws_global_counts *c = op == ACC_LD ? &s->global_ld : op == ACC_ST ? &s->global_st : &s->global_atom;
+    c->requests += co->requests;
+    c->sectors += co->sectors;
+    c->lines += co->lines;
+    if (pcc) account_pc(x, pcc, op, NULL, co, addr, gmask, size);
+}
+
 /* Splits one warp-level access by space and applies the bank and
  * coalescing rules for the counters; the results go to res when given (the
  * step's resolved access, mem_access.h). */
@@ -293,11 +306,7 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
             ws_coalesce_halves(addr[0], addr[16], wb->step, csize, &r->coalesce);
         else
             ws_coalesce_eval(addr, gmask, size, &r->coalesce);
-        ws_global_counts *c = op == ACC_LD ? &s->global_ld : op == ACC_ST ? &s->global_st : &s->global_atom;
-        c->requests += co->requests;
-        c->sectors += co->sectors;
-        c->lines += co->lines;
-        if (pcc) account_pc(x, pcc, op, NULL, co, addr, gmask, size);
+        count_global(x, pcc, op, co, addr, gmask, size);
     }
     r->valid = true;
 }
@@ -656,24 +665,30 @@ static bool put_off(const ws_exec *x, uint8_t space, const ws_insn *in, const ui
  * all pass here: its own check (store_valid) faults on them as it would
  * cycle by cycle.  What lies in the shared or local window of generic
  * addresses is no concern. */
+/* Whether lanes from lo to hi (their lowest and highest addresses), size
+ * bytes each, are all global (above both windows) and inside one of ap's
+ * allocations (in: a store) or clear of them all (a load). */
+static bool apart_span_ok(const ws_apart *ap, uint64_t lo, uint64_t hi, uint32_t size, bool in)
+{
+    if (lo < WS_LOCAL_WINDOW + WS_WINDOW_SIZE || hi > UINT64_MAX - size) return false;
+    bool ok = !in;
+    for (uint32_t i = 0; i < ap->n; i++) {
+        if (in) ok |= lo >= ap->lo[i] && hi < ap->hi[i] && size <= ap->hi[i] - hi;
+        else ok &= hi + size <= ap->lo[i] || lo >= ap->hi[i];
+    }
+    return ok;
+}
+
 static bool apart_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const uint64_t *addrs, uint32_t mask,
                      uint32_t size, bool in)
 {
     const ws_apart *ap = x->apart;
     if (!mask) return true;
-    /* the warp at once, its lanes' lowest to highest address: all global
-     * (above both windows), and inside one of the allocations (a store) or
-     * clear of them all (a load); else lane by lane, for the exact fault */
+    /* the warp at once, its lanes' lowest to highest address; else lane by
+     * lane, for the exact fault */
     uint64_t lo, hi, bits;
     lanes_span(addrs, mask, &lo, &hi, &bits);
-    if (lo >= WS_LOCAL_WINDOW + WS_WINDOW_SIZE && hi <= UINT64_MAX - size) {
-        bool ok = !in;
-        for (uint32_t i = 0; i < ap->n; i++) {
-            if (in) ok |= lo >= ap->lo[i] && hi < ap->hi[i] && size <= ap->hi[i] - hi;
-            else ok &= hi + size <= ap->lo[i] || lo >= ap->hi[i];
-        }
-        if (ok) return true;
-    }
+    if (apart_span_ok(ap, lo, hi, size, in)) return true;
     FOR_LANES(mask, lane) {
         uint64_t a = addrs[lane], off;
         if (ws_generic_classify(a, &off) != WS_GEN_GLOBAL) continue;
@@ -1231,6 +1246,66 @@ static bool st_shared_words(const ws_exec *x, ws_block *b, const ws_warp *w, con
     return true;
 }
 
+/* ld.global of a word a lane (WS_IF_GLOBAL_WORD) for a full warp whose
+ * two halves each step by 0 or 4 bytes (halves_step), aligned, in one
+ * allocation and, in a window run apart, clear of what its stores write
+ * (apart_span_ok): each half's words into the destination row, as the
+ * general path copies halves (load_row32), the window's own earlier
+ * writes over them (own_reads) and the access counted as account counts
+ * it, its sectors from its halves.  The lanes' addresses go to addrs, as
+ * warp_addrs gives them: every lane's where something past the copy reads
+ * them (an issue trace, the pc's counters, the own writes, a SASS group),
+ * else lanes 0 and 16's.  0: the general path must take the access (no
+ * register written); 1: done; -1: out of memory. */
+static int ld_global_words(ws_exec *x, ws_warp *w, const ws_insn *in, int32_t pc, uint64_t *addrs,
+                           ws_step_info *info)
+{
+    if (!little_endian()) return 0;
+    const ws_opnd *a = &in->ops[1];
+    const uint64_t *r = ws_row64(w, a->row);
+    uint64_t base = a->imm + (a->sym >= 0 ? x->k->shared_off[a->sym] : 0);
+    uint64_t step = r[1] - r[0], diff = 0;
+    if (step != 0 && step != 4) return 0;
+    if (step)
+        for (uint64_t lane = 0; lane < 16; lane++)
+            diff |= (r[lane] ^ (r[0] + 4 * lane)) | (r[16 + lane] ^ (r[16] + 4 * lane));
+    else
+        for (uint32_t lane = 0; lane < 16; lane++) diff |= (r[lane] ^ r[0]) | (r[16 + lane] ^ r[16]);
+    if (diff) return 0;
+    /* as warp_bytes_of finds a warp in halves: no half wraps around, every
+     * lane aligned, and the span within one read */
+    uint64_t a0 = r[0] + base, a16 = r[16] + base, lo = a0 < a16 ? a0 : a16, top = a0 > a16 ? a0 : a16;
+    uint64_t hi = top + 15 * step;
+    if (hi < top || ((a0 | a16) & 3) || hi - lo >= ((uint64_t)1 << 20)) return 0;
+    if (x->apart && !apart_span_ok(x->apart, lo, hi, 4, false)) return 0;
+    uint8_t *h = ws_devmem_read_span(x->p->mem, &x->span_memo, lo, hi - lo + 4);
+    if (!h) return 0;
+    bool own = x->defer && x->defer->own && !x->applying && ws_own_writes_touch(x->defer->own, x->clock, lo, hi + 4);
+    if (own || every_address_read(x, info) || x->l->pc_counts)
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) addrs[lane] = r[lane] + base;
+    addrs[0] = a0;
+    addrs[16] = a16;
+    warp_bytes wb = {.host = h, .origin = lo, .halves = true, .step = step, .global = true};
+    load_row32(ws_row32(w, in->ops[0].row), &wb, addrs, UINT32_MAX, 0, 4, false, UINT32_MAX);
+    if (own && !own_reads(x, w, in, &in->ops[0], 1, addrs, UINT32_MAX)) return -1;
+    ws_mem_resolved *res = info ? &info->resolved : NULL;
+    if (x->p->sass_group) {
+        account(x, in, pc, UINT32_MAX, addrs, 4, ACC_LD, res, &wb);
+        return 1;
+    }
+    ws_coalesce mine, *co = res ? &res->coalesce : &mine;
+    ws_coalesce_halves(a0, a16, step, 4, co);
+    count_global(x, x->l->pc_counts ? &x->l->pc_counts[pc] : NULL, ACC_LD, co, addrs, UINT32_MAX, 4);
+    if (res) {
+        res->load = true;
+        res->size = 4;
+        res->smask = 0;
+        res->gmask = UINT32_MAX;
+        res->valid = true;
+    }
+    return 1;
+}
+
 bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t pc,
                 uint32_t mask, ws_step_info *info)
 {
@@ -1241,6 +1316,11 @@ bool ws_exec_ld(ws_exec *x, ws_block *b, ws_warp *w, const ws_insn *in, int32_t 
         record(info, in->space, 4, false);
         account_shared_words(x, in, pc, addrs, ACC_LD, info ? &info->resolved : NULL, &wb);
         return true;
+    }
+    if ((in->flags & WS_IF_GLOBAL_WORD) && mask == UINT32_MAX && !lanes_watched(x)) {
+        record(info, in->space, 4, false);
+        int done = ld_global_words(x, w, in, pc, addrs, info);
+        if (done) return done > 0;
     }
     const ws_opnd *d = &in->ops[0], *a = &in->ops[1];
     ptx_type t = in->m.types[0];

@@ -109,9 +109,12 @@ enum {
     WS_IF_CARRY      = 1u << 5,     /* reads or writes the carry flag (addc, add.cc, ...) */
     WS_IF_NARROW     = 1u << 6,     /* an ALU instruction with a handler (fast) whose destination and
                                      * register sources are all narrow: ws_alu_fast_fns32 runs it */
-    WS_IF_SHARED_WORD = 1u << 7     /* ld.shared or st.shared of one 4-byte word between a 4-byte
+    WS_IF_SHARED_WORD = 1u << 7,    /* ld.shared or st.shared of one 4-byte word between a 4-byte
                                      * register and the address in a narrow register: their own path
                                      * (exec_mem.c, shared_word_halves) */
+    WS_IF_GLOBAL_WORD = 1u << 8     /* ld.global of one 4-byte word into a 4-byte register from the
+                                     * address in a 64-bit register: its own path (exec_mem.c,
+                                     * ld_global_words) */
 };
 
 /* The optional fourth operand of a cp.async copy. */
@@ -134,7 +137,7 @@ typedef struct ws_insn {
     ptx_mods m;
     uint8_t cls;        /* ws_iclass */
     uint8_t pipe;       /* ws_pipe */
-    uint8_t flags;      /* WS_IF_* */
+    uint16_t flags;     /* WS_IF_* */
     uint8_t alu;        /* ws_alu_family of a WS_I_ALU instruction, resolved by type */
     uint8_t fast;       /* WS_I_ALU: its handler in ws_alu_fast_fns, 0 for the general path */
     uint8_t sext_from;  /* cvt to a signed type narrower than its register: the type's bits */

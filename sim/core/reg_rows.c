@@ -266,6 +266,19 @@ static bool shared_word_access(const ws_program *p, const ws_insn *in)
            a->reg >= 0 && a->narrow;
 }
 
+/* Whether in is an ld.global of one 4-byte word into a 4-byte register
+ * from the address in a 64-bit register (WS_IF_GLOBAL_WORD), a lab
+ * kernel's commonest load. */
+static bool global_word_load(const ws_program *p, const ws_insn *in)
+{
+    if (in->cls != WS_I_LD || in->space != WS_SP_GLOBAL || in->m.space == PTX_SPACE_CONST || in->m.vec > 1 ||
+        ptx_type_size(in->m.types[0]) != 4)
+        return false;
+    const ws_opnd *r = &in->ops[0], *a = &in->ops[1];
+    return r->kind == WS_OK_REG && r->narrow && !r->neg && p->reg_width[r->reg] == 4 && a->kind == WS_OK_ADDR &&
+           a->reg >= 0 && !a->narrow;
+}
+
 bool ws_program_pack_rows(ws_program *p)
 {
     p->row_of = malloc(sizeof *p->row_of * ((size_t)p->nregs + 1));
@@ -288,6 +301,7 @@ bool ws_program_pack_rows(ws_program *p)
         for (int i = 0; i < WS_MAX_OPERANDS; i++) set_rows(p, &in->ops[i]);
         if (all_narrow(in)) in->flags |= WS_IF_NARROW;
         if (shared_word_access(p, in)) in->flags |= WS_IF_SHARED_WORD;
+        if (global_word_load(p, in)) in->flags |= WS_IF_GLOBAL_WORD;
     }
     for (int32_t e = 0; e < p->nvec; e++) set_rows(p, &p->vec[e]);
     return true;

@@ -5,7 +5,8 @@
  * warps where several lanes fault (the first in lane order is reported,
  * and the lanes before it have stored), and shared words read and
  * written a warp at once, below shared memory and where lanes meet too,
- * and lanes below local memory.  Expected values are computed here
+ * lanes below local memory, and global words read a warp at once, in
+ * halves of either step and at the edges of their allocation.  Expected values are computed here
  * on the CPU from the kernels' PTX. */
 #include "core_util.h"
 
@@ -169,6 +170,25 @@ static const char write_below_ptx[] = HDR
     " .reg .b32 %r<8>;\n .shared .align 4 .b8 sh[256];\n"
     " mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 2;\n mov.u32 %r3, sh;\n add.u32 %r4, %r3, %r2;\n"
     " atom.shared.add.u32 %r5, [%r4+-8], %r1;\n ret;\n}\n";
+
+/* ld.global.u32 of a word a lane from src + off + 4 * idx: idx the lane
+ * (how 0: two halves of consecutive words), lane & 15 (1: both halves on
+ * the same 16 words), 16 * (lane >> 4) (2: a word for each half), 0 for
+ * lanes 0-15 and the lane for the others (3: halves of different steps),
+ * or the lane for lanes 0-15 and 16 for the others (4: the same, the
+ * other way round), into dst[lane]. */
+static const char gwords_ptx[] = HDR
+    ".visible .entry gwords(.param .u64 p0, .param .u64 p1, .param .u32 p2, .param .u64 p3)\n{\n"
+    " .reg .pred %p<4>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<10>;\n"
+    " ld.param.u64 %rd1, [p0];\n ld.param.u64 %rd2, [p1];\n ld.param.u32 %r1, [p2];\n ld.param.u64 %rd3, [p3];\n"
+    " mov.u32 %r2, %tid.x;\n mov.u32 %r3, %r2;\n"
+    " setp.eq.u32 %p1, %r1, 1;\n @%p1 and.b32 %r3, %r2, 15;\n"
+    " setp.eq.u32 %p2, %r1, 2;\n shr.u32 %r4, %r2, 4;\n @%p2 shl.b32 %r3, %r4, 4;\n"
+    " setp.eq.u32 %p1, %r1, 3;\n setp.lt.u32 %p2, %r2, 16;\n and.pred %p3, %p1, %p2;\n @%p3 mov.u32 %r3, 0;\n"
+    " setp.eq.u32 %p1, %r1, 4;\n setp.ge.u32 %p2, %r2, 16;\n and.pred %p3, %p1, %p2;\n @%p3 mov.u32 %r3, 16;\n"
+    " mul.wide.u32 %rd4, %r3, 4;\n add.s64 %rd5, %rd2, %rd4;\n add.s64 %rd6, %rd5, %rd3;\n"
+    " ld.global.u32 %r5, [%rd6];\n"
+    " mul.wide.u32 %rd7, %r2, 4;\n add.s64 %rd8, %rd1, %rd7;\n st.global.u32 [%rd8], %r5;\n ret;\n}\n";
 
 static void load(tctx *t)
 {
@@ -417,6 +437,63 @@ static void test_local_below(void **state)
     t_free(&t);
 }
 
+/* Global words read by a warp (gwords_ptx): the values of a CPU reading
+ * of the same words for each shape; misaligned, below an allocation, past
+ * its end and wrapped around below address 0, the first lane that faults
+ * reported as the lanes alone would be. */
+static void test_global_word_edges(void **state)
+{
+    (void)state;
+    uint32_t a[256];
+    for (uint32_t i = 0; i < 256; i++) a[i] = 11 * i + 5;
+    for (uint32_t how = 0; how < 5; how++) {
+        tctx t;
+        if (!t_load(&t, gwords_ptx, "gwords.ptx")) fail_msg("%s", t.err.msg);
+        uint64_t src = t_alloc(&t, a, sizeof a), d = t_alloc(&t, NULL, 32 * 4);
+        t_p64(&t, d); t_p64(&t, src); t_p32(&t, how); t_p64(&t, 12);
+        if (!t_run(&t, "gwords", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0)) fail_msg("%s", t.err.msg);
+        uint32_t out[32];
+        assert_true(ws_devmem_read(t.mem, d, out, sizeof out));
+        for (uint32_t lane = 0; lane < 32; lane++) {
+            uint32_t idx = how == 0 ? lane : how == 1 ? lane & 15 : how == 2 ? 16 * (lane >> 4)
+                         : how == 3 ? (lane < 16 ? 0 : lane) : (lane < 16 ? lane : 16);
+            if (out[lane] != a[3 + idx]) fail_msg("how %u lane %u: %u, want %u", how, lane, out[lane], a[3 + idx]);
+        }
+        t_free(&t);
+    }
+    struct {
+        int64_t off;        /* from src; INT64_MIN: to address -8 */
+        uint32_t how, lane;
+        const char *what;
+        ws_error_kind kind;
+    } bad[] = {
+        {2, 0, 0, "Misaligned __global__ read of size 4", WS_ERR_MISALIGNED},
+        {2, 1, 0, "Misaligned __global__ read of size 4", WS_ERR_MISALIGNED},
+        {-8, 0, 0, "Invalid __global__ read of size 4", WS_ERR_ILLEGAL_ADDRESS},
+        {-8, 2, 0, "Invalid __global__ read of size 4", WS_ERR_ILLEGAL_ADDRESS},
+        {1024 - 64, 0, 16, "Invalid __global__ read of size 4", WS_ERR_ILLEGAL_ADDRESS},
+        {1024 - 64, 2, 16, "Invalid __global__ read of size 4", WS_ERR_ILLEGAL_ADDRESS},
+        {INT64_MIN, 0, 0, "Invalid __global__ read of size 4", WS_ERR_ILLEGAL_ADDRESS},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tctx t;
+        if (!t_load(&t, gwords_ptx, "gwords.ptx")) fail_msg("%s", t.err.msg);
+        uint64_t src = t_alloc(&t, a, sizeof a), d = t_alloc(&t, NULL, 32 * 4);
+        uint64_t off = bad[i].off == INT64_MIN ? (uint64_t)0 - src - 8 : (uint64_t)bad[i].off;
+        t_p64(&t, d); t_p64(&t, src); t_p32(&t, bad[i].how); t_p64(&t, off);
+        assert_false(t_run(&t, "gwords", D3(1, 1, 1), D3(32, 1, 1), 0, NULL, 0));
+        uint64_t at = src + off;    /* lane 0's, or lane 16's 64 bytes on */
+        if (bad[i].lane == 16) at += 64;
+        char want[160], who[64];
+        snprintf(want, sizeof want, "%s at 0x%llx", bad[i].what, (unsigned long long)at);
+        snprintf(who, sizeof who, "by thread (%u,0,0)", bad[i].lane);
+        if (!strstr(t.err.msg, want) || !strstr(t.err.msg, who))
+            fail_msg("case %zu: got %s\nwant %s %s", i, t.err.msg, want, who);
+        assert_int_equal(t.err.kind, bad[i].kind);
+        t_free(&t);
+    }
+}
+
 /* Where a warp's lanes store to one word, the last lane in lane order
  * wins; where its halves store to the same words, the second half. */
 static void test_shared_stores_meet(void **state)
@@ -484,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_half_warp_rows),
         cmocka_unit_test(test_shared_word_edges),
         cmocka_unit_test(test_shared_stores_meet),
+        cmocka_unit_test(test_global_word_edges),
         cmocka_unit_test(test_shared_writes_below),
         cmocka_unit_test(test_local_below),
         cmocka_unit_test(test_first_fault_in_lane_order),
