@@ -659,12 +659,6 @@ static bool put_off(const ws_exec *x, uint8_t space, const ws_insn *in, const ui
     return false;
 }
 
-/* A launch with x->apart (ws_apart): whether each lane's size bytes lie
- * in the allocations its stores write (a store, in) or outside them (a
- * load); else a fault that says why.  A store's lanes in no allocation at
- * all pass here: its own check (store_valid) faults on them as it would
- * cycle by cycle.  What lies in the shared or local window of generic
- * addresses is no concern. */
 /* Whether lanes from lo to hi (their lowest and highest addresses), size
  * bytes each, are all global (above both windows) and inside one of ap's
  * allocations (in: a store) or clear of them all (a load). */
@@ -679,6 +673,12 @@ static bool apart_span_ok(const ws_apart *ap, uint64_t lo, uint64_t hi, uint32_t
     return ok;
 }
 
+/* A launch with x->apart (ws_apart): whether each lane's size bytes lie
+ * in the allocations its stores write (a store, in) or outside them (a
+ * load); else a fault that says why.  A store's lanes in no allocation at
+ * all pass here: its own check (store_valid) faults on them as it would
+ * cycle by cycle.  What lies in the shared or local window of generic
+ * addresses is no concern. */
 static bool apart_ok(ws_exec *x, ws_block *b, ws_warp *w, int32_t pc, const uint64_t *addrs, uint32_t mask,
                      uint32_t size, bool in)
 {
@@ -1209,11 +1209,12 @@ static bool shared_word_halves(const ws_exec *x, const ws_block *b, const ws_war
 }
 
 /* Whether something past account reads every lane's address of a
- * shared-word access (else lanes 0 and 16's are enough: the copies and
- * ws_bank_access_halves4 read those alone): an issue trace, from the
- * step's record (the timing model reads the access's resolved banks,
- * which hold its size, lanes and kind), or account's general rule where a
- * SASS group widens the access. */
+ * shared-word or global-word access (else lanes 0 and 16's are enough:
+ * the copies, ws_bank_access_halves4 and ws_coalesce_halves read those
+ * alone): an issue trace, from the step's record (the timing model reads
+ * the access's resolved banks or sectors, which hold its size, lanes and
+ * kind), or account's general rule where a SASS group widens the
+ * access. */
 static bool every_address_read(const ws_exec *x, const ws_step_info *info)
 {
     return (info && (x->l->trace || x->trace_addrs)) || x->p->sass_group;

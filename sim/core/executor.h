@@ -205,8 +205,9 @@ typedef struct ws_exec {
     ws_span_memo span_memo;
     /* A timed launch's issue trace is on: the steps' records
      * (ws_step_info) keep every lane's address for it.  Without a trace
-     * the timing model reads a full warp's shared-word access by its
-     * resolved banks alone (exec_mem.c, every_address_read). */
+     * the timing model reads a full warp's shared-word or global-word
+     * access by its resolved banks or sectors alone, and the record holds
+     * lanes 0 and 16's (exec_mem.c, every_address_read). */
     bool trace_addrs;
 } ws_exec;
 
@@ -249,7 +250,9 @@ typedef struct ws_step_info {
     uint32_t size;          /* bytes per lane of each access */
     uint32_t naccess;       /* warp-wide accesses: 1 (ld, st, atom, red) or more (wmma) */
     /* access k of lane l at addr[k * WS_WARP_SIZE + l] (so addr[l] is the
-     * first access's) */
+     * first access's); of a full warp's shared-word or global-word access
+     * (WS_IF_SHARED_WORD, WS_IF_GLOBAL_WORD) only lanes 0 and 16's unless
+     * ws_exec.trace_addrs: read the rest from resolved */
     uint64_t addr[WS_STEP_MAX_ACCESSES * WS_WARP_SIZE];
     ws_mem_resolved resolved;   /* the first access's banks and sectors (mem_access.h) */
 } ws_step_info;
