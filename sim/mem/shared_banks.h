@@ -76,6 +76,7 @@ void ws_bank_access_eval(const uint64_t addr[32], uint32_t mask, uint32_t size, 
  * alone.  Two distinct words share a bank only between the halves, and
  * then the second word of each such bank takes a second pass. */
 void ws_bank_access_halves4(uint64_t w0, uint64_t w1, bool run, ws_bank_access *out);
+
 /* One access site's (an instruction's) last evaluation.  A warp of a lab
  * kernel usually repeats its site's pattern: the same lanes and width, the
  * same distances between the lanes' addresses, the whole pattern moved by
