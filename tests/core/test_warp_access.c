@@ -6,8 +6,8 @@
  * and the lanes before it have stored), and shared words read and
  * written a warp at once, below shared memory and where lanes meet too,
  * lanes below local memory, and global words read a warp at once, in
- * halves of either step and at the edges of their allocation.  Expected values are computed here
- * on the CPU from the kernels' PTX. */
+ * halves of either step and at the edges of their allocation.  Expected
+ * values are computed here on the CPU from the kernels' PTX. */
 #include "core_util.h"
 
 #define HDR ".version 9.0\n.target sm_80\n.address_size 64\n"

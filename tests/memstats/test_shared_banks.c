@@ -483,8 +483,8 @@ static void test_memo_same_as_rule(void **state)
 
 /* ws_bank_access_halves4 gives what the rule gives for the same lanes
  * (two halves of consecutive words, or of one word each), every field and
- * pass compared: each pair of first words 0-127 apart in both orders and
- * at every bank, and pairs far apart. */
+ * pass compared: each pair of first words below 160, in both orders and
+ * at every bank, and 40 pairs far apart. */
 static void test_halves4_same_as_rule(void **state)
 {
     (void)state;
