@@ -212,6 +212,17 @@ typedef struct warp_bytes {
     bool global;            /* global memory */
 } warp_bytes;
 
+/* The step's resolved access (mem_access.h) once its banks or sectors
+ * are in r: the access's kind, its bytes a lane and its lanes by space. */
+static void resolved_as(ws_mem_resolved *r, int op, uint32_t size, uint32_t smask, uint32_t gmask)
+{
+    r->load = op == ACC_LD;
+    r->size = size;
+    r->smask = smask;
+    r->gmask = gmask;
+    r->valid = true;
+}
+
 /* The shared-memory counters of one access whose banks b gives. */
 static void count_shared(ws_exec *x, ws_pc_counts *pcc, int op, const ws_bank_access *b)
 {
@@ -275,10 +286,6 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
     default: return;
     }
     ws_mem_resolved own, *r = res ? res : &own;
-    r->load = op == ACC_LD;
-    r->size = size;
-    r->smask = smask;
-    r->gmask = gmask;
     if (smask) {
         const ws_bank_access *b = &r->banks;
         /* the lanes' offsets keep their addresses' pattern when all are in shared memory */
@@ -308,7 +315,7 @@ static void account(ws_exec *x, const ws_insn *in, int32_t pc, uint32_t mask,
             ws_coalesce_eval(addr, gmask, size, &r->coalesce);
         count_global(x, pcc, op, co, addr, gmask, size);
     }
-    r->valid = true;
+    resolved_as(r, op, size, smask, gmask);
 }
 
 /* account for a full warp's shared-word access as shared_word_halves
@@ -325,13 +332,7 @@ static void account_shared_words(ws_exec *x, const ws_insn *in, int32_t pc, cons
     ws_bank_access own, *b = res ? &res->banks : &own;
     ws_bank_access_halves4(addrs[0] / 4, addrs[16] / 4, wb->step == 4, b);
     count_shared(x, x->l->pc_counts ? &x->l->pc_counts[pc] : NULL, op, b);
-    if (res) {
-        res->load = op == ACC_LD;
-        res->size = 4;
-        res->smask = UINT32_MAX;
-        res->gmask = 0;
-        res->valid = true;
-    }
+    if (res) resolved_as(res, op, 4, UINT32_MAX, 0);
 }
 
 /* The value a loaded element gets in its register: sign- or zero-extended
@@ -1265,6 +1266,9 @@ static int ld_global_words(ws_exec *x, ws_warp *w, const ws_insn *in, int32_t pc
     const ws_opnd *a = &in->ops[1];
     const uint64_t *r = ws_row64(w, a->row);
     uint64_t base = a->imm + (a->sym >= 0 ? x->k->shared_off[a->sym] : 0);
+    /* halves_step on the row, a loop for each step with constant offsets,
+     * which the compiler vectorizes (halves_step's running sum it does
+     * not: 4 % more host instructions in a naive matmul) */
     uint64_t step = r[1] - r[0], diff = 0;
     if (step != 0 && step != 4) return 0;
     if (step)
@@ -1297,13 +1301,7 @@ static int ld_global_words(ws_exec *x, ws_warp *w, const ws_insn *in, int32_t pc
     ws_coalesce mine, *co = res ? &res->coalesce : &mine;
     ws_coalesce_halves(a0, a16, step, 4, co);
     count_global(x, x->l->pc_counts ? &x->l->pc_counts[pc] : NULL, ACC_LD, co, addrs, UINT32_MAX, 4);
-    if (res) {
-        res->load = true;
-        res->size = 4;
-        res->smask = 0;
-        res->gmask = UINT32_MAX;
-        res->valid = true;
-    }
+    if (res) resolved_as(res, ACC_LD, 4, 0, UINT32_MAX);
     return 1;
 }
 
